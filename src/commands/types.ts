@@ -1,0 +1,69 @@
+// What staff can ask the bot, as typed values: the output of the command parser (design.md section 3).
+import type { SlipStatus } from "../slip/types.js";
+
+export type Lang = "th" | "en";
+export type CommandName = "qr" | "history" | "balance" | "help" | "id";
+
+export type PromptPayIdType = "phone" | "citizen" | "ewallet";
+
+/** A PromptPay id, normalised: `digits` is 10 digits starting with 0 (phone), 13 (citizen/tax id) or 15 (e-wallet). */
+export interface PromptPayId {
+  type: PromptPayIdType;
+  digits: string;
+}
+
+/** Money inside the code is an integer number of satang (1 baht = 100 satang). */
+export type Satang = number;
+
+/** A calendar day (Gregorian) in the business time zone. */
+export interface CalendarDate {
+  year: number;
+  month: number; // 1..12
+  day: number; // 1..31
+}
+
+/** A history range as staff said it; resolved to instants with the clock and the business time zone. */
+export type RangeSpec =
+  | { kind: "today" }
+  | { kind: "yesterday" }
+  | { kind: "days"; days: number } // `7d`, `week`, `Nd`: the last N days up to and including today
+  | { kind: "month" }
+  | { kind: "lastmonth" }
+  | { kind: "dates"; from: CalendarDate; to: CalendarDate }; // one date: from equals to
+
+export type HistoryRequest =
+  | { by: "range"; range: RangeSpec; status?: SlipStatus; page: number }
+  | { by: "ref"; transRef: string; page: number };
+
+export type Command =
+  | { kind: "qr"; lang: Lang; id?: PromptPayId; amount?: Satang }
+  | { kind: "history"; lang: Lang; request: HistoryRequest }
+  | { kind: "balance"; lang: Lang }
+  | { kind: "help"; lang: Lang; topic?: CommandName }
+  | { kind: "id"; lang: Lang };
+
+/** What was wrong with a command's arguments; rendered as a usage reply in the command's language. */
+export type UsageProblem =
+  | { code: "bad_amount"; input: string } // not a number, zero or negative
+  | { code: "amount_decimals"; input: string } // more than 2 decimals
+  | { code: "amount_too_large"; input: string } // above 9,999,999,999.99
+  | { code: "bad_promptpay_id"; input: string }
+  | { code: "bad_date"; input: string }
+  | { code: "bad_range"; input: string } // start after end
+  | { code: "bad_page"; input: string }
+  | { code: "missing_ref" }
+  | { code: "unexpected"; input: string }; // an argument that fits nothing
+
+export type ParseFailure =
+  | { kind: "usage"; lang: Lang; command: CommandName; problem: UsageProblem }
+  | { kind: "unknown"; lang: Lang; word: string } // the first word is not a command
+  | { kind: "empty"; lang: Lang };
+
+export type ParseResult = { ok: true; command: Command } | { ok: false; failure: ParseFailure };
+
+/** What the parser needs besides the text: the clock and zone (for `20/11` = this year) and the default language. */
+export interface ParseContext {
+  now: Date;
+  timeZone: string;
+  defaultLang: Lang;
+}

@@ -1,0 +1,262 @@
+// The bot's configuration (design.md section 7): read once from the environment, validated completely.
+import type { Lang, PromptPayId } from "./commands/types.js";
+import { parsePromptPayId } from "./commands/promptpay-id.js";
+import { LOG_LEVELS } from "./log.js";
+
+/** What handlers need to decide and render; no secrets here. */
+export interface BotSettings {
+  readonly promptPayId: PromptPayId | undefined;
+  readonly staffUserIds: ReadonlySet<string>;
+  readonly staffGroupIds: ReadonlySet<string>;
+  readonly defaultLang: Lang;
+  readonly timeZone: string;
+}
+
+export interface Config {
+  readonly port: number;
+  /** Absent: local mode with the LINE stand-in and the chat console. */
+  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string } | undefined;
+  readonly lineApiBaseUrl: string;
+  /** Absent: the embedded sandbox and its demo shop. */
+  readonly slip: { readonly baseUrl: string; readonly apiSecret: string } | undefined;
+  /** Used only when `slip` is absent: where the embedded sandbox keeps its data and the base of its qr links. */
+  readonly sandbox: { readonly dbPath: string; readonly publicUrl: string | undefined };
+  readonly accountCacheSeconds: number;
+  readonly logLevel: string;
+  readonly settings: BotSettings;
+}
+
+/** One wrong variable: its name and what is wrong, never its value when the variable is a secret. */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly problem: string;
+}
+
+/** Start-up refused: every wrong variable at once, so one fix-and-retry is enough. */
+export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: readonly ConfigProblem[]) {
+    super(
+      `Invalid configuration (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):\n` +
+        problems.map((p) => `  ${p.variable}: ${p.problem}`).join("\n"),
+    );
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_LINE_API_BASE_URL = "https://api.line.me";
+export const DEFAULT_SANDBOX_DB = "data/sandbox.db";
+const MAX_ACCOUNT_CACHE_SECONDS = 86_400;
+const USER_ID = /^U[0-9a-f]{32}$/;
+const GROUP_ID = /^[CR][0-9a-f]{32}$/; // groups (C…) and the older multi-person rooms (R…)
+const CHANNEL_SECRET = /^[0-9a-f]{32}$/;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Reads the environment once. Returns a frozen Config, or throws one ConfigError that names every
+ * wrong variable. An empty value counts as unset.
+ */
+export function loadConfig(env: Env): Config {
+  const problems: ConfigProblem[] = [];
+  const fail = (variable: string, problem: string): undefined => {
+    problems.push({ variable, problem });
+    return undefined;
+  };
+  const get = (name: string): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined) return undefined;
+    const trimmed = raw.trim();
+    return trimmed === "" ? undefined : trimmed;
+  };
+
+  const port = readInteger(get("PORT"), DEFAULT_PORT, 0, 65_535) ?? fail("PORT", "must be a whole number from 0 to 65535");
+
+  // LINE channel: both or neither (neither = local mode). Values are never echoed.
+  const channelSecret = get("LINE_CHANNEL_SECRET");
+  const channelAccessToken = get("LINE_CHANNEL_ACCESS_TOKEN");
+  let line: Config["line"];
+  if (channelSecret !== undefined || channelAccessToken !== undefined) {
+    let ok = true;
+    if (channelSecret === undefined) {
+      ok = false;
+      fail("LINE_CHANNEL_SECRET", "is missing: LINE_CHANNEL_ACCESS_TOKEN is set, and the channel needs both (or neither, for local mode)");
+    } else if (!CHANNEL_SECRET.test(channelSecret)) {
+      ok = false;
+      fail("LINE_CHANNEL_SECRET", "must be the 32-character hexadecimal channel secret from the LINE Developers Console");
+    }
+    if (channelAccessToken === undefined) {
+      ok = false;
+      fail("LINE_CHANNEL_ACCESS_TOKEN", "is missing: LINE_CHANNEL_SECRET is set, and the channel needs both (or neither, for local mode)");
+    } else if (/\s/.test(channelAccessToken)) {
+      ok = false;
+      fail("LINE_CHANNEL_ACCESS_TOKEN", "must not contain spaces (copy the long-lived channel access token as it is)");
+    }
+    if (ok && channelSecret !== undefined && channelAccessToken !== undefined) {
+      line = Object.freeze({ channelSecret, channelAccessToken });
+    }
+  }
+
+  const lineApiBaseUrl =
+    readBaseUrl(get("LINE_API_BASE_URL"), DEFAULT_LINE_API_BASE_URL) ??
+    fail("LINE_API_BASE_URL", "must be an https URL (http only on localhost/127.0.0.1), without query or fragment");
+
+  // Slip service: both or neither (neither = the embedded sandbox).
+  const slipBaseUrlRaw = get("SLIP_API_BASE_URL");
+  const apiSecret = get("SLIP_API_SECRET");
+  let slip: Config["slip"];
+  if (slipBaseUrlRaw !== undefined || apiSecret !== undefined) {
+    const baseUrl =
+      slipBaseUrlRaw === undefined
+        ? fail("SLIP_API_BASE_URL", "is missing: SLIP_API_SECRET is set, and the service needs both (or neither, for the embedded sandbox)")
+        : (readBaseUrl(slipBaseUrlRaw, undefined) ??
+          fail("SLIP_API_BASE_URL", "must be an https URL (http only on localhost/127.0.0.1), without query or fragment"));
+    if (apiSecret === undefined) {
+      fail("SLIP_API_SECRET", "is missing: SLIP_API_BASE_URL is set, and the service needs both (or neither, for the embedded sandbox)");
+    } else if (/\s/.test(apiSecret)) {
+      fail("SLIP_API_SECRET", "must not contain spaces");
+    }
+    if (baseUrl !== undefined && apiSecret !== undefined && !/\s/.test(apiSecret)) {
+      slip = Object.freeze({ baseUrl, apiSecret });
+    }
+  }
+
+  const promptPayRaw = get("PROMPTPAY_ID");
+  let promptPayId: PromptPayId | undefined;
+  if (promptPayRaw !== undefined) {
+    promptPayId = parsePromptPayId(promptPayRaw);
+    if (promptPayId === undefined) {
+      fail(
+        "PROMPTPAY_ID",
+        `"${promptPayRaw}" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id`,
+      );
+    }
+  }
+
+  const staffUserIds = readIdList(get("STAFF_USER_IDS"), USER_ID, (bad) =>
+    fail("STAFF_USER_IDS", `${quoteList(bad)} ${bad.length === 1 ? "is not a LINE user id" : "are not LINE user ids"} (U followed by 32 hex digits; the bot's "id" command shows yours)`),
+  );
+  const staffGroupIds = readIdList(get("STAFF_GROUP_IDS"), GROUP_ID, (bad) =>
+    fail("STAFF_GROUP_IDS", `${quoteList(bad)} ${bad.length === 1 ? "is not a LINE group id" : "are not LINE group ids"} (C or R followed by 32 hex digits; the bot's "id" command in the group shows it)`),
+  );
+
+  const langRaw = get("BOT_LANG")?.toLowerCase() ?? "th";
+  const defaultLang: Lang | undefined =
+    langRaw === "th" || langRaw === "en" ? langRaw : fail("BOT_LANG", `"${get("BOT_LANG") ?? ""}" is not supported: use th or en`);
+
+  const timeZoneRaw = get("BUSINESS_TIMEZONE") ?? "Asia/Bangkok";
+  const timeZone = isTimeZone(timeZoneRaw)
+    ? timeZoneRaw
+    : fail("BUSINESS_TIMEZONE", `"${timeZoneRaw}" is not an IANA time zone (for example Asia/Bangkok)`);
+
+  const accountCacheSeconds =
+    readInteger(get("ACCOUNT_CACHE_SECONDS"), 30, 0, MAX_ACCOUNT_CACHE_SECONDS) ??
+    fail("ACCOUNT_CACHE_SECONDS", `must be a whole number of seconds from 0 to ${MAX_ACCOUNT_CACHE_SECONDS}`);
+
+  const logLevelRaw = get("LOG_LEVEL")?.toLowerCase() ?? "info";
+  const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
+    ? logLevelRaw
+    : fail("LOG_LEVEL", `"${get("LOG_LEVEL") ?? ""}" is not a level: use one of ${LOG_LEVELS.join(", ")}`);
+
+  const sandboxPublicUrlRaw = get("SANDBOX_PUBLIC_URL");
+  const sandboxPublicUrl =
+    sandboxPublicUrlRaw === undefined
+      ? undefined
+      : (readPublicUrl(sandboxPublicUrlRaw) ?? fail("SANDBOX_PUBLIC_URL", "must be an http or https URL without query or fragment"));
+
+  if (
+    problems.length > 0 ||
+    port === undefined ||
+    lineApiBaseUrl === undefined ||
+    defaultLang === undefined ||
+    timeZone === undefined ||
+    accountCacheSeconds === undefined ||
+    logLevel === undefined
+  ) {
+    throw new ConfigError(problems);
+  }
+
+  return Object.freeze({
+    port,
+    line,
+    lineApiBaseUrl,
+    slip,
+    sandbox: Object.freeze({ dbPath: get("SANDBOX_DB") ?? DEFAULT_SANDBOX_DB, publicUrl: sandboxPublicUrl }),
+    accountCacheSeconds,
+    logLevel,
+    settings: Object.freeze({
+      promptPayId,
+      staffUserIds,
+      staffGroupIds,
+      defaultLang,
+      timeZone,
+    }),
+  });
+}
+
+function readInteger(raw: string | undefined, fallback: number, min: number, max: number): number | undefined {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** An http(s) base URL without a trailing slash; plain http only on loopback, since credentials travel with every call. */
+function readBaseUrl(raw: string | undefined, fallback: string | undefined): string | undefined {
+  if (raw === undefined) return fallback;
+  const url = parseUrl(raw);
+  if (url === undefined) return undefined;
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return stripTrailingSlash(url);
+}
+
+function readPublicUrl(raw: string): string | undefined {
+  const url = parseUrl(raw);
+  return url === undefined ? undefined : stripTrailingSlash(url);
+}
+
+function parseUrl(raw: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") return undefined;
+  return url;
+}
+
+function stripTrailingSlash(url: URL): string {
+  return url.href.replace(/\/+$/, "");
+}
+
+/** Comma-separated ids; blanks between commas are skipped; every bad entry is reported. */
+function readIdList(raw: string | undefined, pattern: RegExp, onBad: (bad: string[]) => void): ReadonlySet<string> {
+  if (raw === undefined) return new Set();
+  const ids = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const bad = ids.filter((id) => !pattern.test(id));
+  if (bad.length > 0) onBad(bad);
+  return new Set(ids.filter((id) => pattern.test(id)));
+}
+
+function quoteList(items: readonly string[]): string {
+  const shown = items.slice(0, 5).map((s) => `"${s.length > 40 ? `${s.slice(0, 40)}…` : s}"`);
+  return items.length > 5 ? `${shown.join(", ")} and ${items.length - 5} more` : shown.join(", ");
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

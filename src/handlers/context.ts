@@ -1,0 +1,41 @@
+// What a handler knows about the event it answers, and what it may use: no raw events, no reply tokens.
+import type { messagingApi } from "@line/bot-sdk";
+import type { Logger } from "pino";
+import type { SlipClient } from "../slip/types.js";
+import type { BotSettings } from "../config.js";
+
+export type ChatType = "user" | "group" | "room";
+
+export interface ChatContext {
+  /** Where the event came from; `id` is the push target (groupId, roomId or userId). */
+  readonly chat: { readonly type: ChatType; readonly id: string };
+  /** The sender; LINE may omit it in groups and rooms. */
+  readonly userId: string | undefined;
+  /** The moment the event is handled, for date ranges. */
+  readonly now: Date;
+  /** Answers this event: reply first, push when the reply token is no longer good. At most 5 messages. */
+  send(messages: messagingApi.Message[]): Promise<void>;
+  /** LINE's loading animation in a 1:1 chat; fire and forget, never fails the handler. */
+  showLoading(): void;
+}
+
+export interface HandlerDeps {
+  readonly slip: SlipClient;
+  readonly settings: BotSettings;
+  readonly log: Logger;
+}
+
+/** What came of one event, for the structured log line. */
+export interface HandlerOutcome {
+  command: string; // a CommandName, or "none" when the text was no command
+  outcome:
+    | "answered"
+    | "usage_error"
+    | "unknown_command"
+    | "ignored"
+    | "refused"
+    | "package_expired"
+    | "invalid_request"
+    | "service_unavailable"
+    | "service_error";
+}
