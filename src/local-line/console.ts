@@ -1,0 +1,251 @@
+// The chat console server: serves the page, turns what a person types or taps into signed webhooks for the
+// bot, and streams everything the LINE stand-in accepts or rejects back to the page (server-sent events).
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import type { Request, Response } from "express";
+import type { messagingApi, webhook } from "@line/bot-sdk";
+import type { LinePlatform, RecordedLoading, RecordedRejection, RecordedSend } from "./platform.js";
+import {
+  DEMO_BOT,
+  DEMO_GROUPS,
+  DEMO_PEOPLE,
+  chatIdOf,
+  greetingEvent,
+  postbackEvent,
+  signedWebhook,
+  textMessageEvent,
+} from "./webhook-events.js";
+import type { ConsoleSource, DemoGroup, DemoPerson } from "./webhook-events.js";
+
+export { DEMO_BOT, DEMO_GROUPS, DEMO_PEOPLE } from "./webhook-events.js";
+export type { DemoGroup, DemoPerson } from "./webhook-events.js";
+
+export interface ConsoleOptions {
+  platform: LinePlatform;
+  /** Where the bot receives webhooks, e.g. `http://127.0.0.1:3000/webhook`. */
+  botWebhookUrl: string;
+  /** The channel secret the bot verifies signatures with. */
+  channelSecret: string;
+  port?: number;
+  host?: string;
+  people?: readonly DemoPerson[];
+  groups?: readonly DemoGroup[];
+  /** The name a group message mentions the bot by (`@slipline`). */
+  botName?: string;
+  /** How long to wait for the bot to answer a webhook. */
+  webhookTimeoutMs?: number;
+}
+
+export interface ChatConsole {
+  /** The page, e.g. `http://127.0.0.1:43211/`. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** One line of the conversation log, as the page receives it. */
+export type ConsoleEntry =
+  | { seq: number; at: number; type: "user"; chatId: string; userId: string; text: string; via: "typed" | "quick-reply" | "postback" }
+  | { seq: number; at: number; type: "bot"; chatId: string; kind: RecordedSend["kind"]; messages: messagingApi.Message[] }
+  | { seq: number; at: number; type: "rejected"; chatId: string | undefined; path: string; status: number; message: string; details: RecordedRejection["details"] }
+  | { seq: number; at: number; type: "loading"; chatId: string; seconds: number }
+  | { seq: number; at: number; type: "notice"; chatId: string; text: string }
+  | { seq: number; at: number; type: "system"; chatId: string; text: string };
+
+type NewEntry = ConsoleEntry extends infer E ? (E extends ConsoleEntry ? Omit<E, "seq" | "at"> : never) : never;
+
+const MAX_LOG = 1000;
+const MAX_TEXT = 5000;
+const MAX_POSTBACK = 300;
+
+/** The page's files: next to this module in src/, or in src/ when this module runs from dist/. */
+function findPageDir(): string {
+  const candidates = [new URL("./page/", import.meta.url), new URL("../../src/local-line/page/", import.meta.url)];
+  for (const candidate of candidates) {
+    const dir = fileURLToPath(candidate);
+    if (existsSync(`${dir}index.html`)) return dir;
+  }
+  throw new Error("chat console: page files not found next to console module or in src/local-line/page");
+}
+
+export async function startConsole(options: ConsoleOptions): Promise<ChatConsole> {
+  const { platform } = options;
+  const people = options.people ?? DEMO_PEOPLE;
+  const groups = options.groups ?? DEMO_GROUPS;
+  const botName = options.botName ?? DEMO_BOT.name;
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? 10_000;
+  const pageDir = findPageDir();
+
+  const log: ConsoleEntry[] = [];
+  const clients = new Set<Response>();
+  let seq = 0;
+
+  const publish = (entry: NewEntry): ConsoleEntry => {
+    seq += 1;
+    const full = { ...entry, seq, at: Date.now() } as ConsoleEntry;
+    log.push(full);
+    if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
+    const frame = `id: ${full.seq}\ndata: ${JSON.stringify(full)}\n\n`;
+    for (const client of clients) client.write(frame);
+    return full;
+  };
+
+  const onSent = (send: RecordedSend): void => {
+    publish({ type: "bot", chatId: send.chatId, kind: send.kind, messages: send.messages });
+  };
+  const onRejected = (rejection: RecordedRejection): void => {
+    publish({
+      type: "rejected",
+      chatId: rejection.chatId,
+      path: rejection.path,
+      status: rejection.status,
+      message: rejection.message,
+      details: rejection.details,
+    });
+  };
+  const onLoading = (loading: RecordedLoading): void => {
+    publish({ type: "loading", chatId: loading.chatId, seconds: loading.loadingSeconds });
+  };
+  platform.on("sent", onSent);
+  platform.on("rejected", onRejected);
+  platform.on("loading", onLoading);
+
+  /** Resolves who is talking and where, from ids the page sent; undefined when they are not ours. */
+  const resolveSource = (body: unknown): ConsoleSource | undefined => {
+    const b = (typeof body === "object" && body !== null ? body : {}) as { userId?: unknown; chatId?: unknown };
+    const person = people.find((p) => p.userId === b.userId);
+    if (person === undefined) return undefined;
+    if (b.chatId === person.userId) return { type: "user", userId: person.userId };
+    const group = groups.find((g) => g.groupId === b.chatId);
+    return group === undefined ? undefined : { type: "group", groupId: group.groupId, userId: person.userId };
+  };
+
+  /** Signs and delivers one event; a failure shows in the chat instead of disappearing. */
+  const deliver = async (source: ConsoleSource, event: webhook.Event): Promise<{ status: number }> => {
+    const { body, headers } = signedWebhook([event], options.channelSecret, DEMO_BOT.userId);
+    const chatId = chatIdOf(source);
+    try {
+      const response = await fetch(options.botWebhookUrl, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(webhookTimeoutMs),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) {
+        publish({ type: "notice", chatId, text: `The bot answered the webhook with HTTP ${response.status} (LINE expects 200).` });
+      }
+      return { status: response.status };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      publish({ type: "notice", chatId, text: `The bot's webhook could not be reached (${reason}).` });
+      return { status: 0 };
+    }
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(express.json({ limit: "64kb" }));
+
+  app.get("/api/config", (_req, res) => {
+    res.json({ botName, people, groups });
+  });
+
+  app.get("/api/events", (req: Request, res: Response) => {
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    });
+    res.write("retry: 1000\n\n");
+    // The page dedupes by seq, so the whole backlog is sent on every (re)connect.
+    for (const entry of log) res.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`);
+    clients.add(res);
+    const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+    req.on("close", () => {
+      clearInterval(keepAlive);
+      clients.delete(res);
+    });
+  });
+
+  app.post("/api/send", async (req, res) => {
+    const source = resolveSource(req.body);
+    const text = (req.body as { text?: unknown } | undefined)?.text;
+    const via = (req.body as { via?: unknown } | undefined)?.via === "quick-reply" ? "quick-reply" : "typed";
+    if (source === undefined || typeof text !== "string" || text.trim() === "" || text.length > MAX_TEXT) {
+      res.status(400).json({ error: "need a known userId, a chatId that person can use, and text of 1 to 5000 characters" });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    publish({ type: "user", chatId, userId: source.userId, text, via });
+    const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName });
+    res.json(await deliver(source, event));
+  });
+
+  app.post("/api/postback", async (req, res) => {
+    const source = resolveSource(req.body);
+    const body = req.body as { data?: unknown; displayText?: unknown } | undefined;
+    const data = body?.data;
+    const displayText = body?.displayText;
+    if (source === undefined || typeof data !== "string" || data.length === 0 || data.length > MAX_POSTBACK) {
+      res.status(400).json({ error: "need a known userId, a chatId that person can use, and data of 1 to 300 characters" });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    // LINE shows displayText as if the person had sent it; the bot still gets only the postback.
+    if (typeof displayText === "string" && displayText !== "") {
+      publish({ type: "user", chatId, userId: source.userId, text: displayText, via: "postback" });
+    }
+    const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId) });
+    res.json(await deliver(source, event));
+  });
+
+  app.post("/api/greet", async (req, res) => {
+    const source = resolveSource(req.body);
+    if (source === undefined) {
+      res.status(400).json({ error: "need a known userId and chatId" });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    const person = people.find((p) => p.userId === source.userId);
+    publish({
+      type: "system",
+      chatId,
+      text: source.type === "user" ? `${person?.name ?? "You"} added ${botName} as a friend.` : `${person?.name ?? "Someone"} invited ${botName} to the group.`,
+    });
+    const event = greetingEvent({ source, replyToken: platform.issueReplyToken(chatId) });
+    res.json(await deliver(source, event));
+  });
+
+  app.use(
+    express.static(pageDir, {
+      index: "index.html",
+      setHeaders: (res) => res.setHeader("cache-control", "no-cache"),
+    }),
+  );
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(options.port ?? 0, options.host ?? "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${hostForUrl}:${address.port}/`,
+    port: address.port,
+    close() {
+      platform.off("sent", onSent);
+      platform.off("rejected", onRejected);
+      platform.off("loading", onLoading);
+      for (const client of clients) client.end();
+      clients.clear();
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

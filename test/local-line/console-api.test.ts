@@ -1,0 +1,137 @@
+// The console's HTTP side without a browser: the page files, input checks, the event stream, and bot failures.
+import { afterEach, describe, expect, it } from "vitest";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import { startLinePlatform } from "../../src/local-line/platform.js";
+import type { LinePlatform } from "../../src/local-line/platform.js";
+import { DEMO_GROUPS, DEMO_PEOPLE, startConsole } from "../../src/local-line/console.js";
+import type { ChatConsole, ConsoleEntry } from "../../src/local-line/console.js";
+
+const me = DEMO_PEOPLE[2]!.userId;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A bot webhook that answers with a fixed status. */
+async function fakeBot(status: number): Promise<string> {
+  const app = express();
+  app.post("/webhook", (_req, res) => res.status(status).end());
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+}
+
+async function setup(botWebhookUrl: string): Promise<{ platform: LinePlatform; chat: ChatConsole }> {
+  const platform = await startLinePlatform();
+  cleanups.push(() => platform.close());
+  const chat = await startConsole({ platform, botWebhookUrl, channelSecret: "s", webhookTimeoutMs: 2000 });
+  cleanups.push(() => chat.close());
+  return { platform, chat };
+}
+
+/** Reads server-sent events until `count` entries arrived. */
+async function readEntries(url: string, count: number): Promise<ConsoleEntry[]> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}api/events`, { signal: controller.signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const entries: ConsoleEntry[] = [];
+  for (let reads = 0; entries.length < count && reads < 100; reads++) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const frames = buffer.split("\n\n");
+    buffer = frames.pop() ?? "";
+    for (const frame of frames) {
+      const data = frame.split("\n").find((line) => line.startsWith("data: "));
+      if (data) entries.push(JSON.parse(data.slice(6)) as ConsoleEntry);
+    }
+  }
+  controller.abort();
+  return entries;
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+describe("console API", () => {
+  it("serves the page and the demo config", async () => {
+    const { chat } = await setup(await fakeBot(200));
+    const page = await fetch(chat.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="page.js"');
+    expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
+    expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
+    const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
+    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS });
+  });
+
+  it("refuses people and chats it does not know, and empty text", async () => {
+    const { chat } = await setup(await fakeBot(200));
+    expect((await postJson(`${chat.url}api/send`, { userId: "U" + "0".repeat(32), chatId: me, text: "hi" })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/send`, { userId: me, chatId: DEMO_PEOPLE[0]!.userId, text: "hi" })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/send`, { userId: me, chatId: me, text: "  " })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/postback`, { userId: me, chatId: me, data: "x".repeat(301) })).status).toBe(400);
+  });
+
+  it("a webhook the bot refuses shows as a notice in that chat, after the message", async () => {
+    const { chat } = await setup(await fakeBot(401));
+    const sent = await postJson(`${chat.url}api/send`, { userId: me, chatId: me, text: "hi" });
+    expect(sent).toEqual({ status: 200, json: { status: 401 } });
+    const entries = await readEntries(chat.url, 2);
+    expect(entries).toMatchObject([
+      { type: "user", chatId: me, userId: me, text: "hi", via: "typed" },
+      { type: "notice", chatId: me, text: expect.stringContaining("HTTP 401") },
+    ]);
+  });
+
+  it("an unreachable bot is a notice too", async () => {
+    // A port that was just free: listen, note it, close.
+    const closed: Server = await new Promise((resolve) => {
+      const s = express().listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { chat } = await setup(`http://127.0.0.1:${port}/webhook`);
+    await postJson(`${chat.url}api/send`, { userId: me, chatId: me, text: "hi" });
+    const entries = await readEntries(chat.url, 2);
+    expect(entries[1]).toMatchObject({ type: "notice", text: expect.stringContaining("could not be reached") });
+  });
+
+  it("streams the platform's sends, refusals and loading to the page, backlog first", async () => {
+    const { platform, chat } = await setup(await fakeBot(200));
+    const push = (messages: unknown) =>
+      fetch(`${platform.url}/v2/bot/message/push`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer t" },
+        body: JSON.stringify({ to: me, messages }),
+      });
+    await push([{ type: "text", text: "hello" }]);
+    await push([{ type: "text", text: "" }]);
+    await fetch(`${platform.url}/v2/bot/chat/loading/start`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: JSON.stringify({ chatId: me, loadingSeconds: 5 }),
+    });
+    const entries = await readEntries(chat.url, 3);
+    expect(entries).toMatchObject([
+      { seq: 1, type: "bot", kind: "push", chatId: me, messages: [{ type: "text", text: "hello" }] },
+      { seq: 2, type: "rejected", chatId: me, status: 400, details: [{ property: "messages[0].text", message: "May not be empty" }] },
+      { seq: 3, type: "loading", chatId: me, seconds: 5 },
+    ]);
+  });
+
+  it("a postback with displayText shows it as the person's message", async () => {
+    const { chat } = await setup(await fakeBot(200));
+    await postJson(`${chat.url}api/postback`, { userId: me, chatId: DEMO_GROUPS[1]!.groupId, data: "page=2", displayText: "Next page" });
+    const entries = await readEntries(chat.url, 1);
+    expect(entries[0]).toMatchObject({ type: "user", chatId: DEMO_GROUPS[1]!.groupId, text: "Next page", via: "postback" });
+  });
+});
