@@ -1,0 +1,105 @@
+// The command parser: message text to a typed command or a failure that says what was wrong (design.md 3).
+import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, UsageProblem } from "./types.js";
+import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
+import { THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
+import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
+import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
+import { todayIn } from "./range.js";
+
+const ARGUMENT_KEYWORDS: readonly string[] = [
+  ...new Set([...QR_THAI_KEYWORDS, ...HISTORY_THAI_KEYWORDS, ...THAI_COMMAND_WORDS].map(normalizeText)),
+];
+
+/** English qr words may have the number glued on (`qr150`); other English words must stand alone (`h` in `hello`). */
+const ENGLISH_GLUED_QR = /^(qr|pay|promptpay)([\d฿+].*)$/iu;
+/** A glued remainder that starts like an argument (`คิวอาร์150`) rather than like more Thai words (`ประวัติศาสตร์`). */
+const ARGUMENT_START = /^[\d฿+]/u;
+
+type ArgsResult = { ok: true; command: Command } | { ok: false; problem: UsageProblem };
+
+function failure(failure: ParseFailure): ParseResult {
+  return { ok: false, failure };
+}
+
+/**
+ * Commands without arguments. Another word of the same command is allowed, since Thai says
+ * `ยอดคงเหลือ` or `เครดิตคงเหลือ` for "balance".
+ */
+function noArguments(tokens: readonly Token[], command: Command): ArgsResult {
+  const extra = tokens.find((token) => lookupCommandWord(token.lower)?.name !== command.kind);
+  return extra === undefined ? { ok: true, command } : { ok: false, problem: { code: "unexpected", input: extra.raw } };
+}
+
+function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext): ArgsResult {
+  switch (name) {
+    case "qr": {
+      const result = parseQrArgs(tokenize(args, ARGUMENT_KEYWORDS));
+      if (!result.ok) return result;
+      const command: Command = { kind: "qr", lang };
+      if (result.id !== undefined) command.id = result.id;
+      if (result.amount !== undefined) command.amount = result.amount;
+      return { ok: true, command };
+    }
+    case "history": {
+      // `A..B`, `A ..B` and `A.. B` all become three tokens.
+      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), todayIn(ctx.now, ctx.timeZone).year);
+      return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
+    }
+    case "help": {
+      const [topic, extra] = tokenize(args, ARGUMENT_KEYWORDS);
+      if (topic === undefined) return { ok: true, command: { kind: "help", lang } };
+      const found = lookupCommandWord(topic.lower.replace(/^[/!]/u, ""));
+      if (found === undefined) return { ok: false, problem: { code: "unexpected", input: topic.raw } };
+      if (extra !== undefined) return { ok: false, problem: { code: "unexpected", input: extra.raw } };
+      return { ok: true, command: { kind: "help", lang, topic: found.name } };
+    }
+    case "balance":
+      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "balance", lang });
+    case "id":
+      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "id", lang });
+  }
+}
+
+/** Echoed text never floods a reply. */
+function clipProblem(problem: UsageProblem): UsageProblem {
+  return "input" in problem ? { ...problem, input: clip(problem.input) } : problem;
+}
+
+/**
+ * Reads one message. Never throws. The reply language is the language of the command word; text
+ * without one answers in Thai when it is written in Thai, else in `ctx.defaultLang`.
+ */
+export function parseCommand(text: string, ctx: ParseContext): ParseResult {
+  const body = normalizeText(text).replace(/^[/!] ?/u, "");
+  if (body === "") return failure({ kind: "empty", lang: ctx.defaultLang });
+
+  const space = body.indexOf(" ");
+  const first = space === -1 ? body : body.slice(0, space);
+  const rest = space === -1 ? "" : body.slice(space + 1);
+
+  let word: CommandWord | undefined = lookupCommandWord(first);
+  let glued = "";
+  if (word === undefined) {
+    // Thai runs words together: `ประวัติเมื่อวาน`, `คิวอาร์150`.
+    const lower = first.toLowerCase();
+    const thai = THAI_COMMAND_WORDS.find((w) => lower.startsWith(w));
+    const english = ENGLISH_GLUED_QR.exec(first);
+    if (thai !== undefined) {
+      word = lookupCommandWord(thai);
+      glued = first.slice(thai.length);
+    } else if (english !== null) {
+      word = lookupCommandWord(english[1] ?? "");
+      glued = english[2] ?? "";
+    }
+  }
+  const unknown = (): ParseResult =>
+    failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(first) });
+  if (word === undefined) return unknown();
+
+  const result = parseArguments(word.name, word.lang, glued === "" ? rest : `${glued} ${rest}`, ctx);
+  if (result.ok) return { ok: true, command: result.command };
+  // `ประวัติศาสตร์` (the school subject) or `ยอดขาย` (sales) only start like a command: not one.
+  if (glued !== "" && !ARGUMENT_START.test(glued)) return unknown();
+  return failure({ kind: "usage", lang: word.lang, command: word.name, problem: clipProblem(result.problem) });
+}

@@ -1,0 +1,142 @@
+// History ranges resolved to instants in the business time zone: day edges, month ends, leap years, DST.
+import { describe, expect, it } from "vitest";
+import {
+  formatIsoDate,
+  isValidCalendarDate,
+  resolveRange,
+  toDatesRange,
+  todayIn,
+} from "../../src/commands/range.js";
+import type { RangeSpec } from "../../src/commands/types.js";
+
+const BANGKOK = "Asia/Bangkok";
+const day = (year: number, month: number, d: number) => ({ year, month, day: d });
+
+/** `from`/`to` as ISO strings in UTC, the way the service receives them. */
+function instants(spec: RangeSpec, now: string, zone = BANGKOK): [string, string] {
+  const range = resolveRange(spec, new Date(now), zone);
+  return [range.from.toISOString(), range.to.toISOString()];
+}
+
+describe("resolveRange in Asia/Bangkok (UTC+7)", () => {
+  // 22 Nov 2026 14:00 in Bangkok.
+  const now = "2026-11-22T07:00:00Z";
+
+  it.each<[string, RangeSpec, [string, string]]>([
+    ["today", { kind: "today" }, ["2026-11-21T17:00:00.000Z", "2026-11-22T16:59:59.999Z"]],
+    ["yesterday", { kind: "yesterday" }, ["2026-11-20T17:00:00.000Z", "2026-11-21T16:59:59.999Z"]],
+    ["1 day is today", { kind: "days", days: 1 }, ["2026-11-21T17:00:00.000Z", "2026-11-22T16:59:59.999Z"]],
+    ["7 days: today and the 6 before", { kind: "days", days: 7 }, ["2026-11-15T17:00:00.000Z", "2026-11-22T16:59:59.999Z"]],
+    ["30 days crosses into October", { kind: "days", days: 30 }, ["2026-10-23T17:00:00.000Z", "2026-11-22T16:59:59.999Z"]],
+    ["month: the 1st to today", { kind: "month" }, ["2026-10-31T17:00:00.000Z", "2026-11-22T16:59:59.999Z"]],
+    ["lastmonth: all of October", { kind: "lastmonth" }, ["2026-09-30T17:00:00.000Z", "2026-10-31T16:59:59.999Z"]],
+    [
+      "dates",
+      { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 15) },
+      ["2026-10-31T17:00:00.000Z", "2026-11-15T16:59:59.999Z"],
+    ],
+    ["one date", { kind: "dates", from: day(2026, 2, 28), to: day(2026, 2, 28) }, ["2026-02-27T17:00:00.000Z", "2026-02-28T16:59:59.999Z"]],
+  ])("%s", (_name, spec, expected) => {
+    expect(instants(spec, now)).toEqual(expected);
+  });
+
+  it("gives the calendar days with the instants", () => {
+    expect(resolveRange({ kind: "lastmonth" }, new Date(now), BANGKOK)).toMatchObject({
+      fromDate: day(2026, 10, 1),
+      toDate: day(2026, 10, 31),
+    });
+  });
+
+  it("uses the Bangkok day, not the UTC day, just after midnight in Bangkok", () => {
+    // 1 Jan 2027 00:30 in Bangkok, still 31 Dec 2026 in UTC.
+    const newYear = "2026-12-31T17:30:00Z";
+    expect(instants({ kind: "today" }, newYear)).toEqual(["2026-12-31T17:00:00.000Z", "2027-01-01T16:59:59.999Z"]);
+    expect(instants({ kind: "yesterday" }, newYear)).toEqual(["2026-12-30T17:00:00.000Z", "2026-12-31T16:59:59.999Z"]);
+    expect(instants({ kind: "month" }, newYear)).toEqual(["2026-12-31T17:00:00.000Z", "2027-01-01T16:59:59.999Z"]);
+    expect(instants({ kind: "lastmonth" }, newYear)).toEqual(["2026-11-30T17:00:00.000Z", "2026-12-31T16:59:59.999Z"]);
+  });
+
+  it.each<[string, string, [number, number, number], [number, number, number]]>([
+    ["1 March in a common year: yesterday is 28 Feb", "2026-03-01T05:00:00Z", [2026, 2, 28], [2026, 2, 28]],
+    ["1 March in a leap year: yesterday is 29 Feb", "2028-03-01T05:00:00Z", [2028, 2, 29], [2028, 2, 29]],
+  ])("%s", (_name, now, from, to) => {
+    const range = resolveRange({ kind: "yesterday" }, new Date(now), BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(...from), day(...to)]);
+  });
+
+  it.each<[string, string, [number, number, number], [number, number, number]]>([
+    ["in March, last month is February of a common year", "2026-03-15T05:00:00Z", [2026, 2, 1], [2026, 2, 28]],
+    ["in March, last month is February of a leap year", "2028-03-15T05:00:00Z", [2028, 2, 1], [2028, 2, 29]],
+    ["on 31 May, last month is April with 30 days", "2026-05-31T05:00:00Z", [2026, 4, 1], [2026, 4, 30]],
+    ["in January, last month is December of the year before", "2027-01-10T05:00:00Z", [2026, 12, 1], [2026, 12, 31]],
+  ])("%s", (_name, now, from, to) => {
+    const range = resolveRange({ kind: "lastmonth" }, new Date(now), BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(...from), day(...to)]);
+  });
+
+  it("counts 7 days back across a month end", () => {
+    const range = resolveRange({ kind: "days", days: 7 }, new Date("2026-03-02T05:00:00Z"), BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(2026, 2, 24), day(2026, 3, 2)]);
+  });
+});
+
+describe("resolveRange in zones with daylight saving", () => {
+  it("starts a day whose midnight the clocks skip at 01:00 (São Paulo, 4 Nov 2018)", () => {
+    const spec: RangeSpec = { kind: "dates", from: day(2018, 11, 4), to: day(2018, 11, 4) };
+    const range = resolveRange(spec, new Date("2018-11-04T12:00:00Z"), "America/Sao_Paulo");
+    expect(range.from.toISOString()).toBe("2018-11-04T03:00:00.000Z"); // 01:00 at UTC-2
+    expect(range.to.toISOString()).toBe("2018-11-05T01:59:59.999Z"); // 23:59:59.999 at UTC-2
+  });
+
+  it("covers the whole 25-hour day when clocks go back (New York, 1 Nov 2026)", () => {
+    const spec: RangeSpec = { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 1) };
+    const range = resolveRange(spec, new Date("2026-11-01T12:00:00Z"), "America/New_York");
+    expect(range.from.toISOString()).toBe("2026-11-01T04:00:00.000Z");
+    expect(range.to.toISOString()).toBe("2026-11-02T04:59:59.999Z");
+    expect(range.to.getTime() - range.from.getTime() + 1).toBe(25 * 3_600_000);
+  });
+});
+
+describe("toDatesRange", () => {
+  const now = new Date("2026-11-22T07:00:00Z");
+  it.each<[RangeSpec, [number, number, number], [number, number, number]]>([
+    [{ kind: "today" }, [2026, 11, 22], [2026, 11, 22]],
+    [{ kind: "yesterday" }, [2026, 11, 21], [2026, 11, 21]],
+    [{ kind: "days", days: 7 }, [2026, 11, 16], [2026, 11, 22]],
+    [{ kind: "month" }, [2026, 11, 1], [2026, 11, 22]],
+    [{ kind: "lastmonth" }, [2026, 10, 1], [2026, 10, 31]],
+  ])("turns %j into absolute dates", (spec, from, to) => {
+    expect(toDatesRange(spec, now, BANGKOK)).toEqual({ kind: "dates", from: day(...from), to: day(...to) });
+  });
+
+  it("resolves to the same instants as the relative range", () => {
+    for (const spec of [{ kind: "today" }, { kind: "days", days: 30 }, { kind: "lastmonth" }] as const) {
+      expect(resolveRange(toDatesRange(spec, now, BANGKOK), now, BANGKOK)).toEqual(resolveRange(spec, now, BANGKOK));
+    }
+  });
+});
+
+describe("calendar helpers", () => {
+  it("knows today in the zone", () => {
+    expect(todayIn(new Date("2026-12-31T17:30:00Z"), BANGKOK)).toEqual(day(2027, 1, 1));
+    expect(todayIn(new Date("2026-12-31T17:30:00Z"), "UTC")).toEqual(day(2026, 12, 31));
+  });
+
+  it.each<[[number, number, number], boolean]>([
+    [[2026, 2, 28], true],
+    [[2026, 2, 29], false],
+    [[2028, 2, 29], true],
+    [[2100, 2, 29], false],
+    [[2026, 4, 31], false],
+    [[2026, 12, 31], true],
+    [[2026, 0, 1], false],
+    [[2026, 13, 1], false],
+    [[1999, 12, 31], false],
+  ])("%j valid: %s", (date, valid) => {
+    expect(isValidCalendarDate(day(...date))).toBe(valid);
+  });
+
+  it("writes ISO dates with zero padding", () => {
+    expect(formatIsoDate(day(2026, 1, 5))).toBe("2026-01-05");
+  });
+});
