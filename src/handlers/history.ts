@@ -1,0 +1,140 @@
+// history: fetches a range (or a transRef) from the service in pages of 100, sums it up and shows one page of 10 rows.
+import type { Command, HistoryRequest } from "../commands/types.js";
+import { resolveRange } from "../commands/range.js";
+import { toSatang } from "../render/format.js";
+import {
+  HISTORY_PAGE_SIZE,
+  orderStatusCounts,
+  renderHistory,
+  type HistoryScope,
+  type HistorySummary,
+} from "../render/history.js";
+import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient, type SlipStatus } from "../slip/types.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+
+/** The most the service serves per call (contract section 8). */
+export const SERVICE_PAGE_LIMIT = 100;
+/** Past this many checks the summary stops fetching items and is marked partial. */
+export const SUMMARY_ITEM_CAP = 2_000;
+/** Service calls in flight at once while fetching a long range: enough to be quick, few enough to be polite. */
+export const FETCH_CONCURRENCY = 4;
+
+export interface HistoryData {
+  summary: HistorySummary;
+  rows: HistoryItem[];
+}
+
+/** Runs `tasks` with at most `limit` in flight, keeping their order. */
+async function inPool<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const index = next;
+      next += 1;
+      const task = tasks[index];
+      if (task !== undefined) results[index] = await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+/** Count, valid total and per-status counts of the items fetched. */
+export function summarize(items: readonly HistoryItem[], count: number): HistorySummary {
+  const counts = new Map<string, number>();
+  let validSatang = 0;
+  for (const item of items) {
+    if (item.status !== null) counts.set(item.status, (counts.get(item.status) ?? 0) + 1);
+    if (item.status === "valid" && item.amount !== null) validSatang += toSatang(item.amount);
+  }
+  return { count, validTotal: validSatang / 100, byStatus: orderStatusCounts(counts) };
+}
+
+/**
+ * The summary and the rows of our page `page` (10 rows a page) for a query. One call when the range
+ * holds at most 100 checks; otherwise up to 2,000 checks are fetched for the summary, and past that the
+ * per-status counts come from one `limit=1` call per status and the valid total is marked partial.
+ */
+export async function loadHistory(
+  slip: SlipClient,
+  query: HistoryQuery,
+  page: number,
+): Promise<HistoryData> {
+  const first = await slip.slipHistory({ ...query, limit: SERVICE_PAGE_LIMIT, page: 1 });
+  const total = first.pagination.total;
+  // The service says what page size it served; trust that over what was asked.
+  const size = Math.max(1, first.pagination.limit);
+  const servicePages = Math.ceil(total / size);
+  const fetchedPages = Math.min(servicePages, Math.max(1, Math.floor(SUMMARY_ITEM_CAP / size)));
+
+  const rest = await inPool(
+    Array.from({ length: Math.max(0, fetchedPages - 1) }, (_, i) => () =>
+      slip.slipHistory({ ...query, limit: size, page: i + 2 }).then((p) => p.items),
+    ),
+    FETCH_CONCURRENCY,
+  );
+  const items = [first.items, ...rest].flat();
+  const partial = servicePages > fetchedPages;
+
+  let summary = summarize(items, total);
+  if (partial) {
+    const counts = new Map<string, number>();
+    if (query.status !== undefined) {
+      counts.set(query.status, total);
+    } else {
+      const perStatus = await inPool(
+        SLIP_STATUSES.map((status: SlipStatus) => () =>
+          slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const),
+        ),
+        FETCH_CONCURRENCY,
+      );
+      for (const [status, count] of perStatus) counts.set(status, count);
+    }
+    summary = { ...summary, byStatus: orderStatusCounts(counts), validTotalOver: items.length };
+  }
+
+  const start = (page - 1) * HISTORY_PAGE_SIZE;
+  const end = start + HISTORY_PAGE_SIZE;
+  if (start >= total) return { summary, rows: [] };
+  if (end <= items.length || items.length >= total) return { summary, rows: items.slice(start, end) };
+
+  // The page lies past what the summary fetched: ask for the service pages that hold it.
+  const firstPage = Math.floor(start / size) + 1;
+  const lastPage = Math.floor((Math.min(end, total) - 1) / size) + 1;
+  const held = await inPool(
+    Array.from({ length: lastPage - firstPage + 1 }, (_, i) => () =>
+      slip.slipHistory({ ...query, limit: size, page: firstPage + i }).then((p) => p.items),
+    ),
+    FETCH_CONCURRENCY,
+  );
+  const offset = start - (firstPage - 1) * size;
+  return { summary, rows: held.flat().slice(offset, offset + HISTORY_PAGE_SIZE) };
+}
+
+function scopeOf(request: HistoryRequest, ctx: ChatContext, timeZone: string): { scope: HistoryScope; query: HistoryQuery } {
+  if (request.by === "ref") return { scope: { by: "ref", transRef: request.transRef }, query: { transRef: request.transRef } };
+  const resolved = resolveRange(request.range, ctx.now, timeZone);
+  const query: HistoryQuery = { from: resolved.from, to: resolved.to };
+  const scope: HistoryScope = { by: "range", range: request.range, fromDate: resolved.fromDate, toDate: resolved.toDate };
+  if (request.status !== undefined) {
+    query.status = request.status;
+    scope.status = request.status;
+  }
+  return { scope, query };
+}
+
+export async function handleHistory(
+  command: Extract<Command, { kind: "history" }>,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  const { timeZone } = deps.settings;
+  const { scope, query } = scopeOf(command.request, ctx, timeZone);
+  // Several service calls may follow; let a 1:1 chat see that the bot is working.
+  if (ctx.chat.type === "user") ctx.showLoading();
+  const page = command.request.page;
+  const data = await loadHistory(deps.slip, query, page);
+  await ctx.send(renderHistory({ lang: command.lang, timeZone, scope, page, summary: data.summary, rows: data.rows }));
+  return { command: "history", outcome: "answered" };
+}

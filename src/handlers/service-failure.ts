@@ -1,0 +1,30 @@
+// Turns a failed slip service call into the reply and the outcome for the log, by the error's kind.
+import type { Lang } from "../commands/types.js";
+import type { CommandName } from "../commands/types.js";
+import type { AnySlipClientError, SlipErrorKind } from "../slip/errors.js";
+import { renderServiceFailure } from "../render/errors.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+
+const OUTCOMES: Record<SlipErrorKind, HandlerOutcome["outcome"]> = {
+  package_expired: "package_expired",
+  invalid_request: "invalid_request",
+  service_unavailable: "service_unavailable",
+  unauthorized: "service_error",
+  service_error: "service_error",
+  response_shape: "service_error",
+};
+
+export async function answerServiceFailure(
+  error: AnySlipClientError,
+  command: CommandName,
+  lang: Lang,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  // The error's message names the operation and the service's words, never the secret or the query.
+  const level = error.kind === "unauthorized" || error.kind === "response_shape" ? "error" : "warn";
+  deps.log[level]({ command, kind: error.kind, operation: error.operation, reason: error.message }, "slip service call failed");
+  const serviceMessage = error.kind === "invalid_request" ? error.serviceMessage : undefined;
+  await ctx.send(renderServiceFailure(serviceMessage === undefined ? { kind: error.kind } : { kind: error.kind, serviceMessage }, lang));
+  return { command, outcome: OUTCOMES[error.kind] };
+}

@@ -1,0 +1,90 @@
+// Short replies for everything that is not a result: usage errors, unknown commands, service failures, refusals, greetings.
+import type { messagingApi } from "@line/bot-sdk";
+import type { CommandName, Lang, UsageProblem } from "../commands/types.js";
+import { COMMANDS, commandWord } from "../commands/registry.js";
+import type { SlipErrorKind } from "../slip/errors.js";
+import { helpQuickReply } from "./help.js";
+import { safeText, textMessage, truncateText } from "./limits.js";
+import { ECHO_UNITS, texts } from "./text.js";
+
+/** The commands an unknown word is pointed to: the ones staff use every day. */
+const SUGGESTED: readonly CommandName[] = ["qr", "history", "balance"];
+
+/** The service's own explanation is shown as is, but never at length. */
+const SERVICE_MESSAGE_UNITS = 300;
+
+function suggestions(lang: Lang): string {
+  return SUGGESTED.map((name) => commandWord(name, lang)).join(", ");
+}
+
+function echo(input: string): string {
+  return truncateText(input, ECHO_UNITS);
+}
+
+/** A usage problem with the user's input cut to a short echo. */
+function shortened(problem: UsageProblem): UsageProblem {
+  return "input" in problem ? { ...problem, input: echo(problem.input) } : problem;
+}
+
+/** What was wrong, then the command's usage and example from the registry. */
+export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): messagingApi.Message[] {
+  const t = texts(failure.lang);
+  const info = COMMANDS[failure.command];
+  return [
+    textMessage(
+      [
+        t.usageProblem(shortened(failure.problem)),
+        t.usageLine(info.usage[failure.lang]),
+        t.exampleLine(info.example[failure.lang]),
+      ].join("\n"),
+    ),
+  ];
+}
+
+/** An unknown first word (`word`), or text with no command at all (no `word`), with the help quick replies. */
+export function renderUnknownCommand(lang: Lang, word?: string): messagingApi.Message[] {
+  const t = texts(lang);
+  const text = word === undefined || word === "" ? t.notUnderstood(suggestions(lang)) : t.unknownCommand(echo(word), suggestions(lang));
+  return [textMessage(text, helpQuickReply(lang))];
+}
+
+/** The slip service failed; `serviceMessage` is shown only for a request it refused (HTTP 400). */
+export function renderServiceFailure(
+  failure: { kind: SlipErrorKind; serviceMessage?: string },
+  lang: Lang,
+): messagingApi.Message[] {
+  const t = texts(lang);
+  const text = ((): string => {
+    switch (failure.kind) {
+      case "package_expired":
+        return t.packageExpired;
+      case "invalid_request":
+        return t.invalidRequest(safeText(failure.serviceMessage ?? "", SERVICE_MESSAGE_UNITS));
+      case "unauthorized":
+        return t.unauthorized;
+      case "service_unavailable":
+        return t.serviceUnavailable;
+      case "service_error":
+        return t.serviceError;
+      case "response_shape":
+        return t.responseShape;
+    }
+  })();
+  return [textMessage(text)];
+}
+
+export function renderNoPromptPayId(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).noPromptPayId(COMMANDS.qr.example[lang]))];
+}
+
+export function renderAccessRefused(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).accessRefused(commandWord("id", lang)))];
+}
+
+export function renderGreeting(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).greeting, helpQuickReply(lang))];
+}
+
+export function renderApology(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).apology)];
+}

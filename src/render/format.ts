@@ -1,0 +1,123 @@
+// How money, tokens, dates and times read in a reply: baht with satang, the business time zone, Thai Buddhist-era dates.
+import type { CalendarDate, Lang } from "../commands/types.js";
+
+const MONTHS: Record<Lang, readonly string[]> = {
+  th: ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."],
+  en: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+};
+
+/** Thai dates count years in the Buddhist era. */
+const BUDDHIST_ERA_OFFSET = 543;
+
+const grouped = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/**
+ * Baht to whole satang. Going through 15 significant digits first undoes binary noise
+ * (1.005 * 100 is 100.49999999999999), so half a satang rounds up as a person would expect.
+ */
+export function toSatang(baht: number): number {
+  return Math.round(Number((baht * 100).toPrecision(15)));
+}
+
+/** `฿1,500.00` from a baht number; rounded to whole satang first so 0.1 + 0.2 never shows as ฿0.30000001. */
+export function formatMoney(baht: number): string {
+  const satang = toSatang(baht);
+  const sign = satang < 0 ? "-" : "";
+  return `${sign}฿${grouped.format(Math.abs(satang) / 100)}`;
+}
+
+/** Tokens may be fractional: always two decimals, grouped. */
+export function formatTokens(tokens: number): string {
+  return grouped.format(toSatang(tokens) / 100);
+}
+
+/** A count with thousands separators. */
+export function formatCount(count: number): string {
+  return integer.format(count);
+}
+
+export interface ZonedParts extends CalendarDate {
+  hour: number;
+  minute: number;
+}
+
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock date and time of an instant in a time zone. */
+export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+  let formatter = partFormatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      hourCycle: "h23",
+    });
+    partFormatters.set(timeZone, formatter);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(instant)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: (parts.hour ?? 0) % 24,
+    minute: parts.minute ?? 0,
+  };
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** `22 พ.ย. 2569` or `22 Nov 2026`. */
+export function formatCalendarDate(date: CalendarDate, lang: Lang): string {
+  const year = lang === "th" ? date.year + BUDDHIST_ERA_OFFSET : date.year;
+  return `${date.day} ${MONTHS[lang][date.month - 1] ?? "?"} ${year}`;
+}
+
+/** `22 พ.ย.` or `22 Nov`: a date without its year, for rows inside a range. */
+export function formatDayMonth(date: CalendarDate, lang: Lang): string {
+  return `${date.day} ${MONTHS[lang][date.month - 1] ?? "?"}`;
+}
+
+/** `14:05` in the business zone. */
+export function formatTime(instant: Date, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  return `${pad2(p.hour)}:${pad2(p.minute)}`;
+}
+
+/** `22 พ.ย. 2569 14:05` or `22 Nov 2026 14:05` in the business zone. */
+export function formatDateTime(instant: Date, lang: Lang, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  return `${formatCalendarDate(p, lang)} ${pad2(p.hour)}:${pad2(p.minute)}`;
+}
+
+/** `22 พ.ย. 2569` in the business zone. */
+export function formatDate(instant: Date, lang: Lang, timeZone: string): string {
+  return formatCalendarDate(zonedParts(instant, timeZone), lang);
+}
+
+/** An ISO string from the service as a Date, or undefined when it is missing or unreadable. */
+export function parseInstant(value: string | null | undefined): Date | undefined {
+  if (value === null || value === undefined) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function sameCalendarDate(a: CalendarDate, b: CalendarDate): boolean {
+  return a.year === b.year && a.month === b.month && a.day === b.day;
+}
+
+/** Whole calendar days from `from` to `to` (both wall-clock dates in the zone), negative when `to` is earlier. */
+export function calendarDaysBetween(from: CalendarDate, to: CalendarDate): number {
+  const a = Date.UTC(from.year, from.month - 1, from.day);
+  const b = Date.UTC(to.year, to.month - 1, to.day);
+  return Math.round((b - a) / 86_400_000);
+}

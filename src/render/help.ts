@@ -1,0 +1,76 @@
+// The help reply and the help quick replies, generated from the command registry so they cannot drift from the parser.
+import type { messagingApi } from "@line/bot-sdk";
+import type { CommandName, Lang } from "../commands/types.js";
+import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
+import { flexMessage, quickReply, textMessage } from "./limits.js";
+import { texts } from "./text.js";
+
+/** Commands offered as quick replies: each one's word alone is a complete, useful command. */
+const QUICK_COMMANDS: readonly CommandName[] = ["qr", "history", "balance", "id", "help"];
+
+export function helpQuickReply(lang: Lang): messagingApi.QuickReply {
+  return quickReply(
+    QUICK_COMMANDS.map((name) => {
+      const word = commandWord(name, lang);
+      return { label: word, text: word };
+    }),
+  );
+}
+
+export interface HelpView {
+  lang: Lang;
+  topic?: CommandName;
+}
+
+function topicText(name: CommandName, lang: Lang): string {
+  const t = texts(lang);
+  const info = COMMANDS[name];
+  return [
+    `${commandWord(name, lang)}: ${info.description[lang]}`,
+    t.usageLine(info.usage[lang]),
+    t.exampleLine(info.example[lang]),
+  ].join("\n");
+}
+
+export function renderHelp(view: HelpView): messagingApi.Message[] {
+  const { lang } = view;
+  const t = texts(lang);
+  if (view.topic !== undefined) return [textMessage(topicText(view.topic, lang), helpQuickReply(lang))];
+
+  const rows: messagingApi.FlexComponent[] = COMMAND_NAMES.map((name) => ({
+    type: "box",
+    layout: "vertical",
+    margin: "md",
+    spacing: "xs",
+    contents: [
+      { type: "text", text: commandWord(name, lang), weight: "bold", size: "sm", color: "#1B4F91" },
+      { type: "text", text: COMMANDS[name].description[lang], size: "xs", color: "#555555", wrap: true },
+      {
+        type: "text",
+        text: `${t.helpExampleLabel} ${COMMANDS[name].example[lang]}`,
+        size: "xs",
+        color: "#888888",
+        wrap: true,
+      },
+    ],
+  }));
+  const bubble: messagingApi.FlexBubble = {
+    type: "bubble",
+    size: "mega",
+    body: {
+      type: "box",
+      layout: "vertical",
+      spacing: "sm",
+      contents: [
+        { type: "text", text: t.helpTitle, weight: "bold", size: "lg" },
+        { type: "text", text: t.helpIntro, size: "xs", color: "#888888", wrap: true },
+        { type: "separator", margin: "md" },
+        ...rows,
+        { type: "separator", margin: "md" },
+        { type: "text", text: t.helpFooter, size: "xxs", color: "#AAAAAA", wrap: true, margin: "md" },
+      ],
+    },
+  };
+  const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]).join(", "));
+  return [flexMessage(alt, bubble, helpQuickReply(lang))];
+}

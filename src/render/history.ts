@@ -1,0 +1,328 @@
+// The history reply: one bubble per page with the range, a summary, up to 10 rows, paging and filter quick replies.
+import type { messagingApi } from "@line/bot-sdk";
+import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/types.js";
+import { formatHistoryCommand } from "../commands/format.js";
+import { MAX_PAGE } from "../commands/parse-history.js";
+import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
+import {
+  formatCalendarDate,
+  formatCount,
+  formatDayMonth,
+  formatMoney,
+  formatTime,
+  parseInstant,
+  sameCalendarDate,
+  zonedParts,
+} from "./format.js";
+import { flexMessage, jsonBytes, LIMITS, postbackButton, quickReply, safeText, type QuickReplyChoice } from "./limits.js";
+import { isKnownSource, texts, type Texts } from "./text.js";
+
+/** Rows on one page of our history view. */
+export const HISTORY_PAGE_SIZE = 10;
+
+export const STATUS_COLORS: Record<SlipStatus, string> = {
+  valid: "#1DB446",
+  invalid: "#E67E22",
+  fraud: "#D32F2F",
+  duplicate: "#8E44AD",
+  not_found: "#607D8B",
+  error: "#7F7F7F",
+};
+/** Statuses the contract does not list get this colour and their raw word. */
+export const NEUTRAL_COLOR = "#999999";
+
+export type HistoryScope =
+  | { by: "range"; range: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus }
+  | { by: "ref"; transRef: string };
+
+export interface StatusCount {
+  status: string;
+  count: number;
+}
+
+export interface HistorySummary {
+  /** Checks matching the range and filter. */
+  count: number;
+  /** Sum of the amounts of valid checks, in baht. */
+  validTotal: number;
+  /** Known statuses in the contract's order, then any others as the service wrote them; zero counts left out. */
+  byStatus: readonly StatusCount[];
+  /** Set when the valid total was counted over only this many newest checks (the rest were too many to fetch). */
+  validTotalOver?: number;
+}
+
+export interface HistoryView {
+  lang: Lang;
+  timeZone: string;
+  scope: HistoryScope;
+  /** Our page number (10 rows a page), from 1. */
+  page: number;
+  summary: HistorySummary;
+  /** The rows of this page, newest first. */
+  rows: readonly HistoryItem[];
+}
+
+const NAME_UNITS = 40;
+const STATUS_WORD_UNITS = 20;
+const REF_HEAD = 6;
+const REF_TAIL = 4;
+const DASH = "–";
+
+export function pageCount(total: number): number {
+  return Math.ceil(total / HISTORY_PAGE_SIZE);
+}
+
+export function statusWord(status: string | null, t: Texts): string {
+  if (status === null) return DASH;
+  return isSlipStatus(status) ? t.statusWord[status] : safeText(status, STATUS_WORD_UNITS);
+}
+
+export function statusColor(status: string | null): string {
+  return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
+}
+
+/** `015326…4567`: enough of a transfer reference to tell slips apart and to find it in the bank app. */
+export function shortenRef(ref: string): string {
+  if (ref.length <= REF_HEAD + REF_TAIL + 2) return ref;
+  return `${ref.slice(0, REF_HEAD)}…${ref.slice(-REF_TAIL)}`;
+}
+
+function sourceWord(source: string, t: Texts): string {
+  return isKnownSource(source) ? t.sourceWord[source] : safeText(source, STATUS_WORD_UNITS);
+}
+
+function rangeDates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
+  if (sameCalendarDate(from, to)) return formatCalendarDate(from, lang);
+  return `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
+}
+
+function scopeLines(scope: HistoryScope, t: Texts, lang: Lang): { range: string; filter: string } {
+  if (scope.by === "ref") return { range: t.filterRef(shortenRef(scope.transRef)), filter: t.filterAll };
+  const name = t.rangeName(scope.range);
+  const dates = rangeDates(scope.fromDate, scope.toDate, lang);
+  return {
+    range: name === undefined ? dates : `${name} · ${dates}`,
+    filter: scope.status === undefined ? t.filterAll : t.filterStatus(t.statusWord[scope.status]),
+  };
+}
+
+function summaryText(summary: HistorySummary, t: Texts): string {
+  const counts = summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`).join(" · ");
+  const head = `${t.summaryChecks(formatCount(summary.count))}, ${t.summaryValidTotal} ${formatMoney(summary.validTotal)}`;
+  return counts.length > 0 ? `${head}; ${counts}` : head;
+}
+
+function rowTime(item: HistoryItem, view: HistoryView): string {
+  const at = parseInstant(item.createdAt) ?? parseInstant(item.transDate);
+  if (at === undefined) return DASH;
+  const singleDay = view.scope.by === "range" && sameCalendarDate(view.scope.fromDate, view.scope.toDate);
+  const time = formatTime(at, view.timeZone);
+  return singleDay ? time : `${formatDayMonth(zonedParts(at, view.timeZone), view.lang)} ${time}`;
+}
+
+function renderRow(item: HistoryItem, view: HistoryView, t: Texts): messagingApi.FlexBox {
+  const contents: messagingApi.FlexComponent[] = [
+    {
+      type: "box",
+      layout: "horizontal",
+      contents: [
+        { type: "text", text: rowTime(item, view), size: "xs", color: "#888888", flex: 0, gravity: "center" },
+        {
+          type: "text",
+          text: item.amount === null ? DASH : formatMoney(item.amount),
+          size: "sm",
+          weight: "bold",
+          align: "end",
+          flex: 1,
+        },
+      ],
+    },
+  ];
+  const names = [item.senderName, item.receiverName].every((n) => n === null)
+    ? undefined
+    : `${safeText(item.senderName ?? "?", NAME_UNITS)} → ${safeText(item.receiverName ?? "?", NAME_UNITS)}`;
+  contents.push({
+    type: "box",
+    layout: "horizontal",
+    spacing: "sm",
+    contents: [
+      {
+        type: "text",
+        text: statusWord(item.status, t),
+        size: "xs",
+        weight: "bold",
+        color: statusColor(item.status),
+        flex: 0,
+      },
+      { type: "text", text: names ?? " ", size: "xs", color: "#555555", flex: 1 },
+    ],
+  });
+  const details = [
+    item.transRef === null ? undefined : `${t.refShort} ${safeText(shortenRef(item.transRef), 20)}`,
+    item.source === null ? undefined : sourceWord(item.source, t),
+  ].filter((d): d is string => d !== undefined);
+  if (details.length > 0) {
+    contents.push({ type: "text", text: details.join(" · "), size: "xxs", color: "#AAAAAA" });
+  }
+  return { type: "box", layout: "vertical", margin: "md", spacing: "xs", contents };
+}
+
+function pageRequest(scope: HistoryScope, page: number): HistoryRequest {
+  if (scope.by === "ref") return { by: "ref", transRef: scope.transRef, page };
+  // Absolute dates, so "next page" tapped tomorrow still pages through the same days.
+  const range: RangeSpec = { kind: "dates", from: scope.fromDate, to: scope.toDate };
+  return scope.status === undefined ? { by: "range", range, page } : { by: "range", range, status: scope.status, page };
+}
+
+function historyQuickReplies(scope: HistoryScope, lang: Lang, t: Texts): messagingApi.QuickReply {
+  const range = (kind: "today" | "yesterday"): HistoryRequest => ({ by: "range", range: { kind }, page: 1 });
+  // Status filters keep the range being looked at; after a ref lookup they apply to today.
+  const base: RangeSpec = scope.by === "range" ? scope.range : { kind: "today" };
+  const status = (s: SlipStatus): QuickReplyChoice => ({
+    label: t.statusWord[s],
+    text: formatHistoryCommand({ by: "range", range: base, status: s, page: 1 }, lang),
+  });
+  return quickReply([
+    { label: t.quickToday, text: formatHistoryCommand(range("today"), lang) },
+    { label: t.quickYesterday, text: formatHistoryCommand(range("yesterday"), lang) },
+    {
+      label: t.quick7Days,
+      text: formatHistoryCommand({ by: "range", range: { kind: "days", days: 7 }, page: 1 }, lang),
+    },
+    status("valid"),
+    status("fraud"),
+    status("duplicate"),
+  ]);
+}
+
+export function orderStatusCounts(counts: ReadonlyMap<string, number>): StatusCount[] {
+  const known = SLIP_STATUSES.filter((s) => (counts.get(s) ?? 0) > 0).map((s) => ({
+    status: s,
+    count: counts.get(s) ?? 0,
+  }));
+  const other = [...counts.entries()]
+    .filter(([s, n]) => !isSlipStatus(s) && n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([status, count]) => ({ status, count }));
+  return [...known, ...other];
+}
+
+export function renderHistory(view: HistoryView): messagingApi.Message[] {
+  const t = texts(view.lang);
+  const lines = scopeLines(view.scope, t, view.lang);
+  const pages = pageCount(view.summary.count);
+  const rows = view.rows.slice(0, HISTORY_PAGE_SIZE);
+
+  const header: messagingApi.FlexBox = {
+    type: "box",
+    layout: "vertical",
+    backgroundColor: "#F4F6F8",
+    spacing: "xs",
+    contents: [
+      { type: "text", text: t.historyTitle, weight: "bold", size: "md", color: "#1B4F91" },
+      { type: "text", text: safeText(lines.range, 100), size: "xs", color: "#555555", wrap: true },
+      { type: "text", text: lines.filter, size: "xs", color: "#555555" },
+    ],
+  };
+
+  const summary: messagingApi.FlexComponent[] = [
+    {
+      type: "box",
+      layout: "horizontal",
+      contents: [
+        { type: "text", text: t.summaryChecks(formatCount(view.summary.count)), size: "sm", weight: "bold" },
+        {
+          type: "text",
+          text: `${t.summaryValidTotal} ${formatMoney(view.summary.validTotal)}`,
+          size: "sm",
+          weight: "bold",
+          align: "end",
+          color: STATUS_COLORS.valid,
+          wrap: true,
+        },
+      ],
+    },
+  ];
+  if (view.summary.byStatus.length > 0) {
+    summary.push({
+      type: "text",
+      wrap: true,
+      size: "xs",
+      contents: view.summary.byStatus.flatMap((s, i): messagingApi.FlexSpan[] => [
+        ...(i > 0 ? [{ type: "span", text: "  ", size: "xs" } as messagingApi.FlexSpan] : []),
+        { type: "span", text: statusWord(s.status, t), color: statusColor(s.status), weight: "bold" },
+        { type: "span", text: ` ${formatCount(s.count)}`, color: "#555555" },
+      ]),
+    });
+  }
+  if (view.summary.validTotalOver !== undefined) {
+    summary.push({
+      type: "text",
+      text: t.summaryPartial(formatCount(view.summary.validTotalOver)),
+      size: "xxs",
+      color: "#AAAAAA",
+      wrap: true,
+    });
+  }
+
+  const pageLine =
+    view.summary.count === 0
+      ? view.scope.by === "ref"
+        ? t.historyEmptyRef(safeText(view.scope.transRef, 40))
+        : t.historyEmpty
+      : rows.length === 0
+        ? t.pastEnd(formatCount(view.page), formatCount(pages))
+        : t.pageOf(formatCount(view.page), formatCount(pages));
+
+  // From a page past the end, "previous" leads back to the last page that has rows.
+  const previous = Math.min(view.page - 1, pages);
+  const footerButtons = [
+    previous >= 1
+      ? postbackButton(t.previousPage, formatHistoryCommand(pageRequest(view.scope, previous), view.lang), t.previousPage)
+      : undefined,
+    // A page number the parser would refuse would make the button answer with a usage error.
+    view.page < pages && view.page < MAX_PAGE
+      ? postbackButton(t.nextPage, formatHistoryCommand(pageRequest(view.scope, view.page + 1), view.lang), t.nextPage, "primary")
+      : undefined,
+  ].filter((b): b is messagingApi.FlexButton => b !== undefined);
+
+  const build = (shown: number): messagingApi.FlexBubble => {
+    const body: messagingApi.FlexComponent[] = [...summary, { type: "separator", margin: "md" }];
+    for (const row of rows.slice(0, shown)) body.push(renderRow(row, view, t));
+    if (shown < rows.length) body.push({ type: "text", text: t.rowsCut, size: "xxs", color: "#AAAAAA", wrap: true });
+    body.push({
+      type: "text",
+      text: pageLine,
+      size: view.summary.count === 0 || rows.length === 0 ? "sm" : "xxs",
+      color: "#888888",
+      margin: "md",
+      wrap: true,
+      align: view.summary.count === 0 ? "start" : "end",
+    });
+    const bubble: messagingApi.FlexBubble = {
+      type: "bubble",
+      size: "mega",
+      header,
+      body: { type: "box", layout: "vertical", spacing: "sm", contents: body },
+    };
+    if (footerButtons.length > 0) {
+      bubble.footer = { type: "box", layout: "horizontal", spacing: "sm", contents: footerButtons };
+    }
+    return bubble;
+  };
+
+  // Rows are already cut to short texts, so this only drops rows in pathological cases; bounded by 10 tries.
+  let shown = rows.length;
+  let bubble = build(shown);
+  while (shown > 0 && jsonBytes(bubble) > LIMITS.bubbleBytes) {
+    shown -= 1;
+    bubble = build(shown);
+  }
+
+  const altText = t.historyAlt(
+    `${lines.range} (${lines.filter})`,
+    view.summary.count === 0 ? t.historyEmpty : summaryText(view.summary, t),
+    pageLine,
+  );
+  return [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))];
+}

@@ -1,0 +1,20 @@
+// The id reply: the sender's user id and the group or room id, to copy into the staff lists.
+import type { messagingApi } from "@line/bot-sdk";
+import type { Lang } from "../commands/types.js";
+import type { ChatType } from "../handlers/context.js";
+import { textMessage } from "./limits.js";
+import { texts } from "./text.js";
+
+export interface IdView {
+  lang: Lang;
+  userId: string | undefined;
+  chat: { type: ChatType; id: string };
+}
+
+export function renderId(view: IdView): messagingApi.Message[] {
+  const t = texts(view.lang);
+  const lines = [view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId)];
+  if (view.chat.type !== "user") lines.push(t.idChat(view.chat.type, view.chat.id));
+  lines.push(t.idHint);
+  return [textMessage(lines.join("\n"))];
+}

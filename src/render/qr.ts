@@ -1,0 +1,79 @@
+// The QR reply: a Flex card with the QR, amount and masked payee, plus an image message a customer can save.
+import type { messagingApi } from "@line/bot-sdk";
+import type { Lang, PromptPayId } from "../commands/types.js";
+import { maskPromptPayId } from "../commands/promptpay-id.js";
+import { formatMoney } from "./format.js";
+import { flexMessage, isUsableImageUrl, safeText } from "./limits.js";
+import { texts } from "./text.js";
+
+export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
+
+export interface QrView {
+  lang: Lang;
+  payee: PromptPayId;
+  /** Baht as the service echoed it; null when the payer enters the amount. */
+  amount: number | null;
+  /** The service's image link (contract 4.3 rule 1: `...?data=<qrCode>&size=<size>`). */
+  url: string;
+}
+
+/**
+ * The same link at another pixel size. Only the `size` parameter is touched, so the percent-encoded
+ * payload stays byte for byte as the service wrote it.
+ */
+export function withQrSize(url: string, size: number): string {
+  const hashAt = url.indexOf("#");
+  const base = hashAt === -1 ? url : url.slice(0, hashAt);
+  const hash = hashAt === -1 ? "" : url.slice(hashAt);
+  if (/[?&]size=[^&]*/.test(base)) return base.replace(/([?&]size=)[^&]*/, `$1${size}`) + hash;
+  return `${base}${base.includes("?") ? "&" : "?"}size=${size}${hash}`;
+}
+
+export function renderQr(view: QrView): messagingApi.Message[] {
+  const t = texts(view.lang);
+  const payee = maskPromptPayId(view.payee);
+  const payeeType = t.payeeType[view.payee.type];
+  const amount = view.amount === null ? undefined : formatMoney(view.amount);
+  const hero = withQrSize(view.url, QR_SIZES.hero);
+  const original = withQrSize(view.url, QR_SIZES.original);
+  const preview = withQrSize(view.url, QR_SIZES.preview);
+  // A link LINE cannot load would make it reject the whole reply, so the images are left out instead.
+  const imagesUsable = [hero, original, preview].every(isUsableImageUrl);
+
+  const bubble: messagingApi.FlexBubble = {
+    type: "bubble",
+    size: "kilo",
+    body: {
+      type: "box",
+      layout: "vertical",
+      spacing: "md",
+      contents: [
+        { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
+        amount === undefined
+          ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
+          : { type: "text", text: safeText(amount, 40), size: "xxl", weight: "bold", adjustMode: "shrink-to-fit" },
+        {
+          type: "box",
+          layout: "vertical",
+          spacing: "xs",
+          contents: [
+            { type: "text", text: t.qrPayeeLabel, size: "xs", color: "#888888" },
+            { type: "text", text: payee, size: "md", weight: "bold" },
+            { type: "text", text: payeeType, size: "xs", color: "#888888" },
+          ],
+        },
+        { type: "separator" },
+        { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
+      ],
+    },
+  };
+  if (imagesUsable) {
+    bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
+  }
+
+  const messages: messagingApi.Message[] = [flexMessage(t.qrAlt(amount, payee, payeeType), bubble)];
+  if (imagesUsable) {
+    messages.push({ type: "image", originalContentUrl: original, previewImageUrl: preview });
+  }
+  return messages;
+}

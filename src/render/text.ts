@@ -1,0 +1,388 @@
+// Every user-facing string, Thai and English side by side in one typed table so the two cannot drift.
+import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
+import type { SlipStatus } from "../slip/types.js";
+import type { ChatType } from "../handlers/context.js";
+
+/** The channels the contract lists for `source`; others are shown as the service wrote them. */
+export const KNOWN_SOURCES = [
+  "api",
+  "dashboard",
+  "line_partner",
+  "line_group",
+  "line_oa_system",
+  "line_oa_merchant",
+  "facebook_page",
+] as const;
+export type KnownSource = (typeof KNOWN_SOURCES)[number];
+
+/** Echoed user input is cut to this many UTF-16 units so a 5,000-character paste cannot flood a reply. */
+export const ECHO_UNITS = 40;
+
+export interface Texts {
+  statusWord: Record<SlipStatus, string>;
+  sourceWord: Record<KnownSource, string>;
+  payeeType: Record<PromptPayIdType, string>;
+
+  qrTitle: string;
+  qrAmountLabel: string;
+  qrPayerEntersAmount: string;
+  qrPayeeLabel: string;
+  qrScanHint: string;
+  qrAlt: (amount: string | undefined, payee: string, payeeType: string) => string;
+
+  historyTitle: string;
+  rangeName: (range: RangeSpec) => string | undefined;
+  filterAll: string;
+  filterStatus: (statusWord: string) => string;
+  filterRef: (ref: string) => string;
+  summaryChecks: (count: string) => string;
+  summaryValidTotal: string;
+  summaryPartial: (fetched: string) => string;
+  historyEmpty: string;
+  historyEmptyRef: (ref: string) => string;
+  pageOf: (page: string, pages: string) => string;
+  pastEnd: (page: string, pages: string) => string;
+  rowsCut: string;
+  nextPage: string;
+  previousPage: string;
+  refShort: string;
+  quickToday: string;
+  quickYesterday: string;
+  quick7Days: string;
+  historyAlt: (header: string, summary: string, page: string) => string;
+
+  balanceTitle: string;
+  balancePackage: string;
+  balanceTokens: string;
+  balanceCredits: string;
+  balanceEstimate: string;
+  balanceRate: string;
+  balanceApi: string;
+  balanceChat: string;
+  balanceSlips: (count: string) => string;
+  balancePerCheck: (tokens: string) => string;
+  balanceExpires: string;
+  daysLeft: (days: number) => string;
+  expiredDaysAgo: (days: number) => string;
+  warnExpiring: (days: number) => string;
+  warnExpired: string;
+  warnLowSlips: (count: string) => string;
+  balanceAlt: (store: string, tokens: string, slips: string, expires: string) => string;
+
+  helpTitle: string;
+  helpIntro: string;
+  helpExampleLabel: string;
+  helpAlt: (commands: string) => string;
+  helpFooter: string;
+
+  usageLine: (usage: string) => string;
+  exampleLine: (example: string) => string;
+  usageProblem: (problem: UsageProblem) => string;
+  unknownCommand: (word: string, suggestions: string) => string;
+  notUnderstood: (suggestions: string) => string;
+  packageExpired: string;
+  invalidRequest: (serviceMessage: string) => string;
+  serviceUnavailable: string;
+  serviceError: string;
+  unauthorized: string;
+  responseShape: string;
+  noPromptPayId: (example: string) => string;
+  accessRefused: (idWord: string) => string;
+  greeting: string;
+  apology: string;
+
+  idYourUser: (userId: string) => string;
+  idNoUser: string;
+  idChat: (chatType: Exclude<ChatType, "user">, chatId: string) => string;
+  idHint: string;
+}
+
+function quote(input: string): string {
+  return `“${input}”`;
+}
+
+const th: Texts = {
+  statusWord: {
+    valid: "ผ่าน",
+    invalid: "ไม่ผ่าน",
+    fraud: "ปลอม",
+    duplicate: "ซ้ำ",
+    not_found: "ไม่พบ",
+    error: "ผิดพลาด",
+  },
+  sourceWord: {
+    api: "API",
+    dashboard: "แดชบอร์ด",
+    line_partner: "LINE พาร์ทเนอร์",
+    line_group: "กลุ่ม LINE",
+    line_oa_system: "LINE OA (ระบบ)",
+    line_oa_merchant: "LINE OA (ร้าน)",
+    facebook_page: "เพจ Facebook",
+  },
+  payeeType: { phone: "เบอร์โทรศัพท์", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "อีวอลเล็ต" },
+
+  qrTitle: "QR พร้อมเพย์",
+  qrAmountLabel: "จำนวนเงิน",
+  qrPayerEntersAmount: "ผู้จ่ายกรอกจำนวนเงินเอง",
+  qrPayeeLabel: "ผู้รับเงิน",
+  qrScanHint: "สแกนจ่ายได้ด้วยแอปธนาคารไทยทุกแอป",
+  qrAlt: (amount, payee, payeeType) =>
+    amount === undefined
+      ? `QR พร้อมเพย์ ให้ ${payee} (${payeeType}) ผู้จ่ายกรอกจำนวนเงินเอง`
+      : `QR พร้อมเพย์ ${amount} ให้ ${payee} (${payeeType})`,
+
+  historyTitle: "ประวัติตรวจสลิป",
+  rangeName: (range) => {
+    switch (range.kind) {
+      case "today":
+        return "วันนี้";
+      case "yesterday":
+        return "เมื่อวาน";
+      case "days":
+        return `${range.days} วันล่าสุด`;
+      case "month":
+        return "เดือนนี้";
+      case "lastmonth":
+        return "เดือนที่แล้ว";
+      case "dates":
+        return undefined;
+    }
+  },
+  filterAll: "ทุกสถานะ",
+  filterStatus: (word) => `สถานะ: ${word}`,
+  filterRef: (ref) => `เลขอ้างอิง ${ref}`,
+  summaryChecks: (count) => `${count} รายการ`,
+  summaryValidTotal: "ยอดที่ผ่าน",
+  summaryPartial: (fetched) => `ยอดรวมนับจาก ${fetched} รายการล่าสุด`,
+  historyEmpty: "ไม่มีรายการตรวจสลิปในช่วงนี้",
+  historyEmptyRef: (ref) => `ไม่พบรายการที่มีเลขอ้างอิง ${ref}`,
+  pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
+  pastEnd: (page, pages) => `ไม่มีหน้า ${page} (มีทั้งหมด ${pages} หน้า)`,
+  rowsCut: "บางรายการไม่แสดงเพราะเกินขนาดที่ LINE รับได้",
+  nextPage: "หน้าถัดไป",
+  previousPage: "หน้าก่อน",
+  refShort: "อ้างอิง",
+  quickToday: "วันนี้",
+  quickYesterday: "เมื่อวาน",
+  quick7Days: "7 วัน",
+  historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
+
+  balanceTitle: "ข้อมูลบัญชี",
+  balancePackage: "แพ็กเกจ",
+  balanceTokens: "โทเคนคงเหลือ",
+  balanceCredits: "เครดิตสำรอง",
+  balanceEstimate: "ตรวจได้อีกประมาณ",
+  balanceRate: "อัตราต่อครั้ง",
+  balanceApi: "API",
+  balanceChat: "แชต",
+  balanceSlips: (count) => `${count} สลิป`,
+  balancePerCheck: (tokens) => `${tokens} โทเคน`,
+  balanceExpires: "หมดอายุ",
+  daysLeft: (days) => (days === 0 ? "หมดวันนี้" : `เหลือ ${days} วัน`),
+  expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุแล้ว ${days} วัน`),
+  warnExpiring: (days) =>
+    days === 0 ? "⚠️ แพ็กเกจหมดอายุวันนี้ กรุณาต่ออายุ" : `⚠️ แพ็กเกจจะหมดอายุใน ${days} วัน กรุณาต่ออายุ`,
+  warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว กรุณาต่ออายุ",
+  warnLowSlips: (count) => `⚠️ โทเคนเหลือตรวจผ่าน API ได้อีกประมาณ ${count} สลิป กรุณาเติมโทเคน`,
+  balanceAlt: (store, tokens, slips, expires) =>
+    `${store}: โทเคนคงเหลือ ${tokens} (ตรวจผ่าน API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
+
+  helpTitle: "วิธีใช้",
+  helpIntro: "พิมพ์คำสั่งตามตัวอย่าง ใช้ได้ทั้งภาษาไทยและอังกฤษ",
+  helpExampleLabel: "ตัวอย่าง",
+  helpAlt: (commands) => `วิธีใช้: ${commands}`,
+  helpFooter: "ในกลุ่ม พิมพ์คำสั่งเป็นคำแรก หรือแท็กบอท",
+
+  usageLine: (usage) => `วิธีใช้: ${usage}`,
+  exampleLine: (example) => `ตัวอย่าง: ${example}`,
+  usageProblem: (problem) => {
+    switch (problem.code) {
+      case "bad_amount":
+        return `${quote(problem.input)} ไม่ใช่จำนวนเงิน ต้องเป็นตัวเลขมากกว่า 0 เช่น 150 หรือ 1,500.50`;
+      case "amount_decimals":
+        return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่ง`;
+      case "amount_too_large":
+        return `${quote(problem.input)} มากเกินไป QR รับได้สูงสุด ฿9,999,999,999.99`;
+      case "bad_promptpay_id":
+        return `${quote(problem.input)} ไม่ใช่พร้อมเพย์ ใช้เบอร์โทร 10 หลัก เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรืออีวอลเล็ต 15 หลัก`;
+      case "bad_date":
+        return `อ่านวันที่ ${quote(problem.input)} ไม่ได้ ใช้แบบ 20/11/2569, 20/11 หรือ 2026-11-20`;
+      case "bad_range":
+        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสิ้นสุด`;
+      case "bad_page":
+        return `${quote(problem.input)} ไม่ใช่เลขหน้า ต้องเป็นเลข 1 ขึ้นไป`;
+      case "missing_ref":
+        return "ใส่เลขอ้างอิงการโอนต่อจาก ref";
+      case "unexpected":
+        return `ไม่เข้าใจ ${quote(problem.input)} ในคำสั่งนี้`;
+    }
+  },
+  unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ลองใช้ ${suggestions} หรือพิมพ์ "วิธีใช้"`,
+  notUnderstood: (suggestions) => `ลองใช้คำสั่ง ${suggestions} หรือพิมพ์ "วิธีใช้" เพื่อดูทั้งหมด`,
+  packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้ว กรุณาต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้ง",
+  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปไม่รับคำขอนี้: ${serviceMessage}`,
+  serviceUnavailable: "ระบบตรวจสลิปไม่ตอบในขณะนี้ กรุณาลองใหม่อีกสักครู่",
+  serviceError: "ระบบตรวจสลิปตอบกลับผิดพลาด กรุณาลองใหม่อีกสักครู่",
+  unauthorized: "บอทเชื่อมต่อระบบตรวจสลิปไม่ได้ กรุณาแจ้งร้านให้ตรวจสอบการตั้งค่า API secret",
+  responseShape: "ระบบตรวจสลิปตอบกลับในรูปแบบที่อ่านไม่ได้ กรุณาลองใหม่อีกสักครู่",
+  noPromptPayId: (example) =>
+    `ร้านยังไม่ได้ตั้งพร้อมเพย์เริ่มต้น ใส่เลขพร้อมเพย์ก่อนจำนวนเงิน เช่น ${example} หรือแจ้งร้านให้ตั้งค่า PROMPTPAY_ID`,
+  accessRefused: (idWord) =>
+    `ขออภัย คำสั่งนี้ใช้ได้เฉพาะพนักงานของร้าน หากคุณเป็นพนักงาน พิมพ์ "${idWord}" แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์`,
+  greeting: "สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่างหรือพิมพ์ \"วิธีใช้\"",
+  apology: "ขออภัย เกิดข้อผิดพลาด กรุณาลองใหม่อีกครั้ง",
+
+  idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
+  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
+  idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชต"}นี้: ${chatId}`,
+  idHint: "ส่งไอดีนี้ให้เจ้าของร้านใส่ใน STAFF_USER_IDS หรือ STAFF_GROUP_IDS",
+};
+
+const en: Texts = {
+  statusWord: {
+    valid: "Valid",
+    invalid: "Invalid",
+    fraud: "Fraud",
+    duplicate: "Duplicate",
+    not_found: "Not found",
+    error: "Error",
+  },
+  sourceWord: {
+    api: "API",
+    dashboard: "Dashboard",
+    line_partner: "LINE partner",
+    line_group: "LINE group",
+    line_oa_system: "LINE OA (system)",
+    line_oa_merchant: "LINE OA (shop)",
+    facebook_page: "Facebook page",
+  },
+  payeeType: { phone: "phone", citizen: "citizen/tax id", ewallet: "e-wallet" },
+
+  qrTitle: "PromptPay QR",
+  qrAmountLabel: "Amount",
+  qrPayerEntersAmount: "Payer enters the amount",
+  qrPayeeLabel: "Pay to",
+  qrScanHint: "Scan with any Thai banking app",
+  qrAlt: (amount, payee, payeeType) =>
+    amount === undefined
+      ? `PromptPay QR to ${payee} (${payeeType}), payer enters the amount`
+      : `PromptPay QR for ${amount} to ${payee} (${payeeType})`,
+
+  historyTitle: "Slip checks",
+  rangeName: (range) => {
+    switch (range.kind) {
+      case "today":
+        return "Today";
+      case "yesterday":
+        return "Yesterday";
+      case "days":
+        return `Last ${range.days} days`;
+      case "month":
+        return "This month";
+      case "lastmonth":
+        return "Last month";
+      case "dates":
+        return undefined;
+    }
+  },
+  filterAll: "All statuses",
+  filterStatus: (word) => `Status: ${word}`,
+  filterRef: (ref) => `Ref ${ref}`,
+  summaryChecks: (count) => (count === "1" ? "1 check" : `${count} checks`),
+  summaryValidTotal: "Valid total",
+  summaryPartial: (fetched) => `Total counted over the newest ${fetched} checks`,
+  historyEmpty: "No slip checks in this range.",
+  historyEmptyRef: (ref) => `No slip check with reference ${ref}.`,
+  pageOf: (page, pages) => `Page ${page} of ${pages}`,
+  pastEnd: (page, pages) => `There is no page ${page} (${pages} pages in all).`,
+  rowsCut: "Some rows are left out to stay within LINE's size limit.",
+  nextPage: "Next page",
+  previousPage: "Previous page",
+  refShort: "Ref",
+  quickToday: "Today",
+  quickYesterday: "Yesterday",
+  quick7Days: "7 days",
+  historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
+
+  balanceTitle: "Account",
+  balancePackage: "Package",
+  balanceTokens: "Tokens left",
+  balanceCredits: "Reserve credits",
+  balanceEstimate: "Slips left (approx.)",
+  balanceRate: "Tokens per check",
+  balanceApi: "API",
+  balanceChat: "Chat",
+  balanceSlips: (count) => `${count} slips`,
+  balancePerCheck: (tokens) => `${tokens} tokens`,
+  balanceExpires: "Expires",
+  daysLeft: (days) => (days === 0 ? "ends today" : days === 1 ? "1 day left" : `${days} days left`),
+  expiredDaysAgo: (days) => (days === 0 ? "expired" : days === 1 ? "expired 1 day ago" : `expired ${days} days ago`),
+  warnExpiring: (days) =>
+    days === 0
+      ? "⚠️ The package expires today. Please renew it."
+      : `⚠️ The package expires in ${days === 1 ? "1 day" : `${days} days`}. Please renew it.`,
+  warnExpired: "⚠️ The package has expired. Please renew it.",
+  warnLowSlips: (count) => `⚠️ Tokens are left for about ${count} API checks. Please top up.`,
+  balanceAlt: (store, tokens, slips, expires) =>
+    `${store}: ${tokens} tokens left (about ${slips} API checks), expires ${expires}`,
+
+  helpTitle: "How to use",
+  helpIntro: "Send a command like the examples, in English or Thai.",
+  helpExampleLabel: "e.g.",
+  helpAlt: (commands) => `Commands: ${commands}`,
+  helpFooter: "In a group, start with the command or mention the bot.",
+
+  usageLine: (usage) => `Usage: ${usage}`,
+  exampleLine: (example) => `Example: ${example}`,
+  usageProblem: (problem) => {
+    switch (problem.code) {
+      case "bad_amount":
+        return `${quote(problem.input)} is not an amount. Use a number greater than 0, like 150 or 1,500.50.`;
+      case "amount_decimals":
+        return `${quote(problem.input)} has more than 2 decimals.`;
+      case "amount_too_large":
+        return `${quote(problem.input)} is too large: a QR holds at most ฿9,999,999,999.99.`;
+      case "bad_promptpay_id":
+        return `${quote(problem.input)} is not a PromptPay id. Use a 10-digit phone, a 13-digit citizen/tax id or a 15-digit e-wallet id.`;
+      case "bad_date":
+        return `${quote(problem.input)} is not a date I can read. Use 2026-11-20, 20/11/2026 or 20/11.`;
+      case "bad_range":
+        return `${quote(problem.input)} starts after it ends.`;
+      case "bad_page":
+        return `${quote(problem.input)} is not a page number (1 or more).`;
+      case "missing_ref":
+        return "Put the transfer reference after ref.";
+      case "unexpected":
+        return `${quote(problem.input)} does not fit this command.`;
+    }
+  },
+  unknownCommand: (word, suggestions) => `Unknown command ${quote(word)}. Try ${suggestions}, or send "help".`,
+  notUnderstood: (suggestions) => `Try ${suggestions}, or send "help" to see every command.`,
+  packageExpired: "The shop's slip-check package has expired. Please renew the package, then try again.",
+  invalidRequest: (serviceMessage) => `The slip service did not accept this: ${serviceMessage}`,
+  serviceUnavailable: "The slip service is not answering right now. Please try again shortly.",
+  serviceError: "The slip service answered with an error. Please try again shortly.",
+  unauthorized: "The bot cannot sign in to the slip service. Please ask the shop to check the API secret setting.",
+  responseShape: "The slip service sent an answer the bot cannot read. Please try again shortly.",
+  noPromptPayId: (example) =>
+    `No default PromptPay id is set for this shop. Put the id before the amount, like ${example}, or ask the shop to set PROMPTPAY_ID.`,
+  accessRefused: (idWord) =>
+    `Sorry, this command is for shop staff only. If you are staff, send "${idWord}" and give your id to the shop owner.`,
+  greeting: "Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send \"help\".",
+  apology: "Sorry, something went wrong. Please try again.",
+
+  idYourUser: (userId) => `Your user id: ${userId}`,
+  idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
+  idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
+  idHint: "Give this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
+};
+
+export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };
+
+export function texts(lang: Lang): Texts {
+  return TEXTS[lang];
+}
+
+export function isKnownSource(source: string): source is KnownSource {
+  return (KNOWN_SOURCES as readonly string[]).includes(source);
+}

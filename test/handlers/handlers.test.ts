@@ -1,0 +1,373 @@
+import type { messagingApi } from "@line/bot-sdk";
+import { describe, expect, it } from "vitest";
+import { handleGreeting, handlePostback, handleText } from "../../src/handlers/index.js";
+import {
+  InvalidRequestError,
+  PackageExpiredError,
+  ResponseShapeError,
+  ServiceError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  type AnySlipClientError,
+} from "../../src/slip/errors.js";
+import type { HistoryItem } from "../../src/slip/types.js";
+import { lineLimitProblems, quickReplyLabels, visibleText } from "../render/line-limits.js";
+import { deps, fakeSlip, GROUP_CHAT, makeItems, recordingContext, USER_CHAT } from "./fakes.js";
+
+const text = (value: string) => ({ text: value, mentionees: [] });
+
+function lastReply(ctx: { sent: messagingApi.Message[][] }): messagingApi.Message[] {
+  expect(ctx.sent).toHaveLength(1);
+  const reply = ctx.sent[0] ?? [];
+  expect(lineLimitProblems(reply)).toEqual([]);
+  return reply;
+}
+
+function nextPageData(reply: messagingApi.Message[]): string | undefined {
+  const message = reply[0];
+  if (message?.type !== "flex") return undefined;
+  const bubble = message.contents as messagingApi.FlexBubble;
+  const buttons = (bubble.footer?.contents ?? []) as messagingApi.FlexButton[];
+  const next = buttons.find((b) => b.style === "primary");
+  return next?.action.type === "postback" ? next.action.data : undefined;
+}
+
+function rowRefs(reply: messagingApi.Message[]): string[] {
+  return [...visibleText(reply).matchAll(/REF\d{6}/g)].map((m) => m[0]);
+}
+
+function countOf(items: readonly HistoryItem[], status: string): number {
+  return items.filter((i) => i.status === status).length;
+}
+
+function validTotal(items: readonly HistoryItem[]): number {
+  return items.filter((i) => i.status === "valid").reduce((sum, i) => sum + Math.round((i.amount ?? 0) * 100), 0) / 100;
+}
+
+describe("qr", () => {
+  it("makes a QR for the given id and amount, in English", async () => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    const outcome = await handleText(text("qr 0812345678 150"), ctx, deps(slip));
+    expect(outcome).toEqual({ command: "qr", outcome: "answered" });
+    expect(slip.qrCalls).toEqual([{ accountNumber: "0812345678", amount: 150, size: 1024 }]);
+    const reply = lastReply(ctx);
+    expect(reply.map((m) => m.type)).toEqual(["flex", "image"]);
+    expect(visibleText(reply)).toContain("฿150.00");
+    expect(visibleText(reply)).toContain("081-xxx-5678");
+    expect(visibleText(reply)).toContain("Scan with any Thai banking app");
+  });
+
+  it("uses the shop's PromptPay id for an amount alone, in Thai", async () => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("คิวอาร์ 1,500.50"), ctx, deps(slip, { promptPayId: { type: "citizen", digits: "0105551234567" } }));
+    expect(slip.qrCalls).toEqual([{ accountNumber: "0105551234567", amount: 1500.5, size: 1024 }]);
+    const reply = lastReply(ctx);
+    expect(visibleText(reply)).toContain("฿1,500.50");
+    expect(visibleText(reply)).toContain("เลขบัตรประชาชน/เลขผู้เสียภาษี");
+    expect(visibleText(reply)).not.toContain("0105551234567");
+  });
+
+  it("says how to give the id when none is configured", async () => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    const outcome = await handleText(text("qr 150"), ctx, deps(slip, { promptPayId: undefined }));
+    expect(outcome).toEqual({ command: "qr", outcome: "usage_error" });
+    expect(slip.qrCalls).toEqual([]);
+    expect(visibleText(lastReply(ctx))).toContain("qr 0812345678 150");
+  });
+
+  it("answers a bad amount with the usage, without calling the service", async () => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    const outcome = await handleText(text("qr 0812345678 1.234"), ctx, deps(slip));
+    expect(outcome).toEqual({ command: "qr", outcome: "usage_error" });
+    expect(slip.qrCalls).toEqual([]);
+    expect(visibleText(lastReply(ctx))).toContain("Usage: qr [promptpay-id] [amount]");
+  });
+});
+
+describe("history", () => {
+  it("shows today's page with one service call when the range holds at most 100 checks (English)", async () => {
+    const items = makeItems(37);
+    const slip = fakeSlip({ items });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    const outcome = await handleText(text("history"), ctx, deps(slip));
+    expect(outcome).toEqual({ command: "history", outcome: "answered" });
+    expect(ctx.loadings).toBe(1);
+    expect(slip.historyCalls).toEqual([
+      { from: new Date("2026-11-21T17:00:00.000Z"), to: new Date("2026-11-22T16:59:59.999Z"), limit: 100, page: 1 },
+    ]);
+    const reply = lastReply(ctx);
+    const seen = visibleText(reply);
+    expect(seen).toContain("37 checks");
+    expect(seen).toContain(`Valid total ฿${validTotal(items).toLocaleString("en-US", { minimumFractionDigits: 2 })}`);
+    expect(seen).toContain(`Valid ${countOf(items, "valid")}  Invalid ${countOf(items, "invalid")}  Fraud ${countOf(items, "fraud")}`);
+    expect(seen).toContain("Page 1 of 4");
+    expect(rowRefs(reply)).toEqual(items.slice(0, 10).map((i) => i.transRef));
+  });
+
+  it("filters by status in Thai and does not show the loading animation in a group", async () => {
+    const items = makeItems(40);
+    const slip = fakeSlip({ items });
+    const ctx = recordingContext(GROUP_CHAT, "U1111");
+    await handleText(text("ประวัติ วันนี้ ปลอม"), ctx, deps(slip));
+    expect(ctx.loadings).toBe(0);
+    expect(slip.historyCalls[0]).toMatchObject({ status: "fraud", limit: 100, page: 1 });
+    const seen = visibleText(lastReply(ctx));
+    expect(seen).toContain("สถานะ: ปลอม");
+    expect(seen).toContain("5 รายการ");
+    expect(seen).toContain("วันนี้ · 22 พ.ย. 2569");
+  });
+
+  it("pages across the 100-item boundary of the service when the range holds 250 checks", async () => {
+    const items = makeItems(250);
+    const slip = fakeSlip({ items });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("history"), ctx, deps(slip));
+    // The summary needs all 250: pages 1 to 3 of 100.
+    expect(slip.historyCalls.map((q) => [q.page, q.limit])).toEqual([[1, 100], [2, 100], [3, 100]]);
+    const first = lastReply(ctx);
+    const seen = visibleText(first);
+    expect(seen).toContain("250 checks");
+    expect(seen).toContain(`฿${validTotal(items).toLocaleString("en-US", { minimumFractionDigits: 2 })}`);
+    expect(seen).toContain(`Valid ${countOf(items, "valid")}  Invalid ${countOf(items, "invalid")}  Fraud ${countOf(items, "fraud")}`);
+    expect(seen).toContain("Page 1 of 25");
+
+    // Follow "next page" ten times: page 11 holds items 100..109, from the service's second page.
+    let data = nextPageData(first);
+    let reply = first;
+    for (let page = 2; page <= 11; page += 1) {
+      expect(data).toBeDefined();
+      const tap = recordingContext(USER_CHAT, "U1111");
+      const outcome = await handlePostback(data ?? "", tap, deps(slip));
+      expect(outcome).toEqual({ command: "history", outcome: "answered" });
+      reply = lastReply(tap);
+      data = nextPageData(reply);
+    }
+    expect(rowRefs(reply)).toEqual(items.slice(100, 110).map((i) => i.transRef));
+    expect(visibleText(reply)).toContain("Page 11 of 25");
+    expect(visibleText(reply)).toContain("250 checks");
+  });
+
+  it("marks the summary partial past 2,000 checks, counts statuses with limit=1 calls and fetches a far page directly", async () => {
+    const items = makeItems(2_345);
+    const slip = fakeSlip({ items });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("history page 201"), ctx, deps(slip));
+    const calls = slip.historyCalls;
+    expect(calls.filter((q) => q.limit === 100 && q.status === undefined).map((q) => q.page)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => i + 1),
+      21,
+    ]);
+    expect(calls.filter((q) => q.limit === 1).map((q) => q.status).sort()).toEqual(
+      ["duplicate", "error", "fraud", "invalid", "not_found", "valid"],
+    );
+    const reply = lastReply(ctx);
+    const seen = visibleText(reply);
+    expect(seen).toContain("2,345 checks");
+    expect(seen).toContain(`Valid ${countOf(items, "valid").toLocaleString("en-US")}  Invalid ${countOf(items, "invalid")}`);
+    expect(seen).toContain(`฿${validTotal(items.slice(0, 2000)).toLocaleString("en-US", { minimumFractionDigits: 2 })}`);
+    expect(seen).toContain("Total counted over the newest 2,000 checks");
+    expect(rowRefs(reply)).toEqual(items.slice(2000, 2010).map((i) => i.transRef));
+  });
+
+  it("says plainly when nothing matches, and that a page is past the end", async () => {
+    const empty = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("history yesterday"), empty, deps(fakeSlip({ items: makeItems(5) })));
+    expect(visibleText(lastReply(empty))).toContain("No slip checks in this range.");
+
+    const past = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("history page 3"), past, deps(fakeSlip({ items: makeItems(5) })));
+    expect(visibleText(lastReply(past))).toContain("There is no page 3 (1 pages in all).");
+  });
+
+  it("looks up a transfer reference", async () => {
+    const items = makeItems(30);
+    const slip = fakeSlip({ items });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text("history ref REF000012"), ctx, deps(slip));
+    expect(slip.historyCalls).toEqual([{ transRef: "REF000012", limit: 100, page: 1 }]);
+    // Once in the header, once as the only row.
+    expect(rowRefs(lastReply(ctx))).toEqual(["REF000012", "REF000012"]);
+    expect(visibleText(lastReply(ctx))).toMatch(/^1 check$/m);
+  });
+});
+
+describe("balance, help and id", () => {
+  it.each([
+    ["balance", "Tokens left", "1,234.50"],
+    ["ยอด", "โทเคนคงเหลือ", "31 ม.ค. 2570"],
+  ])("%s shows the account", async (command, label, value) => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text(command), ctx, deps(slip))).toEqual({ command: "balance", outcome: "answered" });
+    const seen = visibleText(lastReply(ctx));
+    expect(seen).toContain(label);
+    expect(seen).toContain(value);
+  });
+
+  it.each([
+    ["help", "Commands: qr 0812345678 150"],
+    ["วิธีใช้", "วิธีใช้: คิวอาร์ 0812345678 150"],
+  ])("%s lists the commands", async (command, alt) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text(command), ctx, deps(fakeSlip()))).toEqual({ command: "help", outcome: "answered" });
+    const reply = lastReply(ctx);
+    expect(reply[0]?.type === "flex" ? reply[0].altText : "").toContain(alt);
+    expect(quickReplyLabels(reply[0])).toHaveLength(5);
+  });
+
+  it.each([
+    ["id", "Your user id: U9999\nThis group's id: C2222"],
+    ["ไอดี", "ไอดีผู้ใช้ของคุณ: U9999\nไอดีกลุ่มนี้: C2222"],
+  ])("%s shows the user and group ids", async (command, expected) => {
+    const ctx = recordingContext(GROUP_CHAT, "U9999");
+    await handleText(text(command), ctx, deps(fakeSlip()));
+    expect(visibleText(lastReply(ctx))).toContain(expected);
+  });
+});
+
+describe("the group rule", () => {
+  const mention = (textValue: string, at: number, length: number, isSelf: boolean) => ({
+    text: textValue,
+    mentionees: [{ index: at, length, isSelf }],
+  });
+
+  it("acts on a group message whose first word is a command", async () => {
+    const ctx = recordingContext(GROUP_CHAT, "U1111");
+    expect(await handleText(text("qr 150"), ctx, deps(fakeSlip()))).toEqual({ command: "qr", outcome: "answered" });
+    expect(ctx.sent).toHaveLength(1);
+  });
+
+  it("acts when the bot is mentioned, with the mention cut out", async () => {
+    const slip = fakeSlip();
+    const ctx = recordingContext(GROUP_CHAT, "U1111");
+    const outcome = await handleText(mention("@ShopBot qr 0812345678 99", 0, 8, true), ctx, deps(slip));
+    expect(outcome).toEqual({ command: "qr", outcome: "answered" });
+    expect(slip.qrCalls).toEqual([{ accountNumber: "0812345678", amount: 99, size: 1024 }]);
+  });
+
+  it("says nothing to group talk, to a message that opens by mentioning someone else, or to talk that starts with a command word", async () => {
+    for (const input of [text("สวัสดีครับ วันนี้เปิดไหม"), mention("@Alice qr 150", 0, 6, false), text("pay me back later")]) {
+      const ctx = recordingContext(GROUP_CHAT, "U1111");
+      const outcome = await handleText(input, ctx, deps(fakeSlip()));
+      expect(outcome.outcome).toBe("ignored");
+      expect(ctx.sent).toEqual([]);
+    }
+  });
+
+  it("still answers a clear mistake in a group command, and unknown text when the bot is mentioned", async () => {
+    const mistake = recordingContext(GROUP_CHAT, "U1111");
+    expect(await handleText(text("qr 0812345678 0"), mistake, deps(fakeSlip()))).toEqual({ command: "qr", outcome: "usage_error" });
+
+    const asked = recordingContext(GROUP_CHAT, "U1111");
+    const outcome = await handleText(mention("@ShopBot hello", 0, 8, true), asked, deps(fakeSlip()));
+    expect(outcome).toEqual({ command: "none", outcome: "unknown_command" });
+    expect(visibleText(lastReply(asked))).toContain("hello");
+  });
+
+  it("answers unknown text in a 1:1 chat with a short help", async () => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text("สวัสดีค่ะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
+    const reply = lastReply(ctx);
+    expect(visibleText(reply)).toContain("คิวอาร์, ประวัติ, ยอด");
+    expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+  });
+});
+
+describe("access control", () => {
+  const staff = { staffUserIds: new Set(["U_STAFF"]), staffGroupIds: new Set(["C_STAFF"]) };
+
+  it("refuses history and balance to others, politely, without calling the service", async () => {
+    for (const command of ["history", "ยอด"]) {
+      const slip = fakeSlip();
+      const ctx = recordingContext(USER_CHAT, "U_CUSTOMER");
+      const outcome = await handleText(text(command), ctx, deps(slip, staff));
+      expect(outcome.outcome).toBe("refused");
+      expect(slip.historyCalls).toEqual([]);
+      expect(slip.accountCalls).toBe(0);
+      expect(visibleText(lastReply(ctx))).toMatch(/staff only|เฉพาะพนักงาน/);
+    }
+  });
+
+  it("answers listed users anywhere and anyone in a listed group, even without a user id", async () => {
+    const listedUser = recordingContext(USER_CHAT, "U_STAFF");
+    expect((await handleText(text("balance"), listedUser, deps(fakeSlip(), staff))).outcome).toBe("answered");
+    const inStaffGroup = recordingContext({ type: "group", id: "C_STAFF" }, undefined);
+    expect((await handleText(text("balance"), inStaffGroup, deps(fakeSlip(), staff))).outcome).toBe("answered");
+    const otherGroup = recordingContext({ type: "group", id: "C_OTHER" }, "U_CUSTOMER");
+    expect((await handleText(text("balance"), otherGroup, deps(fakeSlip(), staff))).outcome).toBe("refused");
+  });
+
+  it("keeps qr, help and id open to everyone, and refuses a paging postback too", async () => {
+    for (const command of ["qr 150", "help", "id"]) {
+      const ctx = recordingContext(USER_CHAT, "U_CUSTOMER");
+      expect((await handleText(text(command), ctx, deps(fakeSlip(), staff))).outcome).toBe("answered");
+    }
+    const tap = recordingContext(USER_CHAT, "U_CUSTOMER");
+    expect((await handlePostback("history 2026-11-22 page 2", tap, deps(fakeSlip(), staff))).outcome).toBe("refused");
+  });
+});
+
+describe("service failures", () => {
+  const cases: [string, () => AnySlipClientError, string, RegExp][] = [
+    ["package_expired", () => new PackageExpiredError("GET /api/account/info", "Package expired"), "package_expired", /renew/],
+    ["invalid_request", () => new InvalidRequestError("GET /api/account/info", "from must be a date"), "invalid_request", /from must be a date/],
+    ["unauthorized", () => new UnauthorizedError("GET /api/account/info", 401, "Unauthorized"), "service_error", /API secret setting/],
+    ["service_error", () => new ServiceError("GET /api/account/info", 200, "500123", "Internal"), "service_error", /answered with an error/],
+    ["service_unavailable", () => new ServiceUnavailableError("GET /api/account/info", 3, 503, "HTTP 503"), "service_unavailable", /try again shortly/],
+    ["response_shape", () => new ResponseShapeError("GET /api/account/info", 200, "data.tokens: expected a number"), "service_error", /cannot read/],
+  ];
+
+  it.each(cases)("%s becomes the right reply and outcome", async (_kind, make, outcome, says) => {
+    const slip = fakeSlip({
+      fail: () => {
+        throw make();
+      },
+    });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text("balance"), ctx, deps(slip))).toEqual({ command: "balance", outcome });
+    const seen = visibleText(lastReply(ctx));
+    expect(seen).toMatch(says);
+    expect(seen).not.toContain("GET /api");
+  });
+
+  it("answers in Thai for a Thai command and shows the service's message for a refused QR", async () => {
+    const message = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
+    const slip = fakeSlip({
+      fail: (operation) => {
+        throw new InvalidRequestError(operation, message);
+      },
+    });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text("คิวอาร์ 0812345678 10"), ctx, deps(slip))).toEqual({ command: "qr", outcome: "invalid_request" });
+    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปไม่รับคำขอนี้: ${message}`);
+  });
+
+  it("lets a bug (not a service error) reach the dispatcher", async () => {
+    const slip = fakeSlip({
+      fail: () => {
+        throw new TypeError("a bug");
+      },
+    });
+    await expect(handleText(text("balance"), recordingContext(USER_CHAT, "U1111"), deps(slip))).rejects.toThrow("a bug");
+  });
+});
+
+describe("postbacks and greetings", () => {
+  it("ignores postback data that is no command", async () => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handlePostback("action=buy&item=1", ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "ignored" });
+    expect(ctx.sent).toEqual([]);
+  });
+
+  it("greets in the bot's language with the help quick replies", async () => {
+    const ctx = recordingContext(GROUP_CHAT, undefined);
+    expect(await handleGreeting(ctx, deps(fakeSlip(), { defaultLang: "en" }))).toEqual({ command: "none", outcome: "answered" });
+    const reply = lastReply(ctx);
+    expect(visibleText(reply)).toContain("Hello!");
+    expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "balance", "id", "help"]);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import {
+  calendarDaysBetween,
+  formatCalendarDate,
+  formatDateTime,
+  formatMoney,
+  formatTime,
+  formatTokens,
+} from "../../src/render/format.js";
+
+describe("formatMoney", () => {
+  it.each([
+    [1500, "฿1,500.00"],
+    [150.5, "฿150.50"],
+    [0.1 + 0.2, "฿0.30"],
+    [9_999_999_999.99, "฿9,999,999,999.99"],
+    [0, "฿0.00"],
+    [1.005, "฿1.01"],
+  ])("shows %s baht as %s", (baht, expected) => {
+    expect(formatMoney(baht)).toBe(expected);
+  });
+});
+
+describe("formatTokens", () => {
+  it("always shows two decimals with grouping", () => {
+    expect(formatTokens(12345.678)).toBe("12,345.68");
+    expect(formatTokens(3)).toBe("3.00");
+  });
+});
+
+describe("dates in the business zone", () => {
+  const instant = new Date("2026-11-22T07:05:00.000Z"); // 14:05 in Bangkok
+
+  it("writes Thai dates in the Buddhist era with Thai month abbreviations", () => {
+    expect(formatDateTime(instant, "th", "Asia/Bangkok")).toBe("22 พ.ย. 2569 14:05");
+  });
+
+  it("writes English dates in the Gregorian era", () => {
+    expect(formatDateTime(instant, "en", "Asia/Bangkok")).toBe("22 Nov 2026 14:05");
+  });
+
+  it("uses the zone, not the machine's clock, for the day and the hour", () => {
+    const lateUtc = new Date("2026-12-31T18:30:00.000Z"); // already 1 Jan 2027 01:30 in Bangkok
+    expect(formatDateTime(lateUtc, "th", "Asia/Bangkok")).toBe("1 ม.ค. 2570 01:30");
+    expect(formatTime(lateUtc, "UTC")).toBe("18:30");
+  });
+
+  it("names every Thai month", () => {
+    const months = Array.from({ length: 12 }, (_, i) => formatCalendarDate({ year: 2026, month: i + 1, day: 1 }, "th"));
+    expect(months.map((m) => m.split(" ")[1])).toEqual([
+      "ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค.",
+    ]);
+  });
+
+  it("counts calendar days across months", () => {
+    expect(calendarDaysBetween({ year: 2026, month: 11, day: 28 }, { year: 2026, month: 12, day: 3 })).toBe(5);
+    expect(calendarDaysBetween({ year: 2026, month: 12, day: 3 }, { year: 2026, month: 11, day: 28 })).toBe(-5);
+  });
+});

@@ -1,0 +1,397 @@
+import type { messagingApi } from "@line/bot-sdk";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../src/commands/parse.js";
+import type { HistoryItem } from "../../src/slip/types.js";
+import { renderQr, withQrSize } from "../../src/render/qr.js";
+import { renderHistory, shortenRef, type HistoryView } from "../../src/render/history.js";
+import { renderBalance } from "../../src/render/balance.js";
+import { renderHelp } from "../../src/render/help.js";
+import {
+  renderAccessRefused,
+  renderGreeting,
+  renderNoPromptPayId,
+  renderServiceFailure,
+  renderUnknownCommand,
+  renderUsageError,
+} from "../../src/render/errors.js";
+import { renderId } from "../../src/render/id.js";
+import { graphemeCount } from "../../src/render/limits.js";
+import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "./line-limits.js";
+
+const TZ = "Asia/Bangkok";
+const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
+const QR_URL =
+  "https://slip.example/api/qr-image?data=00020101021229370016A000000677010111011300668123456785802TH53037646304ABCD&size=1024";
+
+function flex(messages: messagingApi.Message[], index = 0): messagingApi.FlexMessage {
+  const message = messages[index];
+  if (message?.type !== "flex") throw new Error(`message ${index} is not flex`);
+  return message;
+}
+
+function bubbleBytes(message: messagingApi.FlexMessage): number {
+  return Buffer.byteLength(JSON.stringify(message.contents), "utf8");
+}
+
+function postbacks(message: messagingApi.FlexMessage): messagingApi.PostbackAction[] {
+  const found: messagingApi.PostbackAction[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      const action = record.action as messagingApi.Action | undefined;
+      if (action?.type === "postback") found.push(action);
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(message.contents);
+  return found;
+}
+
+const parseContext = { now: NOW, timeZone: TZ, defaultLang: "th" as const };
+
+describe("renderQr", () => {
+  it("shows the amount, the masked payee with its type and the scan line, with the QR at 512 and an image message", () => {
+    const messages = renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL });
+    expect(lineLimitProblems(messages)).toEqual([]);
+    expect(messages).toHaveLength(2);
+    const card = flex(messages);
+    const bubble = card.contents as messagingApi.FlexBubble;
+    expect(bubble.hero).toMatchObject({ type: "image", url: QR_URL.replace("size=1024", "size=512") });
+    const text = visibleText(messages);
+    expect(text).toContain("฿1,500.50");
+    expect(text).toContain("081-xxx-5678");
+    expect(text).not.toContain("0812345678");
+    expect(text).toContain("เบอร์โทรศัพท์");
+    expect(text).toContain("สแกนจ่ายได้ด้วยแอปธนาคารไทยทุกแอป");
+    expect(card.altText).toBe("QR พร้อมเพย์ ฿1,500.50 ให้ 081-xxx-5678 (เบอร์โทรศัพท์)");
+    expect(messages[1]).toEqual({
+      type: "image",
+      originalContentUrl: QR_URL,
+      previewImageUrl: QR_URL.replace("size=1024", "size=240"),
+    });
+  });
+
+  it("says the payer enters the amount when there is none, in English", () => {
+    const messages = renderQr({ lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL });
+    const text = visibleText(messages);
+    expect(text).toContain("Payer enters the amount");
+    expect(text).toContain("citizen/tax id");
+    expect(text).not.toContain("0105551234567");
+    expect(text).toContain("Scan with any Thai banking app");
+  });
+
+  it("fits the longest amount and an e-wallet payee", () => {
+    const messages = renderQr({ lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL });
+    expect(lineLimitProblems(messages)).toEqual([]);
+    expect(visibleText(messages)).toContain("฿9,999,999,999.99");
+    expect(visibleText(messages)).toContain("e-wallet");
+  });
+
+  it("leaves the images out when the link is not https (LINE would refuse the whole reply) but keeps loopback http for the console", () => {
+    const plain = renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example") });
+    expect(plain).toHaveLength(1);
+    expect((flex(plain).contents as messagingApi.FlexBubble).hero).toBeUndefined();
+    expect(lineLimitProblems(plain)).toEqual([]);
+
+    const console = renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024" });
+    expect(console).toHaveLength(2);
+    expect(console[1]).toMatchObject({ previewImageUrl: "http://127.0.0.1:4000/api/qr-image?data=abc&size=240" });
+  });
+
+  it("rewrites only the size parameter of the link", () => {
+    expect(withQrSize("https://x.example/api/qr-image?data=a%26b%3D&size=1024", 240)).toBe("https://x.example/api/qr-image?data=a%26b%3D&size=240");
+    expect(withQrSize("https://x.example/api/qr-image?data=abc", 512)).toBe("https://x.example/api/qr-image?data=abc&size=512");
+  });
+});
+
+const LONG_THAI_NAME = "นางสาวสมหญิง ใจดีมากมายเหลือเกิน ".repeat(8).slice(0, 200);
+const LONG_LATIN_NAME = "Mr. Bartholomew ".repeat(13).slice(0, 200);
+
+function largeItem(i: number, status: string, source: string): HistoryItem {
+  return {
+    code: 200001,
+    status,
+    amount: 9_999_999_999.99,
+    transRef: `${"9".repeat(30)}${i}`,
+    transDate: "2026-11-22T06:00:00.000Z",
+    senderName: LONG_THAI_NAME,
+    receiverName: LONG_LATIN_NAME,
+    receiverAccount: "xxx-x-x1234-x",
+    source,
+    tokensCharged: 1.5,
+    createdAt: `2026-11-22T06:${String(i).padStart(2, "0")}:00.000Z`,
+  };
+}
+
+const NULL_ITEM: HistoryItem = {
+  code: null,
+  status: null,
+  amount: null,
+  transRef: null,
+  transDate: null,
+  senderName: null,
+  receiverName: null,
+  receiverAccount: null,
+  source: null,
+  tokensCharged: null,
+  createdAt: null,
+};
+
+function largestHistory(lang: "th" | "en"): HistoryView {
+  const statuses = ["valid", "fraud", "a_status_nobody_listed_yet_with_a_long_name", "duplicate", "not_found"];
+  const sources = ["line_oa_merchant", "some_new_channel_the_contract_does_not_list", "api"];
+  const rows = Array.from({ length: 9 }, (_, i) => largeItem(i, statuses[i % statuses.length] ?? "valid", sources[i % sources.length] ?? "api"));
+  rows.push(NULL_ITEM);
+  return {
+    lang,
+    timeZone: TZ,
+    scope: {
+      by: "range",
+      range: { kind: "days", days: 7 },
+      fromDate: { year: 2026, month: 11, day: 16 },
+      toDate: { year: 2026, month: 11, day: 22 },
+      status: "valid",
+    },
+    page: 9_999,
+    summary: {
+      count: 999_999_999,
+      validTotal: 9_999_999_999_999.99,
+      byStatus: [
+        { status: "valid", count: 999_999 },
+        { status: "fraud", count: 999_999 },
+        { status: "a_status_nobody_listed_yet_with_a_long_name", count: 5 },
+      ],
+      validTotalOver: 2_000,
+    },
+    rows,
+  };
+}
+
+describe("renderHistory", () => {
+  it.each(["th", "en"] as const)("keeps the largest page within every LINE limit (%s)", (lang) => {
+    const messages = renderHistory(largestHistory(lang));
+    expect(lineLimitProblems(messages)).toEqual([]);
+    const card = flex(messages);
+    expect(bubbleBytes(card)).toBeLessThanOrEqual(30_000);
+    expect(card.altText.length).toBeLessThanOrEqual(1_500);
+    for (const label of quickReplyLabels(card)) expect(graphemeCount(label)).toBeLessThanOrEqual(20);
+    for (const action of postbacks(card)) expect(action.data?.length ?? 0).toBeLessThanOrEqual(300);
+    // Every row is still shown: cutting names keeps the bubble small.
+    expect(visibleText(messages).match(/฿9,999,999,999\.99/g)?.length).toBe(9);
+    // Page 9,999 is the last the parser accepts, so there is no "next page" button past it.
+    expect(postbacks(card).map((p) => p.data)).toEqual([`${lang === "th" ? "ประวัติ" : "history"} 2026-11-16..2026-11-22 ${lang === "th" ? "ผ่าน หน้า" : "valid page"} 9998`]);
+  });
+
+  it("shows the rows a person needs: time, amount, coloured status word, names, short ref, source", () => {
+    const view = largestHistory("th");
+    const text = visibleText(renderHistory(view));
+    expect(text).toContain("ประวัติตรวจสลิป");
+    expect(text).toContain("7 วันล่าสุด · 16 พ.ย. 2569 – 22 พ.ย. 2569");
+    expect(text).toContain("สถานะ: ผ่าน");
+    expect(text).toContain("22 พ.ย. 13:00"); // createdAt 06:00Z in Bangkok, with the day because the range spans days
+    expect(text).toContain("LINE OA (ร้าน)");
+    expect(text).toContain("some_new_channel_th…"); // an unknown source, raw and cut
+    expect(text).toContain(`อ้างอิง ${shortenRef(`${"9".repeat(30)}0`)}`);
+    expect(text).toContain("นางสาวสมหญิง");
+    expect(text).not.toContain(LONG_THAI_NAME);
+    expect(text).toContain("ยอดรวมนับจาก 2,000 รายการล่าสุด");
+  });
+
+  it("gives unknown statuses a neutral colour and their raw word, and known ones their colour", () => {
+    const card = flex(renderHistory(largestHistory("en")));
+    const json = JSON.stringify(card.contents);
+    expect(json).toContain('"text":"a_status_nobody_lis…","size":"xs","weight":"bold","color":"#999999"');
+    expect(json).toContain('"text":"Fraud","size":"xs","weight":"bold","color":"#D32F2F"');
+    expect(json).toContain('"text":"Valid","size":"xs","weight":"bold","color":"#1DB446"');
+  });
+
+  it("shows what there is of an item with every field null", () => {
+    const view: HistoryView = { ...largestHistory("en"), page: 1, rows: [NULL_ITEM], summary: { count: 1, validTotal: 0, byStatus: [] } };
+    const messages = renderHistory(view);
+    expect(lineLimitProblems(messages)).toEqual([]);
+    expect(visibleText(messages)).toContain("–");
+  });
+
+  it("says plainly when there is nothing, with the filter quick replies", () => {
+    const view: HistoryView = {
+      lang: "en",
+      timeZone: TZ,
+      scope: { by: "range", range: { kind: "today" }, fromDate: { year: 2026, month: 11, day: 22 }, toDate: { year: 2026, month: 11, day: 22 } },
+      page: 1,
+      summary: { count: 0, validTotal: 0, byStatus: [] },
+      rows: [],
+    };
+    const messages = renderHistory(view);
+    const card = flex(messages);
+    expect(visibleText(messages)).toContain("No slip checks in this range.");
+    expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks in this range. (No slip checks in this range.)");
+    expect(postbacks(card)).toEqual([]);
+    expect(quickReplyLabels(card)).toEqual(["Today", "Yesterday", "7 days", "Valid", "Fraud", "Duplicate"]);
+    expect(quickReplyTexts(card)).toEqual([
+      "history today",
+      "history yesterday",
+      "history 7d",
+      "history today valid",
+      "history today fraud",
+      "history today duplicate",
+    ]);
+  });
+
+  it("pages with postbacks whose data parses back to the same absolute range and the next page", () => {
+    const view: HistoryView = {
+      lang: "th",
+      timeZone: TZ,
+      scope: { by: "range", range: { kind: "yesterday" }, fromDate: { year: 2026, month: 11, day: 21 }, toDate: { year: 2026, month: 11, day: 21 }, status: "fraud" },
+      page: 2,
+      summary: { count: 35, validTotal: 0, byStatus: [{ status: "fraud", count: 35 }] },
+      rows: Array.from({ length: 10 }, (_, i) => largeItem(i, "fraud", "api")),
+    };
+    const card = flex(renderHistory(view));
+    const [previous, next] = postbacks(card);
+    expect(next).toMatchObject({ label: "หน้าถัดไป", displayText: "หน้าถัดไป" });
+    expect(previous).toMatchObject({ label: "หน้าก่อน" });
+    expect(parseCommand(next?.data ?? "", parseContext)).toEqual({
+      ok: true,
+      command: {
+        kind: "history",
+        lang: "th",
+        request: { by: "range", range: { kind: "dates", from: { year: 2026, month: 11, day: 21 }, to: { year: 2026, month: 11, day: 21 } }, status: "fraud", page: 3 },
+      },
+    });
+    expect(parseCommand(previous?.data ?? "", parseContext)).toMatchObject({ ok: true, command: { request: { page: 1 } } });
+    expect(visibleText([card])).toContain("หน้า 2 จาก 4");
+    expect(visibleText([card])).toMatch(/^13:00$/m); // a one-day range shows only the time
+    expect(quickReplyTexts(card)).toContain("ประวัติ เมื่อวาน ซ้ำ");
+  });
+
+  it("has no next page on the last page, and a ref lookup pages by ref", () => {
+    const view: HistoryView = {
+      lang: "en",
+      timeZone: TZ,
+      scope: { by: "ref", transRef: "015326123456789ABCDEF" },
+      page: 1,
+      summary: { count: 1, validTotal: 150, byStatus: [{ status: "valid", count: 1 }] },
+      rows: [largeItem(1, "valid", "api")],
+    };
+    const card = flex(renderHistory(view));
+    expect(postbacks(card)).toEqual([]);
+    expect(visibleText([card])).toContain("Ref 015326…CDEF");
+    expect(visibleText([card])).toContain("Valid total ฿150.00");
+  });
+});
+
+describe("renderBalance", () => {
+  const account = {
+    storeName: "ร้านกาแฟดีใจ",
+    packageName: "Pro",
+    tokens: 12345.678,
+    credits: 100,
+    rate: { chat: 1, api: 1.5 },
+    estimatedSlips: { chat: 12345, api: 8230 },
+    expiresAt: "2027-01-31T16:59:59.000Z",
+  };
+
+  it("shows store, package, tokens to 2 decimals, credits, estimates, rates and the expiry in BE with days left", () => {
+    const messages = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account });
+    expect(lineLimitProblems(messages)).toEqual([]);
+    const text = visibleText(messages);
+    for (const part of ["ร้านกาแฟดีใจ", "Pro", "12,345.68", "100", "8,230 สลิป", "12,345 สลิป", "1.50 โทเคน", "31 ม.ค. 2570 (เหลือ 70 วัน)"]) {
+      expect(text).toContain(part);
+    }
+    expect(text).not.toContain("⚠️");
+  });
+
+  it("warns when the package ends within 7 days or the API estimate is under 50 slips", () => {
+    const messages = renderBalance({
+      lang: "en",
+      timeZone: TZ,
+      now: NOW,
+      account: { ...account, estimatedSlips: { chat: 60, api: 40 }, expiresAt: "2026-11-25T10:00:00.000Z" },
+    });
+    const text = visibleText(messages);
+    expect(text).toContain("25 Nov 2026 (3 days left)");
+    expect(text).toContain("⚠️ The package expires in 3 days. Please renew it.");
+    expect(text).toContain("⚠️ Tokens are left for about 40 API checks. Please top up.");
+    expect(flex(messages).altText).toContain("about 40 API checks");
+  });
+
+  it("says an expired package has expired", () => {
+    const text = visibleText(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account: { ...account, expiresAt: "2026-11-20T00:00:00.000Z" } }));
+    expect(text).toContain("expired 2 days ago");
+    expect(text).toContain("⚠️ The package has expired. Please renew it.");
+  });
+
+  it("fits very long names", () => {
+    const messages = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, storeName: LONG_THAI_NAME.repeat(30), packageName: LONG_LATIN_NAME } });
+    expect(lineLimitProblems(messages)).toEqual([]);
+  });
+});
+
+describe("renderHelp", () => {
+  it.each(["th", "en"] as const)("lists every command with one example and offers the commands as quick replies (%s)", (lang) => {
+    const messages = renderHelp({ lang });
+    expect(lineLimitProblems(messages)).toEqual([]);
+    const text = visibleText(messages);
+    const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอด"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
+    for (const example of examples) expect(text).toContain(example);
+    const texts = quickReplyTexts(messages[0]);
+    expect(texts).toHaveLength(5);
+    for (const commandText of texts) expect(parseCommand(commandText, parseContext).ok).toBe(true);
+  });
+
+  it("explains one command when asked", () => {
+    const text = visibleText(renderHelp({ lang: "en", topic: "history" }));
+    expect(text).toContain("Usage: history");
+    expect(text).toContain("Example: history yesterday fraud");
+  });
+});
+
+describe("error and other short replies", () => {
+  it("shows what was wrong and the right usage", () => {
+    const messages = renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "abc" } });
+    expect(visibleText(messages)).toBe(
+      "“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 0812345678 150",
+    );
+  });
+
+  it("echoes at most a short piece of a huge input", () => {
+    const messages = renderUsageError({ lang: "th", command: "history", problem: { code: "unexpected", input: "ก".repeat(5000) } });
+    expect(lineLimitProblems(messages)).toEqual([]);
+    expect(visibleText(messages).length).toBeLessThan(400);
+  });
+
+  it("points an unknown command to qr, history and balance", () => {
+    expect(visibleText(renderUnknownCommand("en", "qrr"))).toBe('Unknown command “qrr”. Try qr, history, balance, or send "help".');
+    const thai = renderUnknownCommand("th");
+    expect(visibleText(thai)).toContain("คิวอาร์, ประวัติ, ยอด");
+    expect(quickReplyLabels(thai[0])).toHaveLength(5);
+  });
+
+  it.each([
+    ["package_expired", "en", "The shop's slip-check package has expired. Please renew the package, then try again."],
+    ["service_unavailable", "en", "The slip service is not answering right now. Please try again shortly."],
+    ["unauthorized", "en", "The bot cannot sign in to the slip service. Please ask the shop to check the API secret setting."],
+    ["service_error", "th", "ระบบตรวจสลิปตอบกลับผิดพลาด กรุณาลองใหม่อีกสักครู่"],
+    ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
+  ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
+    expect(visibleText(renderServiceFailure({ kind }, lang))).toBe(expected);
+  });
+
+  it("shows the service's message for a request it refused", () => {
+    const message = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
+    expect(visibleText(renderServiceFailure({ kind: "invalid_request", serviceMessage: message }, "en"))).toBe(
+      `The slip service did not accept this: ${message}`,
+    );
+  });
+
+  it("says how to give the PromptPay id, refuses politely, greets and shows ids", () => {
+    expect(visibleText(renderNoPromptPayId("en"))).toContain("qr 0812345678 150");
+    expect(visibleText(renderAccessRefused("th"))).toContain('"ไอดี"');
+    const greeting = renderGreeting("th");
+    expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+    expect(visibleText(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))).toBe(
+      "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
+    );
+  });
+});
