@@ -1,0 +1,100 @@
+// Reads one webhook event (outside input, open-ended: LINE adds types without notice) into what the bot acts on.
+import type { ChatType } from "../handlers/context.js";
+
+export interface Mentionee {
+  index: number;
+  length: number;
+  isSelf?: boolean;
+}
+
+/** What the event asks of the bot. */
+export type EventAction =
+  | { kind: "text"; text: string; mentionees: Mentionee[] }
+  | { kind: "postback"; data: string }
+  | { kind: "greeting"; trigger: "follow" | "join" }
+  /** A message that is not text: sticker, image, video, audio, file, location, or a type LINE adds later. */
+  | { kind: "non_text"; messageType: string }
+  /** Anything the bot has no business answering: unfollow, leave, unsend, beacons, unknown types... */
+  | { kind: "ignore"; why: string };
+
+export interface IncomingEvent {
+  type: string;
+  eventId: string | undefined;
+  mode: string | undefined;
+  isRedelivery: boolean;
+  replyToken: string | undefined;
+  /** Absent when the event names no chat (some account-level events have no source). */
+  chat: { type: ChatType; id: string } | undefined;
+  userId: string | undefined;
+  action: EventAction;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Never throws: whatever the shape, the answer is an event the dispatcher can handle or ignore. */
+export function readEvent(raw: unknown): IncomingEvent {
+  const event: Json = isObject(raw) ? raw : {};
+  const type = str(event.type) ?? "(none)";
+  const source = isObject(event.source) ? event.source : {};
+  const userId = str(source.userId);
+  const sourceType = str(source.type);
+  const chatId = str(source.groupId) ?? str(source.roomId) ?? userId;
+  const chatType: ChatType | undefined =
+    sourceType === "group" || sourceType === "room" || sourceType === "user" ? sourceType : undefined;
+  const delivery = isObject(event.deliveryContext) ? event.deliveryContext : {};
+
+  return {
+    type,
+    eventId: str(event.webhookEventId),
+    mode: str(event.mode),
+    isRedelivery: delivery.isRedelivery === true,
+    replyToken: str(event.replyToken),
+    chat: chatType !== undefined && chatId !== undefined ? { type: chatType, id: chatId } : undefined,
+    userId,
+    action: readAction(type, event),
+  };
+}
+
+function readAction(type: string, event: Json): EventAction {
+  switch (type) {
+    case "message": {
+      const message = isObject(event.message) ? event.message : {};
+      const messageType = str(message.type) ?? "(none)";
+      if (messageType !== "text") return { kind: "non_text", messageType };
+      if (typeof message.text !== "string") return { kind: "ignore", why: "text message without text" };
+      return { kind: "text", text: message.text, mentionees: readMentionees(message.mention) };
+    }
+    case "postback": {
+      const postback = isObject(event.postback) ? event.postback : {};
+      return typeof postback.data === "string"
+        ? { kind: "postback", data: postback.data }
+        : { kind: "ignore", why: "postback without data" };
+    }
+    case "follow":
+    case "join":
+      return { kind: "greeting", trigger: type };
+    default:
+      return { kind: "ignore", why: `event type ${type}` };
+  }
+}
+
+function readMentionees(mention: unknown): Mentionee[] {
+  if (!isObject(mention) || !Array.isArray(mention.mentionees)) return [];
+  const out: Mentionee[] = [];
+  for (const m of mention.mentionees) {
+    if (!isObject(m)) continue;
+    const { index, length } = m;
+    if (typeof index !== "number" || typeof length !== "number" || !Number.isInteger(index) || !Number.isInteger(length)) continue;
+    if (index < 0 || length < 0) continue;
+    out.push(m.isSelf === true ? { index, length, isSelf: true } : { index, length });
+  }
+  return out;
+}

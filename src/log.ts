@@ -1,0 +1,71 @@
+// The bot's logger: pino JSON lines with every secret, access token and reply token kept out of them.
+import { pino } from "pino";
+import type { DestinationStream, Logger } from "pino";
+
+const CENSOR = "[redacted]";
+
+// Fields that carry credentials or single-use tokens, at the top level and one or two levels down
+// (pino's redaction wildcards match one level each).
+const SECRET_KEYS = [
+  "authorization",
+  "Authorization",
+  "channelSecret",
+  "channelAccessToken",
+  "accessToken",
+  "apiSecret",
+  "secret",
+  "replyToken",
+] as const;
+
+const REDACT_PATHS: string[] = [
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  'headers["x-line-signature"]',
+  'req.headers["x-line-signature"]',
+  "events[*].replyToken",
+  "body.events[*].replyToken",
+];
+
+export interface LoggerOptions {
+  level: string;
+  /** Where the JSON lines go; stdout when absent (tests pass a stream to read them). */
+  destination?: DestinationStream;
+  /**
+   * Secret values known at start-up (channel secret, access token, API secret). Any line that
+   * still contains one, say inside an error message, has it replaced before it is written.
+   */
+  secrets?: readonly (string | undefined)[];
+}
+
+// Short strings would match ordinary text; real secrets are long.
+const MIN_SCRUBBED_LENGTH = 8;
+
+export function createLogger(options: LoggerOptions): Logger {
+  const secrets = (options.secrets ?? []).filter(
+    (s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH,
+  );
+  return pino(
+    {
+      level: options.level,
+      base: { service: "slipline" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: CENSOR },
+      hooks:
+        secrets.length === 0
+          ? {}
+          : {
+              streamWrite(line: string): string {
+                let out = line;
+                for (const secret of secrets) {
+                  if (out.includes(secret)) out = out.split(secret).join(CENSOR);
+                }
+                return out;
+              },
+            },
+    },
+    // Synchronous: few lines per event, and start-up messages stay in order with what main prints.
+    options.destination ?? pino.destination({ fd: 1, sync: true }),
+  );
+}
+
+/** The levels LOG_LEVEL may name. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

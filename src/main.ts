@@ -1,0 +1,186 @@
+// The entry point and the only reader of process.env: load the config, wire the parts, listen, shut down cleanly.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, resolve } from "node:path";
+import { messagingApi } from "@line/bot-sdk";
+import type { Logger } from "pino";
+import { parsePromptPayId } from "./commands/promptpay-id.js";
+import { ConfigError, loadConfig } from "./config.js";
+import type { BotSettings, Config } from "./config.js";
+import { installHttpTimeouts } from "./line/http-timeouts.js";
+import { createLineSender } from "./line/sender.js";
+import { startConsole } from "./local-line/console.js";
+import { startLinePlatform } from "./local-line/platform.js";
+import { createLogger } from "./log.js";
+import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
+import { startSandbox } from "./sandbox/server.js";
+import { createBotApp } from "./server.js";
+import { createSlipClient } from "./slip/client.js";
+
+/** Longest wait for events still being handled when a shutdown signal arrives. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+type Closer = { name: string; close: () => Promise<void> };
+
+async function run(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`slipline: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  // Local mode: nobody outside this machine signs webhooks or reads the token, so fresh random ones do.
+  const line = config.line ?? {
+    channelSecret: randomBytes(16).toString("hex"),
+    channelAccessToken: randomBytes(32).toString("base64url"),
+  };
+  const log = createLogger({
+    level: config.logLevel,
+    secrets: [line.channelSecret, line.channelAccessToken, config.slip?.apiSecret],
+  });
+  installHttpTimeouts();
+
+  const closers: Closer[] = [];
+  try {
+    await start(config, line, log, closers);
+  } catch (err) {
+    log.fatal({ err }, "start-up failed");
+    await closeAll(closers, log);
+    process.exit(1);
+  }
+}
+
+async function start(
+  config: Config,
+  line: { channelSecret: string; channelAccessToken: string },
+  log: Logger,
+  closers: Closer[],
+): Promise<void> {
+  // The slip service, or the embedded sandbox with its demo shop.
+  let slipTarget = config.slip;
+  let promptPayId = config.settings.promptPayId;
+  if (slipTarget === undefined) {
+    const { dbPath, publicUrl } = config.sandbox;
+    if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
+    const sandbox = await startSandbox({ dbPath, ...(publicUrl === undefined ? {} : { publicUrl }) });
+    closers.push({ name: "sandbox", close: () => sandbox.close() });
+    slipTarget = { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop };
+    promptPayId ??= parsePromptPayId(DEMO_PROMPTPAY_ID);
+    log.info({ url: sandbox.url, dbPath }, "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shop");
+  }
+  const slip = createSlipClient({
+    baseUrl: slipTarget.baseUrl,
+    apiSecret: slipTarget.apiSecret,
+    accountCacheSeconds: config.accountCacheSeconds,
+  });
+  closers.push({ name: "slip client", close: () => slip.close() });
+
+  // LINE, or the loopback stand-in.
+  let lineApiBaseUrl = config.lineApiBaseUrl;
+  const platform =
+    config.line === undefined ? await startLinePlatform({ channelAccessToken: line.channelAccessToken }) : undefined;
+  if (platform !== undefined) {
+    closers.push({ name: "LINE stand-in", close: () => platform.close() });
+    lineApiBaseUrl = platform.url;
+    log.info({ url: platform.url }, "no LINE channel configured: local mode with the LINE stand-in");
+  }
+  const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
+  const sender = createLineSender({ api, log });
+
+  const settings: BotSettings = { ...config.settings, promptPayId };
+  if (settings.staffUserIds.size === 0 && settings.staffGroupIds.size === 0) {
+    log.warn(
+      "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: anyone who can message the bot may use history and balance",
+    );
+  }
+  if (settings.promptPayId === undefined) {
+    log.warn("PROMPTPAY_ID is not set: `qr <amount>` will ask for the PromptPay id");
+  }
+
+  const bot = createBotApp({ channelSecret: line.channelSecret, sender, handlerDeps: { slip, settings, log }, log });
+  // In local mode only the console on this machine calls the webhook; a real channel needs every interface.
+  const host = platform === undefined ? undefined : "127.0.0.1";
+  const server = await listen(createServer(bot.app), config.port, host);
+  const port = (server.address() as AddressInfo).port;
+  closers.push({
+    name: "bot",
+    close: async () => {
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeIdleConnections();
+      await withDeadline(bot.drain(), SHUTDOWN_GRACE_MS);
+      server.closeAllConnections();
+      await closed;
+    },
+  });
+  log.info({ port, mode: platform === undefined ? "line" : "local" }, "slipline bot listening");
+
+  let openUrl: string;
+  if (platform !== undefined) {
+    const chat = await startConsole({
+      platform,
+      botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
+      channelSecret: line.channelSecret,
+    });
+    closers.push({ name: "chat console", close: () => chat.close() });
+    openUrl = chat.url;
+    process.stdout.write(`\nslipline is running. Open ${openUrl} to chat with the bot.\n\n`);
+  } else {
+    openUrl = `http://${host ?? "localhost"}:${port}/webhook`;
+    process.stdout.write(`\nslipline is running. LINE webhook: ${openUrl} (set this path on your public https URL).\n\n`);
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second Ctrl-C means "now".
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    void closeAll(closers, log).then(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+async function closeAll(closers: Closer[], log: Logger): Promise<void> {
+  for (const { name, close } of closers.reverse()) {
+    try {
+      await close();
+    } catch (err) {
+      log.error({ err, part: name }, "close failed");
+    }
+  }
+  closers.length = 0;
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
+  return new Promise((done, fail) => {
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      fail(err.code === "EADDRINUSE" ? new Error(`port ${port} is already in use: set PORT to a free port`) : err);
+    });
+    if (host === undefined) server.listen(port, () => done(server));
+    else server.listen(port, host, () => done(server));
+  });
+}
+
+function withDeadline(work: Promise<void>, ms: number): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    void work.finally(() => {
+      clearTimeout(timer);
+      done();
+    });
+  });
+}
+
+await run();

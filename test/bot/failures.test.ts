@@ -1,0 +1,148 @@
+// End to end, when things go wrong: the service down or slow, an expired package, strangers, messages that are not text.
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RecordedSend } from "../../src/local-line/platform.js";
+import { startBotHarness } from "../helpers/bot-harness.js";
+import type { BotHarness } from "../helpers/bot-harness.js";
+import { startFaultServer } from "../helpers/fault-server.js";
+import type { FaultServer } from "../helpers/fault-server.js";
+import { shownText } from "../helpers/messages.js";
+import { imageEvent, lineId, stickerEvent, textEvent } from "../helpers/webhook.js";
+import type { TestSource } from "../helpers/webhook.js";
+
+const STAFF = lineId("U", 0x71);
+const CUSTOMER = lineId("U", 0x72);
+const STAFF_GROUP = lineId("C", 0x81);
+const SHOP_GROUP = lineId("C", 0x82);
+
+let bot: BotHarness | undefined;
+let fault: FaultServer | undefined;
+afterEach(async () => {
+  await bot?.close();
+  await fault?.close();
+  bot = undefined;
+  fault = undefined;
+});
+
+function chatOf(source: TestSource): string {
+  return source.type === "user" ? source.userId : source.type === "group" ? source.groupId : source.roomId;
+}
+
+async function say(b: BotHarness, source: TestSource, text: string): Promise<RecordedSend[]> {
+  return b.exchange([textEvent({ source, replyToken: b.token(chatOf(source)), text })]);
+}
+
+/** A port nothing listens on: bind one, then let it go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("the slip service down or slow", () => {
+  it("down (connection refused): a clear try-again reply, in the command's language", async () => {
+    bot = await startBotHarness({
+      slip: { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiSecret: "demo-shop-secret" },
+      slipRetries: 1,
+    });
+    const en = await say(bot, { type: "user", userId: STAFF }, "balance");
+    const th = await say(bot, { type: "user", userId: STAFF }, "ประวัติ");
+    expect(en.map((s) => s.kind)).toEqual(["reply"]);
+    expect(shownText(en[0]?.messages ?? [])).toMatch(/try again/i);
+    expect(shownText(th[0]?.messages ?? [])).toMatch(/ลองใหม่/);
+    expect(shownText([...en, ...th].flatMap((s) => s.messages))).not.toMatch(/ECONNREFUSED|Error:|at /);
+  });
+
+  it("slow (never answers): the client gives up at its timeout and the reply still uses the reply token", async () => {
+    fault = await startFaultServer(() => {
+      // Hold the request open: the service is hanging.
+    });
+    bot = await startBotHarness({ slip: { baseUrl: fault.url, apiSecret: "demo-shop-secret" }, slipTimeoutMs: 300, slipRetries: 0 });
+    const sent = await say(bot, { type: "group", groupId: STAFF_GROUP, userId: STAFF }, "qr 150");
+    expect(sent.map((s) => s.kind)).toEqual(["reply"]);
+    expect(shownText(sent[0]?.messages ?? [])).toMatch(/try again/i);
+    expect(fault.count).toBeGreaterThanOrEqual(1);
+  });
+
+  it("an expired package gives the renew message", async () => {
+    bot = await startBotHarness({ slip: { shop: "expired" } });
+    const en = await say(bot, { type: "user", userId: STAFF }, "history");
+    const th = await say(bot, { type: "user", userId: STAFF }, "คิวอาร์ 150");
+    expect(shownText(en[0]?.messages ?? [])).toMatch(/renew/i);
+    expect(shownText(th[0]?.messages ?? [])).toMatch(/ต่ออายุ/);
+  });
+});
+
+describe("staff-only commands", () => {
+  const settings = { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP]), defaultLang: "en" as const };
+
+  it("refuses history and balance to a customer, politely, and serves staff", async () => {
+    bot = await startBotHarness({ settings });
+    const customer: TestSource = { type: "user", userId: CUSTOMER };
+    for (const text of ["balance", "history", "ยอด"]) {
+      const sent = await say(bot, customer, text);
+      expect(shownText(sent[0]?.messages ?? [])).toMatch(/staff|พนักงาน/);
+      expect(shownText(sent[0]?.messages ?? [])).not.toMatch(/ร้านกาแฟดีใจ/);
+    }
+    const staff = await say(bot, { type: "user", userId: STAFF }, "balance");
+    expect(shownText(staff[0]?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
+  });
+
+  it("serves anyone in a listed group, and refuses in a group that is not listed", async () => {
+    bot = await startBotHarness({ settings });
+    const listed = await say(bot, { type: "group", groupId: STAFF_GROUP, userId: CUSTOMER }, "balance");
+    expect(shownText(listed[0]?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
+    const other = await say(bot, { type: "group", groupId: SHOP_GROUP, userId: CUSTOMER }, "balance");
+    expect(shownText(other[0]?.messages ?? [])).toMatch(/staff/);
+    const anonymous = await say(bot, { type: "group", groupId: SHOP_GROUP }, "history");
+    expect(shownText(anonymous[0]?.messages ?? [])).toMatch(/staff/);
+  });
+
+  it("keeps qr, help and id open to customers", async () => {
+    bot = await startBotHarness({ settings });
+    const customer: TestSource = { type: "user", userId: CUSTOMER };
+    expect(shownText((await say(bot, customer, "qr 150"))[0]?.messages ?? [])).toMatch(/฿150\.00/);
+    expect(shownText((await say(bot, customer, "help"))[0]?.messages ?? [])).toMatch(/qr 0812345678 150/);
+    expect(shownText((await say(bot, customer, "id"))[0]?.messages ?? [])).toContain(CUSTOMER);
+  });
+});
+
+describe("messages that are not text", () => {
+  it("stays silent for stickers and images in groups, and for stickers in 1:1", async () => {
+    bot = await startBotHarness();
+    const sent = await bot.exchange([
+      stickerEvent({ source: { type: "group", groupId: SHOP_GROUP, userId: CUSTOMER }, replyToken: bot.token(SHOP_GROUP) }),
+      imageEvent({ source: { type: "group", groupId: SHOP_GROUP, userId: CUSTOMER }, replyToken: bot.token(SHOP_GROUP) }),
+      stickerEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) }),
+    ]);
+    expect(sent).toEqual([]);
+    expect(bot.logs.entries().filter((e) => e.msg === "event handled" && e.outcome === "ignored")).toHaveLength(3);
+  });
+
+  it("answers an image in a 1:1 chat with the short hint, so nobody waits for a bot that will not answer", async () => {
+    bot = await startBotHarness();
+    const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
+    expect(sent.map((s) => s.kind)).toEqual(["reply"]);
+    expect(shownText(sent[0]?.messages ?? [])).toMatch(/วิธีใช้|help/);
+  });
+});
+
+describe("logs", () => {
+  it("never contain the secrets, the access token or reply tokens, even when things fail", async () => {
+    bot = await startBotHarness({
+      slip: { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiSecret: "sk_test_never_log_this_0123" },
+      slipRetries: 0,
+    });
+    const token = bot.token(STAFF);
+    await bot.exchange([textEvent({ source: { type: "user", userId: STAFF }, replyToken: token, text: "balance" })]);
+    await bot.exchange([textEvent({ source: { type: "user", userId: STAFF }, replyToken: token, text: "balance" })]); // used token: push
+    const text = bot.logs.text();
+    expect(text).toMatch(/push/);
+    for (const secret of [bot.channelSecret, bot.accessToken, "sk_test_never_log_this_0123", token]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});

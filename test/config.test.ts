@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.js";
+
+const SECRET = "8c570fa6dd201bb328f1c1eac23a96d8";
+const TOKEN = "cHJldGVuZC1sb25nLWxpdmVkLWFjY2Vzcy10b2tlbi0xMjM0NTY3ODkw";
+const API_SECRET = "sk_live_abcdef0123456789";
+
+function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return [...(err as ConfigError).problems];
+  }
+  throw new Error("loadConfig accepted the environment");
+}
+
+describe("loadConfig", () => {
+  it("with nothing set gives local mode, the embedded sandbox and the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.line).toBeUndefined();
+    expect(config.slip).toBeUndefined();
+    expect(config.lineApiBaseUrl).toBe("https://api.line.me");
+    expect(config.accountCacheSeconds).toBe(30);
+    expect(config.logLevel).toBe("info");
+    expect(config.sandbox).toEqual({ dbPath: "data/sandbox.db", publicUrl: undefined });
+    expect(config.settings.defaultLang).toBe("th");
+    expect(config.settings.timeZone).toBe("Asia/Bangkok");
+    expect(config.settings.promptPayId).toBeUndefined();
+    expect(config.settings.staffUserIds.size).toBe(0);
+    expect(config.settings.staffGroupIds.size).toBe(0);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it("reads a complete production environment", () => {
+    const user = `U${"a".repeat(32)}`;
+    const group = `C${"b".repeat(32)}`;
+    const config = loadConfig({
+      PORT: "8080",
+      LINE_CHANNEL_SECRET: SECRET,
+      LINE_CHANNEL_ACCESS_TOKEN: TOKEN,
+      LINE_API_BASE_URL: "https://api.line.me/",
+      SLIP_API_BASE_URL: "https://slips.example.com/v1/",
+      SLIP_API_SECRET: API_SECRET,
+      PROMPTPAY_ID: "+66 81-234-5678",
+      STAFF_USER_IDS: ` ${user} ,`,
+      STAFF_GROUP_IDS: group,
+      BOT_LANG: "EN",
+      BUSINESS_TIMEZONE: "Asia/Tokyo",
+      ACCOUNT_CACHE_SECONDS: "0",
+      LOG_LEVEL: "debug",
+    });
+    expect(config.port).toBe(8080);
+    expect(config.line).toEqual({ channelSecret: SECRET, channelAccessToken: TOKEN });
+    expect(config.lineApiBaseUrl).toBe("https://api.line.me");
+    expect(config.slip).toEqual({ baseUrl: "https://slips.example.com/v1", apiSecret: API_SECRET });
+    expect(config.settings.promptPayId).toEqual({ type: "phone", digits: "0812345678" });
+    expect([...config.settings.staffUserIds]).toEqual([user]);
+    expect([...config.settings.staffGroupIds]).toEqual([group]);
+    expect(config.settings.defaultLang).toBe("en");
+    expect(config.settings.timeZone).toBe("Asia/Tokyo");
+    expect(config.accountCacheSeconds).toBe(0);
+    expect(config.logLevel).toBe("debug");
+  });
+
+  it("treats empty values as unset", () => {
+    const config = loadConfig({ PORT: "", LINE_CHANNEL_SECRET: " ", LINE_CHANNEL_ACCESS_TOKEN: "", PROMPTPAY_ID: "" });
+    expect(config.port).toBe(3000);
+    expect(config.line).toBeUndefined();
+  });
+
+  it("reports every wrong variable at once", () => {
+    const problems = problemsOf({
+      PORT: "80a",
+      LINE_CHANNEL_SECRET: SECRET,
+      LINE_API_BASE_URL: "ftp://api.line.me",
+      SLIP_API_BASE_URL: "not a url",
+      SLIP_API_SECRET: API_SECRET,
+      PROMPTPAY_ID: "12345",
+      STAFF_USER_IDS: "Uabc,someone",
+      STAFF_GROUP_IDS: "group-1",
+      BOT_LANG: "jp",
+      BUSINESS_TIMEZONE: "Bangkok/Nowhere",
+      ACCOUNT_CACHE_SECONDS: "-5",
+      LOG_LEVEL: "loud",
+      SANDBOX_PUBLIC_URL: "localhost:4000?x=1",
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual(
+      [
+        "PORT",
+        "LINE_CHANNEL_ACCESS_TOKEN",
+        "LINE_API_BASE_URL",
+        "SLIP_API_BASE_URL",
+        "PROMPTPAY_ID",
+        "STAFF_USER_IDS",
+        "STAFF_GROUP_IDS",
+        "BOT_LANG",
+        "BUSINESS_TIMEZONE",
+        "ACCOUNT_CACHE_SECONDS",
+        "LOG_LEVEL",
+        "SANDBOX_PUBLIC_URL",
+      ].sort(),
+    );
+    const message = (() => {
+      try {
+        loadConfig({ PORT: "99999", BOT_LANG: "jp" });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "";
+    })();
+    expect(message).toContain("PORT");
+    expect(message).toContain("BOT_LANG");
+    expect(message).toMatch(/2 problems/);
+  });
+
+  it("names the bad staff ids so they can be fixed", () => {
+    const [problem] = problemsOf({ STAFF_USER_IDS: `U${"1".repeat(32)},Uabc` });
+    expect(problem?.variable).toBe("STAFF_USER_IDS");
+    expect(problem?.problem).toContain('"Uabc"');
+    expect(problem?.problem).not.toContain("1".repeat(32));
+  });
+
+  it.each([
+    [{ LINE_CHANNEL_SECRET: SECRET }, ["LINE_CHANNEL_ACCESS_TOKEN"]],
+    [{ LINE_CHANNEL_ACCESS_TOKEN: TOKEN }, ["LINE_CHANNEL_SECRET"]],
+    [{ SLIP_API_BASE_URL: "https://slips.example.com" }, ["SLIP_API_SECRET"]],
+    [{ SLIP_API_SECRET: API_SECRET }, ["SLIP_API_BASE_URL"]],
+  ])("refuses a half-configured pair %j", (env, variables) => {
+    expect(problemsOf(env).map((p) => p.variable)).toEqual(variables);
+  });
+
+  it("refuses a channel secret that is not LINE's 32 hex digits, without showing it", () => {
+    const wrong = "not-the-secret-but-long-enough-to-spot";
+    const problems = problemsOf({ LINE_CHANNEL_SECRET: wrong, LINE_CHANNEL_ACCESS_TOKEN: `${TOKEN} x` });
+    expect(problems.map((p) => p.variable)).toEqual(["LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN"]);
+    expect(JSON.stringify(problems)).not.toContain(wrong);
+    expect(JSON.stringify(problems)).not.toContain(TOKEN);
+  });
+
+  it("never puts a secret value in the error message", () => {
+    const env = {
+      LINE_CHANNEL_SECRET: `${SECRET}ff`,
+      LINE_CHANNEL_ACCESS_TOKEN: `${TOKEN} and more`,
+      SLIP_API_BASE_URL: "http://slips.example.com",
+      SLIP_API_SECRET: `${API_SECRET} with space`,
+      PORT: "x",
+    };
+    let message = "";
+    try {
+      loadConfig(env);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain("LINE_CHANNEL_SECRET");
+    expect(message).toContain("LINE_CHANNEL_ACCESS_TOKEN");
+    expect(message).toContain("SLIP_API_SECRET");
+    expect(message).toContain("SLIP_API_BASE_URL");
+    for (const secret of [SECRET, TOKEN, API_SECRET]) expect(message).not.toContain(secret);
+  });
+
+  it("allows plain http only on loopback, where credentials do not cross a network", () => {
+    expect(loadConfig({ LINE_API_BASE_URL: "http://127.0.0.1:4100" }).lineApiBaseUrl).toBe("http://127.0.0.1:4100");
+    expect(
+      loadConfig({ SLIP_API_BASE_URL: "http://localhost:4000", SLIP_API_SECRET: API_SECRET }).slip?.baseUrl,
+    ).toBe("http://localhost:4000");
+    expect(problemsOf({ LINE_API_BASE_URL: "http://api.line.me" }).map((p) => p.variable)).toEqual(["LINE_API_BASE_URL"]);
+  });
+
+  it.each([
+    ["0812345678", { type: "phone", digits: "0812345678" }],
+    ["0105551234567", { type: "citizen", digits: "0105551234567" }],
+    ["123456789012345", { type: "ewallet", digits: "123456789012345" }],
+  ])("reads PROMPTPAY_ID %s", (value, id) => {
+    expect(loadConfig({ PROMPTPAY_ID: value }).settings.promptPayId).toEqual(id);
+  });
+
+  it("accepts room ids among the staff groups", () => {
+    const room = `R${"c".repeat(32)}`;
+    expect(loadConfig({ STAFF_GROUP_IDS: room }).settings.staffGroupIds.has(room)).toBe(true);
+  });
+
+  it("honours the sandbox's own variables", () => {
+    const config = loadConfig({ SANDBOX_DB: ":memory:", SANDBOX_PUBLIC_URL: "https://demo.example.com/" });
+    expect(config.sandbox).toEqual({ dbPath: ":memory:", publicUrl: "https://demo.example.com" });
+  });
+});

@@ -1,0 +1,158 @@
+// The whole bot on loopback for end-to-end tests: real HTTP server, real signatures, the sandbox, the LINE stand-in.
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { messagingApi } from "@line/bot-sdk";
+import type { BotSettings } from "../../src/config.js";
+import type { EventHandlers } from "../../src/line/events.js";
+import { createLineSender } from "../../src/line/sender.js";
+import type { LineSenderOptions } from "../../src/line/sender.js";
+import { startLinePlatform } from "../../src/local-line/platform.js";
+import type { LinePlatform, RecordedSend } from "../../src/local-line/platform.js";
+import { createLogger } from "../../src/log.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { createBotApp } from "../../src/server.js";
+import type { BotApp } from "../../src/server.js";
+import { createSlipClient } from "../../src/slip/client.js";
+import type { SlipClient } from "../../src/slip/types.js";
+import { captureLogs } from "./log-capture.js";
+import type { CapturedLogs } from "./log-capture.js";
+import { postWebhook, webhookBody } from "./webhook.js";
+
+export interface BotHarnessOptions {
+  /** Default: a fresh random 32-hex secret. */
+  channelSecret?: string;
+  settings?: Partial<BotSettings>;
+  /** The slip service: the sandbox (default) with this shop's secret, or another base URL (a closed port, a slow server). */
+  slip?: { shop?: keyof typeof DEMO_SECRETS } | { baseUrl: string; apiSecret: string };
+  slipTimeoutMs?: number;
+  slipRetries?: number;
+  replyTokenTtlMs?: number;
+  handlers?: EventHandlers;
+  /** The LINE API the bot calls; default the stand-in. */
+  lineBaseUrl?: string;
+  sender?: Partial<Omit<LineSenderOptions, "api" | "log">>;
+}
+
+export interface BotHarness {
+  readonly url: string;
+  readonly webhookUrl: string;
+  readonly platform: LinePlatform;
+  readonly logs: CapturedLogs;
+  readonly channelSecret: string;
+  readonly accessToken: string;
+  readonly apiSecret: string;
+  readonly slip: SlipClient;
+  readonly bot: BotApp;
+  /** A reply token the stand-in will accept once, for `chatId`. */
+  token(chatId: string): string;
+  /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
+  post(events: readonly unknown[]): Promise<{ status: number; body: unknown }>;
+  /** Posts, expects 200, waits until every event is handled, and returns what the bot sent meanwhile. */
+  exchange(events: readonly unknown[]): Promise<RecordedSend[]>;
+  close(): Promise<void>;
+}
+
+export async function startBotHarness(options: BotHarnessOptions = {}): Promise<BotHarness> {
+  const channelSecret = options.channelSecret ?? randomBytes(16).toString("hex");
+  const accessToken = `test-token-${randomBytes(24).toString("base64url")}`;
+  const closers: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const closer of closers.reverse()) await closer();
+  };
+
+  try {
+    let slipBaseUrl: string;
+    let apiSecret: string;
+    const slipOption = options.slip ?? {};
+    if ("baseUrl" in slipOption) {
+      slipBaseUrl = slipOption.baseUrl;
+      apiSecret = slipOption.apiSecret;
+    } else {
+      const sandbox = await startSandbox();
+      closers.push(() => sandbox.close());
+      slipBaseUrl = sandbox.url;
+      apiSecret = DEMO_SECRETS[slipOption.shop ?? "shop"];
+    }
+
+    const platform = await startLinePlatform({
+      channelAccessToken: accessToken,
+      ...(options.replyTokenTtlMs === undefined ? {} : { replyTokenTtlMs: options.replyTokenTtlMs }),
+    });
+    closers.push(() => platform.close());
+
+    const logs = captureLogs();
+    const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret] });
+
+    const slip = createSlipClient({
+      baseUrl: slipBaseUrl,
+      apiSecret,
+      timeoutMs: options.slipTimeoutMs ?? 5_000,
+      ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }),
+      accountCacheSeconds: 0,
+    });
+    closers.push(() => slip.close());
+
+    const api = new messagingApi.MessagingApiClient({ channelAccessToken: accessToken, baseURL: options.lineBaseUrl ?? platform.url });
+    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, ...options.sender });
+    const settings: BotSettings = {
+      promptPayId: { type: "phone", digits: "0812345678" },
+      staffUserIds: new Set(),
+      staffGroupIds: new Set(),
+      defaultLang: "th",
+      timeZone: "Asia/Bangkok",
+      ...options.settings,
+    };
+    const bot = createBotApp({
+      channelSecret,
+      sender,
+      handlerDeps: { slip, settings, log },
+      log,
+      ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+    });
+    const server = await listen(bot.app);
+    closers.push(async () => {
+      await bot.drain();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const webhookUrl = `${url}/webhook`;
+
+    const post = (events: readonly unknown[]) => postWebhook(webhookUrl, webhookBody(events), { secret: channelSecret });
+
+    return {
+      url,
+      webhookUrl,
+      platform,
+      logs,
+      channelSecret,
+      accessToken,
+      apiSecret,
+      slip,
+      bot,
+      token: (chatId) => platform.issueReplyToken(chatId),
+      post,
+      async exchange(events) {
+        const before = platform.sent.length;
+        const answer = await post(events);
+        if (answer.status !== 200) throw new Error(`webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+        await bot.drain();
+        return platform.sent.slice(before);
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+function listen(app: Parameters<typeof createServer>[1]): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app);
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { readEvent } from "../../src/line/incoming.js";
+import { imageEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
+
+const USER = lineId("U", 1);
+const GROUP = lineId("C", 2);
+const ROOM = lineId("R", 3);
+
+describe("readEvent", () => {
+  it("reads a 1:1 text message: chat is the user, mentions kept", () => {
+    const e = readEvent(
+      textEvent({ source: { type: "user", userId: USER }, replyToken: "r", eventId: "E1", text: "qr 150" }),
+    );
+    expect(e).toMatchObject({
+      type: "message",
+      eventId: "E1",
+      mode: "active",
+      replyToken: "r",
+      chat: { type: "user", id: USER },
+      userId: USER,
+      action: { kind: "text", text: "qr 150", mentionees: [] },
+    });
+  });
+
+  it("uses the group id as the chat in a group, the room id in a room, and keeps a missing user missing", () => {
+    const inGroup = readEvent(
+      textEvent({
+        source: { type: "group", groupId: GROUP },
+        text: "@Bot qr",
+        mentionees: [{ index: 0, length: 4, isSelf: true }],
+      }),
+    );
+    expect(inGroup.chat).toEqual({ type: "group", id: GROUP });
+    expect(inGroup.userId).toBeUndefined();
+    expect(inGroup.action).toEqual({ kind: "text", text: "@Bot qr", mentionees: [{ index: 0, length: 4, isSelf: true }] });
+    const inRoom = readEvent(textEvent({ source: { type: "room", roomId: ROOM, userId: USER }, text: "h" }));
+    expect(inRoom.chat).toEqual({ type: "room", id: ROOM });
+    expect(inRoom.userId).toBe(USER);
+  });
+
+  it("reads postbacks, stickers and images", () => {
+    const source = { type: "user" as const, userId: USER };
+    expect(readEvent(postbackEvent({ source, data: "history page 2" })).action).toEqual({ kind: "postback", data: "history page 2" });
+    expect(readEvent(stickerEvent({ source })).action).toEqual({ kind: "non_text", messageType: "sticker" });
+    expect(readEvent(imageEvent({ source })).action).toEqual({ kind: "non_text", messageType: "image" });
+  });
+
+  it("ignores event types it does not know, without throwing", () => {
+    const e = readEvent(otherEvent({ source: { type: "group", groupId: GROUP }, type: "messageEdited", extra: { message: { type: "text", text: "qr 1" } } }));
+    expect(e.action).toEqual({ kind: "ignore", why: "event type messageEdited" });
+  });
+
+  it.each([null, 42, "text", [], {}, { type: "message" }, { type: "message", message: { type: "text" } }, { type: "postback", postback: {} }])(
+    "never throws on junk %j",
+    (junk) => {
+      const e = readEvent(junk);
+      expect(["ignore", "non_text"]).toContain(e.action.kind);
+    },
+  );
+
+  it("drops malformed mentionees instead of passing them on", () => {
+    const raw = textEvent({ source: { type: "user", userId: USER }, text: "@x qr" }) as unknown as { message: Record<string, unknown> };
+    raw.message.mention = { mentionees: [{ index: -1, length: 2 }, { index: "0", length: 2 }, { index: 0, length: 2, type: "user" }] };
+    expect(readEvent(raw).action).toEqual({ kind: "text", text: "@x qr", mentionees: [{ index: 0, length: 2 }] });
+  });
+});

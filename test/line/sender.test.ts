@@ -1,0 +1,256 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { messagingApi } from "@line/bot-sdk";
+import { createLineSender } from "../../src/line/sender.js";
+import type { LineSenderOptions } from "../../src/line/sender.js";
+import { createLogger } from "../../src/log.js";
+import { captureLogs } from "../helpers/log-capture.js";
+
+const LINE = "https://api.line.me";
+const TOKEN = "sender-test-access-token-0123456789abcdef";
+const USER = `U${"1".repeat(32)}`;
+const GROUP = `C${"2".repeat(32)}`;
+const HELLO: messagingApi.Message[] = [{ type: "text", text: "hello" }];
+const RATE_LIMIT = { message: "The API rate limit has been exceeded. Try again later." };
+const MONTHLY = { message: "You have reached your monthly limit." };
+
+function setup(overrides: Partial<LineSenderOptions> = {}) {
+  const logs = captureLogs();
+  const log = createLogger({ level: "debug", destination: logs, secrets: [TOKEN] });
+  const delays: number[] = [];
+  const keys: string[] = [];
+  let n = 0;
+  const sender = createLineSender({
+    api: new messagingApi.MessagingApiClient({ channelAccessToken: TOKEN, baseURL: LINE }),
+    log,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    random: () => 0.5,
+    newRetryKey: () => {
+      const key = `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
+      keys.push(key);
+      return key;
+    },
+    ...overrides,
+  });
+  return { sender, logs, delays, keys };
+}
+
+beforeAll(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect("127.0.0.1");
+});
+afterEach(() => {
+  nock.cleanAll();
+});
+afterAll(() => {
+  nock.enableNetConnect();
+});
+
+describe("sender", () => {
+  it("replies with the reply token and pushes nothing when LINE accepts", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply", { replyToken: "tok-1", messages: HELLO })
+      .matchHeader("authorization", `Bearer ${TOKEN}`)
+      .reply(200, { sentMessages: [{ id: "1" }] });
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: "tok-1", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toEqual([{ via: "reply" }]);
+  });
+
+  it("pushes the same messages with a retry key when the reply token is invalid", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .reply(400, { message: "Invalid reply token" }, { "x-line-request-id": "req-reply-1" })
+      .post("/v2/bot/message/push", { to: GROUP, messages: HELLO })
+      .matchHeader("x-line-retry-key", /^[0-9a-f-]{36}$/)
+      .reply(200, { sentMessages: [{ id: "2" }] });
+    const { sender, logs } = setup();
+    const outlet = sender.forEvent({ replyToken: "old-token", chatId: GROUP, chatType: "group" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "invalid_reply_token", attempts: 1 }]);
+    expect(logs.text()).toContain("req-reply-1");
+  });
+
+  it("retries a push after a 500 with the same retry key, and logs LINE's request id", async () => {
+    const seen: string[] = [];
+    const scope = nock(LINE)
+      .post("/v2/bot/message/push")
+      .reply(function () {
+        seen.push(String(this.req.headers["x-line-retry-key"]));
+        return [500, { message: "Internal server error" }, { "x-line-request-id": "req-500" }];
+      })
+      .post("/v2/bot/message/push")
+      .reply(function () {
+        seen.push(String(this.req.headers["x-line-retry-key"]));
+        return [200, { sentMessages: [{ id: "3" }] }];
+      });
+    const { sender, logs, delays, keys } = setup();
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(seen).toEqual([keys[0], keys[0]]);
+    expect(keys).toHaveLength(1);
+    expect(delays).toHaveLength(1);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 2 }]);
+    const failure = logs.entries().find((e) => e.requestId === "req-500");
+    expect(failure).toMatchObject({ op: "push", status: 500, lineMessage: "Internal server error" });
+  });
+
+  it("counts a 409 (retry key already accepted) as sent", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/push")
+      .replyWithError({ code: "ECONNRESET", message: "socket hang up" })
+      .post("/v2/bot/message/push")
+      .reply(409, { message: "The retry key is already accepted", sentMessages: [{ id: "4" }] });
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 2 }]);
+  });
+
+  it("retries a rate-limited push with growing backoff", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/push")
+      .times(2)
+      .reply(429, RATE_LIMIT)
+      .post("/v2/bot/message/push")
+      .reply(200, {});
+    const { sender, delays } = setup({ backoffBaseMs: 100, backoffMaxMs: 10_000 });
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(delays).toEqual([75, 150]); // base * 2^(n-1), jitter fixed at the middle
+    expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 3 }]);
+  });
+
+  it("retries a rate-limited reply (nothing was sent) and never sends the reply twice once accepted", async () => {
+    let replies = 0;
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .reply(429, RATE_LIMIT)
+      .post("/v2/bot/message/reply")
+      .reply(() => {
+        replies++;
+        return [200, {}];
+      });
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: "tok-2", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(replies).toBe(1);
+    expect(outlet.deliveries).toEqual([{ via: "reply" }]);
+  });
+
+  it("stops at LINE's monthly limit without retrying, and says so in the log", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/push").reply(429, MONTHLY, { "x-line-request-id": "req-monthly" });
+    const { sender, logs, delays } = setup();
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: GROUP, chatType: "group" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(delays).toEqual([]);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "monthly_limit" }]);
+    const line = logs.entries().find((e) => e.requestId === "req-monthly");
+    expect(line).toMatchObject({ level: 50, status: 429, lineMessage: MONTHLY.message });
+    expect(String(line?.msg)).toMatch(/monthly/);
+  });
+
+  it("does not retry a reply after a 5xx, pushes instead", async () => {
+    let replyCalls = 0;
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .reply(() => {
+        replyCalls++;
+        return [502, { message: "Bad gateway" }];
+      })
+      .post("/v2/bot/message/push")
+      .reply(200, {});
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: "tok-3", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(replyCalls).toBe(1);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed" }]);
+  });
+
+  it("pushes after a network error on the reply, retrying the push's own network errors", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .replyWithError({ code: "ECONNREFUSED", message: "connect ECONNREFUSED" })
+      .post("/v2/bot/message/push")
+      .replyWithError({ code: "ETIMEDOUT", message: "timed out" })
+      .post("/v2/bot/message/push")
+      .reply(200, {});
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: "tok-4", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed", attempts: 2 }]);
+  });
+
+  it("gives up after a bounded number of push attempts", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/push").times(3).reply(503, { message: "Service unavailable" });
+    const { sender, delays } = setup({ pushAttempts: 3 });
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(delays).toHaveLength(2);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "gave_up" }]);
+  });
+
+  it("does not retry a push LINE rejects as invalid", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/push")
+      .reply(400, { message: "The request body has 1 error(s)", details: [{ message: "Length must be between 1 and 5000", property: "messages[0].text" }] });
+    const { sender, logs } = setup();
+    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "rejected" }]);
+    expect(logs.text()).toContain("messages[0].text");
+  });
+
+  it("uses the reply token once: a second batch, and messages past five, are pushed", async () => {
+    const six: messagingApi.Message[] = Array.from({ length: 6 }, (_, i) => ({ type: "text", text: `m${i}` }));
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply", (body: { messages: unknown[] }) => body.messages.length === 5)
+      .reply(200, {})
+      .post("/v2/bot/message/push", (body: { messages: unknown[] }) => body.messages.length === 1)
+      .reply(200, {})
+      .post("/v2/bot/message/push")
+      .reply(200, {});
+    const { sender } = setup();
+    const outlet = sender.forEvent({ replyToken: "tok-5", chatId: USER, chatType: "user" });
+    await outlet.send(six);
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toMatchObject([{ via: "reply" }, { via: "push", reason: "second_batch" }, { via: "push", reason: "second_batch" }]);
+  });
+
+  it("starts the loading animation in 1:1 chats only, and a refusal does not throw", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 })
+      .reply(500, { message: "boom" }, { "x-line-request-id": "req-loading" });
+    const { sender, logs } = setup();
+    sender.forEvent({ replyToken: "t", chatId: GROUP, chatType: "group" }).showLoading();
+    sender.forEvent({ replyToken: "t", chatId: USER, chatType: "user" }).showLoading();
+    // Fire and forget: wait for the logged refusal rather than for a promise.
+    for (let i = 0; i < 200 && !logs.text().includes("req-loading"); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(scope.isDone()).toBe(true);
+    expect(logs.entries().find((e) => e.op === "loading")).toMatchObject({ status: 500, requestId: "req-loading" });
+  });
+
+  it("never writes the access token or a reply token to the log", async () => {
+    nock(LINE).post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" }).post("/v2/bot/message/push").reply(200, {});
+    const { sender, logs } = setup();
+    await sender.forEvent({ replyToken: "reply-token-must-not-leak", chatId: USER, chatType: "user" }).send(HELLO);
+    expect(logs.text().length).toBeGreaterThan(0);
+    expect(logs.text()).not.toContain(TOKEN);
+    expect(logs.text()).not.toContain("reply-token-must-not-leak");
+  });
+});
