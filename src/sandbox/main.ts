@@ -1,0 +1,122 @@
+// `npm run sandbox`: the sandbox slip service on its own (env PORT, SANDBOX_DB, SANDBOX_PUBLIC_URL, SANDBOX_HOST).
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "./demo.js";
+import { startSandbox } from "./server.js";
+import { openStore } from "./store.js";
+
+const USAGE = "usage: npm run sandbox [-- --seed N [--serve]]";
+
+interface Settings {
+  port: number;
+  host: string;
+  dbPath: string;
+  publicUrl: string | undefined;
+  seed: number | undefined;
+  serve: boolean;
+}
+
+/** Reads env and arguments; returns every problem at once. */
+function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): { settings?: Settings; problems: string[] } {
+  const problems: string[] = [];
+
+  let port = 4000;
+  if (env.PORT !== undefined) {
+    port = /^[0-9]{1,5}$/.test(env.PORT) ? Number(env.PORT) : -1;
+    if (port < 0 || port > 65_535) problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+  }
+
+  const host = env.SANDBOX_HOST ?? "127.0.0.1";
+  if (host.length === 0) problems.push("SANDBOX_HOST must not be empty");
+
+  const dbPath = env.SANDBOX_DB ?? "data/sandbox.db";
+  if (dbPath.length === 0) problems.push("SANDBOX_DB must not be empty");
+
+  // Unset: http://localhost:PORT, or the listening URL when PORT=0 picks a free port.
+  const publicUrl = env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, "") ?? (port === 0 ? undefined : `http://localhost:${port}`);
+  if (publicUrl !== undefined && !/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(publicUrl)) {
+    problems.push(`SANDBOX_PUBLIC_URL must be an http(s) URL without query or fragment, got "${publicUrl}"`);
+  }
+
+  let seed: number | undefined;
+  let serve = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--seed") {
+      const value = argv[i + 1] ?? "";
+      i++;
+      if (!/^[0-9]{1,9}$/.test(value) || Number(value) < 1) {
+        problems.push(`--seed needs a number of checks from 1 to 999999999, got "${value}"`);
+      } else {
+        seed = Number(value);
+      }
+    } else if (arg === "--serve") {
+      serve = true;
+    } else {
+      problems.push(`unknown argument "${arg ?? ""}" (${USAGE})`);
+    }
+  }
+  if (problems.length > 0) return { problems };
+  return { settings: { port, host, dbPath, publicUrl, seed, serve: seed === undefined || serve }, problems };
+}
+
+async function main(): Promise<void> {
+  const { settings, problems } = readSettings(process.env, process.argv.slice(2));
+  if (settings === undefined) {
+    console.error(`sandbox: cannot start:\n  ${problems.join("\n  ")}`);
+    process.exitCode = 1;
+    return;
+  }
+  if (settings.dbPath !== ":memory:") mkdirSync(dirname(settings.dbPath), { recursive: true });
+
+  const store = openStore(settings.dbPath);
+  if (store.isEmpty()) store.seedDemo(Date.now());
+  if (settings.seed !== undefined) {
+    const started = performance.now();
+    const { count } = store.seedExtraChecks(settings.seed, Date.now());
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`sandbox: added ${count} checks for the demo shop in ${seconds.toFixed(1)} s (${store.checkCount()} in ${settings.dbPath})`);
+  }
+  if (!settings.serve) {
+    store.close();
+    return;
+  }
+
+  const sandbox = await startSandbox({
+    port: settings.port,
+    host: settings.host,
+    store,
+    ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
+  });
+
+  // Handlers first: whoever reads the address below may signal at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal while closing: give up waiting.
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`sandbox: ${signal}, stopping`);
+    sandbox.close().then(
+      () => {
+        process.exitCode = 0;
+      },
+      (error: unknown) => {
+        console.error("sandbox: error while stopping", error);
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+
+  console.log(`sandbox: slip service listening on ${sandbox.url} (links use ${settings.publicUrl ?? sandbox.url})`);
+  console.log(`sandbox: database ${settings.dbPath}`);
+  console.log("sandbox: demo API secrets (Authorization: Bearer <secret>):");
+  console.log(`  ${DEMO_SECRETS.shop.padEnd(22)} ${DEMO_STORE_NAMES.shop} (active)`);
+  console.log(`  ${DEMO_SECRETS.other.padEnd(22)} ${DEMO_STORE_NAMES.other} (active)`);
+  console.log(`  ${DEMO_SECRETS.expired.padEnd(22)} ${DEMO_STORE_NAMES.expired} (package expired)`);
+}
+
+await main();

@@ -1,0 +1,305 @@
+// The sandbox's SQLite storage: schema, hashed secrets, the history query and bulk seeding.
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import type { SlipStatus } from "../slip/types.js";
+import { demoShops, generateChecks, generateDemoChecks, type CheckRecord, type ShopRecord } from "./demo.js";
+import type { HistoryFilter } from "./params.js";
+
+/** A shop as the server sees it: the secret itself is never read back. */
+export type Shop = Omit<ShopRecord, "secret">;
+
+export interface HistoryResult {
+  items: CheckRecord[];
+  total: number;
+}
+
+export interface SandboxStore {
+  /** The shop owning this API secret, if any. */
+  shopBySecret(secret: string): Shop | undefined;
+  history(shopId: number, filter: HistoryFilter): HistoryResult;
+  /** SQLite's query plans of the page and count statements for this filter (for tests and benchmarks). */
+  explainHistory(filter: HistoryFilter): { page: string; count: string };
+  isEmpty(): boolean;
+  /** Inserts the demo shops and their checks; only into an empty database. */
+  seedDemo(nowMs: number): void;
+  /** Adds `count` checks for the demo shop over the last 90 days, in one transaction. */
+  seedExtraChecks(count: number, nowMs: number): { firstId: number; count: number };
+  checkCount(): number;
+  close(): void;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS shops (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  package_name TEXT NOT NULL,
+  tokens REAL NOT NULL,
+  credits REAL NOT NULL,
+  rate_chat REAL NOT NULL,
+  rate_api REAL NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS checks (
+  id INTEGER PRIMARY KEY,
+  shop_id INTEGER NOT NULL REFERENCES shops(id),
+  status TEXT NOT NULL,
+  amount_satang INTEGER,
+  trans_ref TEXT NOT NULL,
+  trans_date INTEGER,
+  sender_name TEXT,
+  receiver_name TEXT,
+  receiver_account TEXT,
+  source TEXT NOT NULL,
+  tokens_charged REAL NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+-- transRefs are unique across all shops (design 6.15); this also serves the transRef filter.
+CREATE UNIQUE INDEX IF NOT EXISTS checks_trans_ref ON checks (trans_ref);
+-- Newest-first pages of one shop: an index range scanned backwards; the rowid (= id) breaks ties.
+CREATE INDEX IF NOT EXISTS checks_shop_created ON checks (shop_id, created_at);
+CREATE INDEX IF NOT EXISTS checks_shop_status_created ON checks (shop_id, status, created_at);
+`;
+
+const CHECK_COLUMNS = [
+  "id",
+  "shop_id",
+  "status",
+  "amount_satang",
+  "trans_ref",
+  "trans_date",
+  "sender_name",
+  "receiver_name",
+  "receiver_account",
+  "source",
+  "tokens_charged",
+  "created_at",
+] as const;
+
+/** Rows per multi-row INSERT: 64 x 12 parameters stays far below SQLite's limit of 32,766. */
+const INSERT_BATCH = 64;
+
+interface ShopRow {
+  id: number;
+  name: string;
+  package_name: string;
+  tokens: number;
+  credits: number;
+  rate_chat: number;
+  rate_api: number;
+  expires_at: number;
+}
+
+interface CheckRow {
+  id: number;
+  shop_id: number;
+  status: string;
+  amount_satang: number | null;
+  trans_ref: string;
+  trans_date: number | null;
+  sender_name: string | null;
+  receiver_name: string | null;
+  receiver_account: string | null;
+  source: string;
+  tokens_charged: number;
+  created_at: number;
+}
+
+function checkParams(c: CheckRecord): (string | number | null)[] {
+  return [
+    c.id,
+    c.shopId,
+    c.status,
+    c.amountSatang,
+    c.transRef,
+    c.transDateMs,
+    c.senderName,
+    c.receiverName,
+    c.receiverAccount,
+    c.source,
+    c.tokensCharged,
+    c.createdAtMs,
+  ];
+}
+
+function toCheck(row: CheckRow): CheckRecord {
+  return {
+    id: row.id,
+    shopId: row.shop_id,
+    // Only the six statuses are ever written.
+    status: row.status as SlipStatus,
+    amountSatang: row.amount_satang,
+    transRef: row.trans_ref,
+    transDateMs: row.trans_date,
+    senderName: row.sender_name,
+    receiverName: row.receiver_name,
+    receiverAccount: row.receiver_account,
+    source: row.source,
+    tokensCharged: row.tokens_charged,
+    createdAtMs: row.created_at,
+  };
+}
+
+export function openStore(path: string): SandboxStore {
+  const db = new Database(path);
+  if (path !== ":memory:") {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+  }
+  db.pragma("cache_size = -65536"); // 64 MiB: the indexes of a million-row shop stay in memory
+  db.pragma("temp_store = MEMORY");
+  db.exec(SCHEMA);
+
+  const shopBySecretStmt = db.prepare<[string], ShopRow>(
+    "SELECT id, name, package_name, tokens, credits, rate_chat, rate_api, expires_at FROM shops WHERE secret_hash = ?",
+  );
+  const insertShopStmt = db.prepare(
+    "INSERT INTO shops (id, name, secret_hash, package_name, tokens, credits, rate_chat, rate_api, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const rowPlaceholders = `(${CHECK_COLUMNS.map(() => "?").join(", ")})`;
+  const insertPrefix = `INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES `;
+  const insertOneStmt = db.prepare(insertPrefix + rowPlaceholders);
+  const insertBatchStmt = db.prepare(insertPrefix + Array.from({ length: INSERT_BATCH }, () => rowPlaceholders).join(", "));
+  const shopCountStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM shops");
+  const checkCountStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM checks");
+  const maxIdStmt = db.prepare<[], { m: number | null }>("SELECT MAX(id) AS m FROM checks");
+
+  // One pair of prepared statements per combination of filters, made on first use.
+  const historyStatements = new Map<string, { page: Database.Statement; count: Database.Statement; sql: { page: string; count: string } }>();
+
+  function historyStatementsFor(filter: HistoryFilter) {
+    const where = ["shop_id = ?"];
+    if (filter.status !== undefined) where.push("status = ?");
+    if (filter.transRef !== undefined) where.push("trans_ref = ?");
+    if (filter.fromMs !== undefined) where.push("created_at >= ?");
+    if (filter.toMs !== undefined) where.push("created_at <= ?");
+    const key = where.join(" AND ");
+    // Without statistics the planner prefers the date index for a status filter and then reads every
+    // row to test its status; the status index answers the same order directly.
+    const index =
+      filter.status !== undefined && filter.transRef === undefined ? " INDEXED BY checks_shop_status_created" : "";
+    let statements = historyStatements.get(key);
+    if (statements === undefined) {
+      const sql = {
+        page: `SELECT * FROM checks${index} WHERE ${key} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        count: `SELECT COUNT(*) AS n FROM checks WHERE ${key}`,
+      };
+      statements = { page: db.prepare(sql.page), count: db.prepare(sql.count), sql };
+      historyStatements.set(key, statements);
+    }
+    return statements;
+  }
+
+  function historyParams(shopId: number, filter: HistoryFilter): (string | number)[] {
+    const params: (string | number)[] = [shopId];
+    if (filter.status !== undefined) params.push(filter.status);
+    if (filter.transRef !== undefined) params.push(filter.transRef);
+    if (filter.fromMs !== undefined) params.push(filter.fromMs);
+    if (filter.toMs !== undefined) params.push(filter.toMs);
+    return params;
+  }
+
+  function insertChecks(checks: Iterable<CheckRecord>): number {
+    let batch: (string | number | null)[] = [];
+    let inBatch = 0;
+    let inserted = 0;
+    for (const check of checks) {
+      batch.push(...checkParams(check));
+      inBatch++;
+      if (inBatch === INSERT_BATCH) {
+        insertBatchStmt.run(batch);
+        inserted += inBatch;
+        batch = [];
+        inBatch = 0;
+      }
+    }
+    for (let i = 0; i < inBatch; i++) {
+      insertOneStmt.run(batch.slice(i * CHECK_COLUMNS.length, (i + 1) * CHECK_COLUMNS.length));
+    }
+    return inserted + inBatch;
+  }
+
+  const seedDemoTx = db.transaction((nowMs: number) => {
+    for (const shop of demoShops(nowMs)) {
+      insertShopStmt.run(
+        shop.id,
+        shop.name,
+        hashSecret(shop.secret),
+        shop.packageName,
+        shop.tokens,
+        shop.credits,
+        shop.rateChat,
+        shop.rateApi,
+        shop.expiresAtMs,
+      );
+    }
+    insertChecks(generateDemoChecks(nowMs));
+  });
+
+  const seedExtraTx = db.transaction((count: number, nowMs: number) => {
+    const firstId = (maxIdStmt.get()?.m ?? 0) + 1;
+    // The seed follows the first id, so a second `--seed` run adds different checks.
+    const inserted = insertChecks(generateChecks({ shop: "shop", count, firstId, nowMs, seed: firstId }));
+    return { firstId, count: inserted };
+  });
+
+  return {
+    shopBySecret(secret) {
+      const row = shopBySecretStmt.get(hashSecret(secret));
+      if (row === undefined) return undefined;
+      return {
+        id: row.id,
+        name: row.name,
+        packageName: row.package_name,
+        tokens: row.tokens,
+        credits: row.credits,
+        rateChat: row.rate_chat,
+        rateApi: row.rate_api,
+        expiresAtMs: row.expires_at,
+      };
+    },
+
+    history(shopId, filter) {
+      const statements = historyStatementsFor(filter);
+      const params = historyParams(shopId, filter);
+      const total = (statements.count.get(params) as { n: number }).n;
+      const offset = (filter.page - 1) * filter.limit;
+      // A page past the end needs no scan.
+      if (offset >= total) return { items: [], total };
+      const rows = statements.page.all([...params, filter.limit, offset]) as CheckRow[];
+      return { items: rows.map(toCheck), total };
+    },
+
+    explainHistory(filter) {
+      const { sql } = historyStatementsFor(filter);
+      const plan = (text: string, params: (string | number)[]): string =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail).join(" | ");
+      const params = historyParams(1, filter);
+      return { page: plan(sql.page, [...params, filter.limit, 0]), count: plan(sql.count, params) };
+    },
+
+    isEmpty() {
+      return (shopCountStmt.get()?.n ?? 0) === 0;
+    },
+
+    seedDemo(nowMs) {
+      seedDemoTx(nowMs);
+    },
+
+    seedExtraChecks(count, nowMs) {
+      return seedExtraTx(count, nowMs);
+    },
+
+    checkCount() {
+      return checkCountStmt.get()?.n ?? 0;
+    },
+
+    close() {
+      db.close();
+    },
+  };
+}
