@@ -1,10 +1,13 @@
 // Lint: the recommended JavaScript and type-aware TypeScript rules, no `any`.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import globals from "globals";
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", "test-output/", "data/"] },
   js.configs.recommended,
+  // Plain JavaScript run by Node (the echo-bot baseline, this file); the console page declares its own globals.
+  { files: ["bench/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     rules: {

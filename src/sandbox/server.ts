@@ -1,5 +1,5 @@
 // Starts the sandbox slip service: opens (and if empty seeds) the store, listens, and closes cleanly.
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createSandboxHandler } from "./app.js";
 import { QrImageCache } from "./qr-png.js";
@@ -29,6 +29,8 @@ export interface RunningSandbox {
   /** The listening URL, e.g. http://127.0.0.1:4000 (no trailing slash). */
   url: string;
   port: number;
+  /** The HTTP server, for callers that watch its requests (the benchmark counts them). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     url,
     port,
+    server,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => {

@@ -1,0 +1,127 @@
+// Child processes for the benchmark: start, wait until ready, read their CPU time and peak memory, stop.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { once } from "node:events";
+
+export interface Child {
+  readonly name: string;
+  readonly process: ChildProcess;
+  /** The first JSON line the child printed with `ready: true`. */
+  readonly ready: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port: bind port 0, read it, release it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/**
+ * Starts `node <args>` and resolves once it prints a JSON line with `ready: true` (or, with
+ * `healthUrl`, once that URL answers 200). Other output is passed to `onLine`.
+ */
+export async function startChild(
+  name: string,
+  args: string[],
+  options: { env?: Record<string, string>; healthUrl?: string; onLine?: (line: string) => void; timeoutMs?: number },
+): Promise<Child> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderr: string[] = [];
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr.push(chunk);
+    if (stderr.length > 50) stderr.shift();
+  });
+
+  let buffered = "";
+  let readyLine: Record<string, unknown> | undefined;
+  const readyWaiters: Array<(value: Record<string, unknown>) => void> = [];
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    buffered += chunk;
+    let newline = buffered.indexOf("\n");
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf("\n");
+      if (!readyLine && line.startsWith("{") && line.includes('"ready":true')) {
+        readyLine = JSON.parse(line) as Record<string, unknown>;
+        for (const waiter of readyWaiters.splice(0)) waiter(readyLine);
+      } else {
+        options.onLine?.(line);
+      }
+    }
+  });
+
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const exited = once(child, "exit").then(([code]) => {
+    throw new Error(`${name} exited with ${String(code)} before it was ready:\n${stderr.join("")}`);
+  });
+  const ready = options.healthUrl
+    ? waitForHealth(options.healthUrl, timeoutMs).then(() => ({ ready: true, url: options.healthUrl }))
+    : new Promise<Record<string, unknown>>((resolve) => {
+        if (readyLine) resolve(readyLine);
+        else readyWaiters.push(resolve);
+      });
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`${name} not ready after ${timeoutMs} ms:\n${stderr.join("")}`)), timeoutMs).unref(),
+  );
+  const readyValue = await Promise.race([ready, exited, timeout]);
+
+  return {
+    name,
+    process: child,
+    ready: readyValue,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = once(child, "exit");
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+/** CPU seconds (user + system) the process has used so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The process's peak resident set size so far, in MiB (VmHWM). */
+export function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}

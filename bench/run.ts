@@ -1,0 +1,201 @@
+// `npm run bench`: slipline against the official echo-bot pattern under the same open-loop webhook load,
+// all on loopback, plus the qr-image and history-query figures. Prints a table; writes JSON to bench/results/.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpuSeconds, freePort, peakRssMiB, startChild, type Child } from "./processes.js";
+import { quantile, runStep, type StepMeasurement, type StepPlan } from "./load.js";
+import { benchQrImage } from "./qr-image.js";
+import { benchHistoryQuery } from "./history-query.js";
+
+// BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
+const QUICK = process.env.BENCH_QUICK === "1";
+const RATES = QUICK ? [100, 500] : [100, 500, 1_000, 2_000];
+const STEP_MS = QUICK ? 2_000 : 5_000;
+const CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"; // a channel secret is 32 hex digits
+const ACCESS_TOKEN = "bench-access-token";
+const TEXTS = ["balance", "qr 0812345678 150", "history", "help", "ยอด", "คิวอาร์ 150", "ประวัติ", "ช่วยเหลือ"];
+
+interface BotFigures {
+  rate: number;
+  eventsSent: number;
+  eventsLost: number;
+  ackP50: number;
+  ackP99: number;
+  e2eP50: number;
+  e2eP99: number;
+  e2eMax: number;
+  /** End-to-end minus the sandbox's own service time for the event's service requests (p99). */
+  botAddedP99: number | null;
+  cpuSecondsPer1000: number;
+  serviceRequestsPerEvent: number | null;
+  rejectedByLine: number;
+  ackErrors: number;
+}
+
+interface Drained {
+  requests: number;
+  serviceMs: number[];
+}
+
+const round = (value: number, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);
+
+async function drainSandbox(sandbox: Child): Promise<Drained> {
+  const response = await fetch(`${String(sandbox.ready.controlUrl)}/drain`, { method: "POST" });
+  return (await response.json()) as Drained;
+}
+
+function stepPlan(eventsPerSecond: number, durationMs: number): StepPlan {
+  return { eventsPerSecond, durationMs, texts: TEXTS, groupShare: 0.3, batchEvery: 5, batchSize: 3, drainMs: 15_000 };
+}
+
+function figures(rate: number, step: StepMeasurement, cpu: number, drained: Drained | undefined): BotFigures {
+  let botAddedP99: number | null = null;
+  let serviceRequestsPerEvent: number | null = null;
+  if (drained) {
+    serviceRequestsPerEvent = drained.requests / step.eventsSent;
+    // The service's time per event: its mean time per request times the requests per event. Subtracting
+    // it from each event's end-to-end latency leaves what the bot itself (and LINE's stand-in) added.
+    const meanServiceMs = drained.serviceMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, drained.serviceMs.length);
+    const serviceMsPerEvent = meanServiceMs * serviceRequestsPerEvent;
+    botAddedP99 = quantile(
+      step.endToEndMs.map((ms) => ms - serviceMsPerEvent),
+      0.99,
+    );
+  }
+  return {
+    rate,
+    eventsSent: step.eventsSent,
+    eventsLost: step.eventsLost,
+    ackP50: quantile(step.ackMs, 0.5),
+    ackP99: quantile(step.ackMs, 0.99),
+    e2eP50: quantile(step.endToEndMs, 0.5),
+    e2eP99: quantile(step.endToEndMs, 0.99),
+    e2eMax: quantile(step.endToEndMs, 1),
+    botAddedP99,
+    cpuSecondsPer1000: (cpu / step.eventsSent) * 1000,
+    serviceRequestsPerEvent,
+    rejectedByLine: step.rejectedByLine,
+    ackErrors: step.ackErrors,
+  };
+}
+
+async function measureBot(
+  name: string,
+  start: () => Promise<Child>,
+  lineControlUrl: string,
+  sandbox: Child,
+): Promise<{ steps: BotFigures[]; peakRssMiB: number }> {
+  const bot = await start();
+  const pid = bot.process.pid ?? 0;
+  const target = { webhookUrl: `${String(bot.ready.url)}/webhook`, channelSecret: CHANNEL_SECRET, lineControlUrl };
+  try {
+    await runStep(target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
+    await drainSandbox(sandbox);
+    const steps: BotFigures[] = [];
+    for (const rate of RATES) {
+      const cpuBefore = cpuSeconds(pid);
+      const step = await runStep(target, stepPlan(rate, STEP_MS));
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      const drained = await drainSandbox(sandbox);
+      steps.push(figures(rate, step, cpu, name === "slipline" ? drained : undefined));
+      process.stderr.write(`  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered\n`);
+    }
+    return { steps, peakRssMiB: peakRssMiB(pid) };
+  } finally {
+    await bot.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  process.stderr.write("building...\n");
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+
+  const tsx = ["--import", "tsx"];
+  const sandbox = await startChild("sandbox", [...tsx, "bench/sandbox-process.ts"], {});
+  const line = await startChild("line stand-in", [...tsx, "bench/line-stand-in.ts"], {});
+  const lineUrl = String(line.ready.url);
+  const lineControlUrl = String(line.ready.controlUrl);
+  const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
+
+  try {
+    process.stderr.write("echo-bot baseline...\n");
+    const baseline = await measureBot(
+      "echo",
+      async () => {
+        const port = await freePort();
+        const child = await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(port) } });
+        return child;
+      },
+      lineControlUrl,
+      sandbox,
+    );
+    process.stderr.write("slipline...\n");
+    const slipline = await measureBot(
+      "slipline",
+      async () => {
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}`;
+        const child = await startChild("slipline", ["dist/main.js"], {
+          env: {
+            ...lineEnv,
+            PORT: String(port),
+            SLIP_API_BASE_URL: String(sandbox.ready.url),
+            SLIP_API_SECRET: "demo-shop-secret",
+            PROMPTPAY_ID: "0812345678",
+            LOG_LEVEL: "info",
+          },
+          healthUrl: `${url}/healthz`,
+          onLine: () => undefined, // the bot's JSON log, as in production; read and dropped
+        });
+        return { ...child, ready: { ...child.ready, url } };
+      },
+      lineControlUrl,
+      sandbox,
+    );
+
+    process.stderr.write("qr-image and history query...\n");
+    const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
+    const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
+
+    const rows = RATES.map((rate, index) => {
+      const ours = slipline.steps[index];
+      const base = baseline.steps[index];
+      if (!ours || !base) throw new Error(`missing step ${rate}`);
+      return { rate, ours, base };
+    });
+    const table = rows.map(({ rate, ours, base }) => ({
+      "events/s": rate,
+      lost: `${ours.eventsLost} (echo ${base.eventsLost})`,
+      "ack p50/p99 ms": `${round(ours.ackP50)}/${round(ours.ackP99)} (echo ${round(base.ackP50)}/${round(base.ackP99)})`,
+      "e2e p50/p99/max ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}/${round(ours.e2eMax)}`,
+      "echo e2e p50/p99 ms": `${round(base.e2eP50)}/${round(base.e2eP99)}`,
+      "e2e p99 ratio": round(ours.e2eP99 / base.e2eP99),
+      "bot-added p99 ms": ours.botAddedP99 === null ? "-" : round(ours.botAddedP99),
+      "cpu s/1k ev": `${round(ours.cpuSecondsPer1000, 3)} (echo ${round(base.cpuSecondsPer1000, 3)})`,
+      "cpu ratio": round(ours.cpuSecondsPer1000 / base.cpuSecondsPer1000),
+      "svc req/ev": ours.serviceRequestsPerEvent === null ? "-" : round(ours.serviceRequestsPerEvent, 3),
+    }));
+    console.table(table);
+    console.log(
+      `peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`,
+    );
+    console.log(
+      `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
+    );
+    console.log(
+      `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
+    );
+
+    mkdirSync("bench/results", { recursive: true });
+    const file = `bench/results/bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
+    writeFileSync(
+      file,
+      JSON.stringify({ at: new Date().toISOString(), node: process.version, rates: RATES, stepMs: STEP_MS, slipline, baseline, qrImage, historyQuery }, null, 2),
+    );
+    console.log(`results: ${file}`);
+  } finally {
+    await Promise.all([sandbox.stop(), line.stop()]);
+  }
+}
+
+await main();
