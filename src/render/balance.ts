@@ -75,13 +75,14 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
       ],
     },
     row(t.balanceCredits, formatAmount(a.credits)),
+    // API and chat each on their own line: joined on one line they wrap mid-pair in the narrow value column.
     row(
       t.balanceEstimate,
-      `${t.balanceApi} ${t.balanceSlips(formatCount(a.estimatedSlips.api))} · ${t.balanceChat} ${t.balanceSlips(formatCount(a.estimatedSlips.chat))}`,
+      `${t.balanceApi} ${t.balanceSlips(formatCount(a.estimatedSlips.api))}\n${t.balanceChat} ${t.balanceSlips(formatCount(a.estimatedSlips.chat))}`,
     ),
     row(
       t.balanceRate,
-      `${t.balanceApi} ${t.balancePerCheck(formatTokens(a.rate.api))} · ${t.balanceChat} ${t.balancePerCheck(formatTokens(a.rate.chat))}`,
+      `${t.balanceApi} ${t.balancePerCheck(formatTokens(a.rate.api))}\n${t.balanceChat} ${t.balancePerCheck(formatTokens(a.rate.chat))}`,
     ),
     row(t.balanceExpires, expiryText, expired || (daysLeft !== undefined && daysLeft <= EXPIRY_WARNING_DAYS) ? "#D32F2F" : undefined),
   ];
