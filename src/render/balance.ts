@@ -52,7 +52,8 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
   const expiryText =
     expires === undefined || daysLeft === undefined
       ? a.expiresAt
-      : `${formatDate(expires, view.lang, view.timeZone)} (${expired ? t.expiredDaysAgo(Math.max(0, -daysLeft)) : t.daysLeft(daysLeft)})`;
+      : // Days left on a line of their own: in the narrow value column they would break inside the brackets.
+        `${formatDate(expires, view.lang, view.timeZone)}\n(${expired ? t.expiredDaysAgo(Math.max(0, -daysLeft)) : t.daysLeft(daysLeft)})`;
 
   const warnings: string[] = [];
   if (expired) warnings.push(t.warnExpired);

@@ -256,7 +256,7 @@ const en: Texts = {
     line_oa_merchant: "LINE OA (shop)",
     facebook_page: "Facebook page",
   },
-  payeeType: { phone: "phone", citizen: "citizen/tax id", ewallet: "e-wallet" },
+  payeeType: { phone: "phone number", citizen: "citizen/tax id", ewallet: "e-wallet" },
 
   qrTitle: "PromptPay QR",
   qrAmountLabel: "Amount",

@@ -296,7 +296,7 @@ describe("renderBalance", () => {
     const messages = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account });
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
-    for (const part of ["ร้านกาแฟดีใจ", "Pro", "12,345.68", "100", "8,230 สลิป", "12,345 สลิป", "1.50 โทเคน", "31 ม.ค. 2570 (เหลือ 70 วัน)"]) {
+    for (const part of ["ร้านกาแฟดีใจ", "Pro", "12,345.68", "100", "8,230 สลิป", "12,345 สลิป", "1.50 โทเคน", "31 ม.ค. 2570\n(เหลือ 70 วัน)"]) {
       expect(text).toContain(part);
     }
     expect(text).not.toContain("⚠️");
@@ -310,7 +310,7 @@ describe("renderBalance", () => {
       account: { ...account, estimatedSlips: { chat: 60, api: 40 }, expiresAt: "2026-11-25T10:00:00.000Z" },
     });
     const text = visibleText(messages);
-    expect(text).toContain("25 Nov 2026 (3 days left)");
+    expect(text).toContain("25 Nov 2026\n(3 days left)");
     expect(text).toContain("⚠️ The package expires in 3 days. Please renew it.");
     expect(text).toContain("⚠️ Tokens are left for about 40 API checks. Please top up.");
     expect(flex(messages).altText).toContain("about 40 API checks");
