@@ -11,6 +11,8 @@ import { benchHistoryQuery } from "./history-query.js";
 const QUICK = process.env.BENCH_QUICK === "1";
 const RATES = QUICK ? [100, 500] : [100, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
+// BENCH_PROFILE=1 writes a CPU profile of the bot (node --cpu-prof) to bench/results/profile/.
+const PROFILE = process.env.BENCH_PROFILE === "1";
 const CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"; // a channel secret is 32 hex digits
 const ACCESS_TOKEN = "bench-access-token";
 const TEXTS = ["balance", "qr 0812345678 150", "history", "help", "ยอด", "คิวอาร์ 150", "ประวัติ", "ช่วยเหลือ"];
@@ -135,7 +137,8 @@ async function main(): Promise<void> {
       async () => {
         const port = await freePort();
         const url = `http://127.0.0.1:${port}`;
-        const child = await startChild("slipline", ["dist/main.js"], {
+        const profile = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
+        const child = await startChild("slipline", [...profile, "dist/main.js"], {
           env: {
             ...lineEnv,
             PORT: String(port),

@@ -4,8 +4,7 @@ import type { DestinationStream, Logger } from "pino";
 
 const CENSOR = "[redacted]";
 
-// Fields that carry credentials or single-use tokens, at the top level and one or two levels down
-// (pino's redaction wildcards match one level each).
+// Fields that carry credentials or single-use tokens, at the top level and where our code nests them.
 const SECRET_KEYS = [
   "authorization",
   "Authorization",
@@ -17,12 +16,20 @@ const SECRET_KEYS = [
   "replyToken",
 ] as const;
 
+// Explicit paths only: pino's `*.` wildcards made every line about ten times dearer (60 us instead of
+// 6 us here), on the path of every event. Known secret values are scrubbed from the whole line anyway.
 const REDACT_PATHS: string[] = [
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-  'headers["x-line-signature"]',
-  'req.headers["x-line-signature"]',
+  ...SECRET_KEYS,
+  "event.replyToken",
   "events[*].replyToken",
   "body.events[*].replyToken",
+  "headers.authorization",
+  'headers["x-line-signature"]',
+  "req.headers.authorization",
+  'req.headers["x-line-signature"]',
+  "config.line.channelSecret",
+  "config.line.channelAccessToken",
+  "config.slip.apiSecret",
 ];
 
 export interface LoggerOptions {

@@ -22,6 +22,11 @@ export interface LineSenderOptions {
   backoffMaxMs?: number;
   /** How long the loading animation may run (5..60, a multiple of 5). Default 10. */
   loadingSeconds?: number;
+  /**
+   * The animation starts only if the answer is not sent within this time. LINE hides it at the bot's
+   * next message anyway, so a quick answer needs none, and skipping it saves a LINE call. Default 300.
+   */
+  loadingDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   newRetryKey?: () => string;
@@ -60,6 +65,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
   const baseMs = options.backoffBaseMs ?? 250;
   const maxMs = options.backoffMaxMs ?? 4_000;
   const loadingSeconds = options.loadingSeconds ?? 10;
+  const loadingDelayMs = options.loadingDelayMs ?? 300;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const newRetryKey = options.newRetryKey ?? randomUUID;
@@ -157,9 +163,24 @@ export function createLineSender(options: LineSenderOptions): LineSender {
       const log = eventLog ?? options.log;
       let replyToken = target.replyToken;
       const deliveries: Delivery[] = [];
+      let answered = false;
+      let loadingTimer: NodeJS.Timeout | undefined;
+      const startLoading = (): void => {
+        loadingTimer = undefined;
+        if (answered) return;
+        api.showLoadingAnimationWithHttpInfo({ chatId: target.chatId, loadingSeconds }).then(
+          () => undefined,
+          (err: unknown) => {
+            const failure = describeFailure(err);
+            log.warn({ op: "loading", ...failureFields(failure) }, "loading animation refused");
+          },
+        );
+      };
       return {
         deliveries,
         async send(messages) {
+          answered = true;
+          clearTimeout(loadingTimer);
           if (messages.length === 0) {
             deliveries.push({ via: "none", reason: "empty" });
             return;
@@ -177,14 +198,9 @@ export function createLineSender(options: LineSenderOptions): LineSender {
         },
         showLoading() {
           // LINE shows the animation in 1:1 chats only, and answers 400 for a group or room id.
-          if (target.chatType !== "user") return;
-          api.showLoadingAnimationWithHttpInfo({ chatId: target.chatId, loadingSeconds }).then(
-            () => undefined,
-            (err: unknown) => {
-              const failure = describeFailure(err);
-              log.warn({ op: "loading", ...failureFields(failure) }, "loading animation refused");
-            },
-          );
+          if (target.chatType !== "user" || answered || loadingTimer !== undefined) return;
+          loadingTimer = setTimeout(startLoading, loadingDelayMs);
+          loadingTimer.unref();
         },
       };
     },

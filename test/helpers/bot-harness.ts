@@ -96,7 +96,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     closers.push(() => slip.close());
 
     const api = new messagingApi.MessagingApiClient({ channelAccessToken: accessToken, baseURL: options.lineBaseUrl ?? platform.url });
-    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, ...options.sender });
+    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.sender });
     const settings: BotSettings = {
       promptPayId: { type: "phone", digits: "0812345678" },
       staffUserIds: new Set(),

@@ -236,13 +236,35 @@ describe("sender", () => {
     const scope = nock(LINE)
       .post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 })
       .reply(500, { message: "boom" }, { "x-line-request-id": "req-loading" });
-    const { sender, logs } = setup();
+    const { sender, logs } = setup({ loadingDelayMs: 0 });
     sender.forEvent({ replyToken: "t", chatId: GROUP, chatType: "group" }).showLoading();
     sender.forEvent({ replyToken: "t", chatId: USER, chatType: "user" }).showLoading();
     // Fire and forget: wait for the logged refusal rather than for a promise.
     for (let i = 0; i < 200 && !logs.text().includes("req-loading"); i++) await new Promise((r) => setTimeout(r, 5));
     expect(scope.isDone()).toBe(true);
     expect(logs.entries().find((e) => e.op === "loading")).toMatchObject({ status: 500, requestId: "req-loading" });
+  });
+
+  it("skips the loading animation when the answer goes out before the delay", async () => {
+    const loading = nock(LINE).post("/v2/bot/chat/loading/start").reply(202, {});
+    const reply = nock(LINE).post("/v2/bot/message/reply").reply(200, { sentMessages: [{ id: "1" }] });
+    const { sender } = setup({ loadingDelayMs: 150 });
+    const outlet = sender.forEvent({ replyToken: "tok-quick", chatId: USER, chatType: "user" });
+    outlet.showLoading();
+    await outlet.send(HELLO);
+    await new Promise((r) => setTimeout(r, 400)); // well past the delay: the timer must have been cancelled
+    expect(reply.isDone()).toBe(true);
+    expect(loading.isDone()).toBe(false);
+  });
+
+  it("shows the loading animation once when the answer is still being prepared after the delay", async () => {
+    const loading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 }).once().reply(202, {});
+    const { sender } = setup({ loadingDelayMs: 10 });
+    const outlet = sender.forEvent({ replyToken: "tok-slow", chatId: USER, chatType: "user" });
+    outlet.showLoading();
+    outlet.showLoading(); // a second call while one is pending starts nothing more
+    for (let i = 0; i < 200 && !loading.isDone(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(loading.isDone()).toBe(true);
   });
 
   it("never writes the access token or a reply token to the log", async () => {
