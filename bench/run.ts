@@ -32,6 +32,10 @@ interface BotFigures {
   serviceRequestsPerEvent: number | null;
   rejectedByLine: number;
   ackErrors: number;
+  /** The bot's peak resident memory so far (VmHWM), read after this step. */
+  peakRssMiB: number;
+  /** CPU seconds the other processes used during the step: the machine has 2 cores for all of them. */
+  otherCpuSeconds: { lineStandIn: number; sandbox: number; loadGenerator: number };
 }
 
 interface Drained {
@@ -50,7 +54,13 @@ function stepPlan(eventsPerSecond: number, durationMs: number): StepPlan {
   return { eventsPerSecond, durationMs, texts: TEXTS, groupShare: 0.3, batchEvery: 5, batchSize: 3, drainMs: 15_000 };
 }
 
-function figures(rate: number, step: StepMeasurement, cpu: number, drained: Drained | undefined): BotFigures {
+function figures(
+  rate: number,
+  step: StepMeasurement,
+  cpu: number,
+  drained: Drained | undefined,
+  extra: Pick<BotFigures, "peakRssMiB" | "otherCpuSeconds">,
+): BotFigures {
   let botAddedP99: number | null = null;
   let serviceRequestsPerEvent: number | null = null;
   if (drained) {
@@ -78,15 +88,17 @@ function figures(rate: number, step: StepMeasurement, cpu: number, drained: Drai
     serviceRequestsPerEvent,
     rejectedByLine: step.rejectedByLine,
     ackErrors: step.ackErrors,
+    ...extra,
   };
 }
 
 async function measureBot(
   name: string,
   start: () => Promise<Child>,
-  lineControlUrl: string,
+  line: Child,
   sandbox: Child,
 ): Promise<{ steps: BotFigures[]; peakRssMiB: number }> {
+  const lineControlUrl = String(line.ready.controlUrl);
   const bot = await start();
   const pid = bot.process.pid ?? 0;
   const target = { webhookUrl: `${String(bot.ready.url)}/webhook`, channelSecret: CHANNEL_SECRET, lineControlUrl };
@@ -94,12 +106,24 @@ async function measureBot(
     await runStep(target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
     await drainSandbox(sandbox);
     const steps: BotFigures[] = [];
+    const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
+    const ownCpu = () => {
+      const usage = process.cpuUsage();
+      return (usage.user + usage.system) / 1e6;
+    };
     for (const rate of RATES) {
-      const cpuBefore = cpuSeconds(pid);
+      const before = { bot: cpuSeconds(pid), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
       const step = await runStep(target, stepPlan(rate, STEP_MS));
-      const cpu = cpuSeconds(pid) - cpuBefore;
+      const cpu = cpuSeconds(pid) - before.bot;
+      const otherCpuSeconds = {
+        lineStandIn: round(cpuOf(line) - before.line),
+        sandbox: round(cpuOf(sandbox) - before.sandbox),
+        loadGenerator: round(ownCpu() - before.own),
+      };
       const drained = await drainSandbox(sandbox);
-      steps.push(figures(rate, step, cpu, name === "slipline" ? drained : undefined));
+      steps.push(
+        figures(rate, step, cpu, name === "slipline" ? drained : undefined, { peakRssMiB: round(peakRssMiB(pid), 1), otherCpuSeconds }),
+      );
       process.stderr.write(`  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered\n`);
     }
     return { steps, peakRssMiB: peakRssMiB(pid) };
@@ -116,7 +140,6 @@ async function main(): Promise<void> {
   const sandbox = await startChild("sandbox", [...tsx, "bench/sandbox-process.ts"], {});
   const line = await startChild("line stand-in", [...tsx, "bench/line-stand-in.ts"], {});
   const lineUrl = String(line.ready.url);
-  const lineControlUrl = String(line.ready.controlUrl);
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
 
   try {
@@ -128,7 +151,7 @@ async function main(): Promise<void> {
         const child = await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(port) } });
         return child;
       },
-      lineControlUrl,
+      line,
       sandbox,
     );
     process.stderr.write("slipline...\n");
@@ -152,7 +175,7 @@ async function main(): Promise<void> {
         });
         return { ...child, ready: { ...child.ready, url } };
       },
-      lineControlUrl,
+      line,
       sandbox,
     );
 
@@ -177,6 +200,8 @@ async function main(): Promise<void> {
       "cpu s/1k ev": `${round(ours.cpuSecondsPer1000, 3)} (echo ${round(base.cpuSecondsPer1000, 3)})`,
       "cpu ratio": round(ours.cpuSecondsPer1000 / base.cpuSecondsPer1000),
       "svc req/ev": ours.serviceRequestsPerEvent === null ? "-" : round(ours.serviceRequestsPerEvent, 3),
+      "peak RSS MiB": `${ours.peakRssMiB} (echo ${base.peakRssMiB})`,
+      "others' cpu s": `${round(ours.otherCpuSeconds.lineStandIn + ours.otherCpuSeconds.sandbox + ours.otherCpuSeconds.loadGenerator, 1)} (echo ${round(base.otherCpuSeconds.lineStandIn + base.otherCpuSeconds.sandbox + base.otherCpuSeconds.loadGenerator, 1)})`,
     }));
     console.table(table);
     console.log(

@@ -10,6 +10,7 @@ import type { EventDeduper } from "./dedupe.js";
 import { readEvent } from "./incoming.js";
 import type { IncomingEvent } from "./incoming.js";
 import type { Delivery, LineSender } from "./sender.js";
+import { createWorkQueue } from "./work-queue.js";
 
 export interface EventHandlers {
   handleText: typeof handleText;
@@ -27,6 +28,8 @@ export interface EventDispatcherOptions {
   handlers?: EventHandlers;
   deduper?: EventDeduper;
   now?: () => Date;
+  /** Events handled at once; the rest wait their turn in arrival order. Default 64. */
+  maxConcurrentEvents?: number;
 }
 
 export interface EventDispatcher {
@@ -42,8 +45,9 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   const deduper = options.deduper ?? createEventDeduper();
   const now = options.now ?? (() => new Date());
   const { sender, handlerDeps, log } = options;
+  const workQueue = createWorkQueue(options.maxConcurrentEvents ?? 64);
 
-  async function dispatchOne(event: IncomingEvent, started: number): Promise<void> {
+  async function dispatchOne(event: IncomingEvent, started: number, waitedMs: number): Promise<void> {
     const eventLog = log.child({ eventId: event.eventId });
     const line = {
       eventType: event.type,
@@ -58,6 +62,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
           outcome,
           delivery: deliveries.map(describeDelivery),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
+          waitedMs: Math.round(waitedMs * 10) / 10,
         },
         "event handled",
       );
@@ -125,8 +130,13 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
   async function guarded(event: IncomingEvent): Promise<void> {
     try {
-      // Timed from when the event's turn comes, so the log shows this event's own handling.
-      await dispatchOne(event, performance.now());
+      // Timed from when the event's turn comes, so the log shows this event's own handling, and apart
+      // from the time it waited for a place in the work queue.
+      const queued = performance.now();
+      await workQueue.run(() => {
+        const started = performance.now();
+        return dispatchOne(event, started, started - queued);
+      });
     } catch (err) {
       // Only a bug in the dispatcher itself gets here; one event must never stop the others.
       log.error({ err }, "event dispatch failed");

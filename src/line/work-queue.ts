@@ -1,0 +1,46 @@
+// A first-in, first-out queue that runs at most N tasks at once: events wait here, cheaply, when the bot is busy.
+
+export interface WorkQueue {
+  /** Runs the task when a place is free; resolves or rejects with it. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Tasks running now, and tasks waiting for a place. */
+  readonly running: number;
+  readonly waiting: number;
+}
+
+/**
+ * Under a burst, starting every event at once would open a socket and a service call for each, and the
+ * webhook's own answers (which LINE times out after 2 s) would queue behind all that work. A bound keeps
+ * memory flat and leaves the event loop free to answer webhooks at once.
+ */
+export function createWorkQueue(concurrency: number): WorkQueue {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError("concurrency must be a whole number of at least 1");
+  }
+  const waiting: Array<() => void> = [];
+  let running = 0;
+
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next === undefined) running -= 1;
+    else next(); // the place passes straight to the next task
+  };
+
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (running < concurrency) running += 1;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+  };
+}
