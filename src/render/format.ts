@@ -44,8 +44,7 @@ export interface ZonedParts extends CalendarDate {
 
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock date and time of an instant in a time zone. */
-export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+function partFormatter(timeZone: string): Intl.DateTimeFormat {
   let formatter = partFormatters.get(timeZone);
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat("en-US", {
@@ -59,16 +58,48 @@ export function zonedParts(instant: Date, timeZone: string): ZonedParts {
     });
     partFormatters.set(timeZone, formatter);
   }
+  return formatter;
+}
+
+// Zone offsets change only on quarter-hour boundaries, so one Intl lookup serves every instant of a
+// quarter hour: formatToParts is by far the dearest step of drawing a history page's ten rows.
+const QUARTER_HOUR_MS = 15 * 60_000;
+const MAX_CACHED_OFFSETS = 4_096;
+const offsetCache = new Map<string, number>();
+
+/** The zone's offset from UTC, in ms, at an instant. */
+function zoneOffsetMs(instant: Date, timeZone: string): number {
+  const bucket = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
+  const key = `${timeZone}|${bucket}`;
+  const cached = offsetCache.get(key);
+  if (cached !== undefined) return cached;
+  const at = new Date(bucket * QUARTER_HOUR_MS);
   const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(instant)) {
+  for (const part of partFormatter(timeZone).formatToParts(at)) {
     if (part.type !== "literal") parts[part.type] = Number(part.value);
   }
+  const wallClockAsUtc = Date.UTC(
+    parts.year ?? 1970,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    (parts.hour ?? 0) % 24,
+    parts.minute ?? 0,
+  );
+  const offset = wallClockAsUtc - at.getTime();
+  if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
+  offsetCache.set(key, offset);
+  return offset;
+}
+
+/** The wall-clock date and time of an instant in a time zone. */
+export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+  const wall = new Date(instant.getTime() + zoneOffsetMs(instant, timeZone));
   return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: (parts.hour ?? 0) % 24,
-    minute: parts.minute ?? 0,
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
   };
 }
 

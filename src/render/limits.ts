@@ -41,6 +41,8 @@ export function graphemeCount(text: string): number {
 
 /** Cuts a label to at most `maxGraphemes` grapheme clusters (how LINE counts labels), ending with an ellipsis. */
 export function truncateLabel(label: string, maxGraphemes: number): string {
+  // A grapheme is at least one UTF-16 unit: a short enough string needs no segmenting (the usual case).
+  if (label.length <= maxGraphemes) return label;
   const parts = Array.from(graphemes.segment(label), (s) => s.segment);
   if (parts.length <= maxGraphemes) return label;
   return parts.slice(0, maxGraphemes - 1).join("") + ELLIPSIS;

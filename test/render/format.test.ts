@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   calendarDaysBetween,
@@ -6,6 +7,7 @@ import {
   formatMoney,
   formatTime,
   formatTokens,
+  zonedParts,
 } from "../../src/render/format.js";
 
 describe("formatMoney", () => {
@@ -55,5 +57,44 @@ describe("dates in the business zone", () => {
   it("counts calendar days across months", () => {
     expect(calendarDaysBetween({ year: 2026, month: 11, day: 28 }, { year: 2026, month: 12, day: 3 })).toBe(5);
     expect(calendarDaysBetween({ year: 2026, month: 12, day: 3 }, { year: 2026, month: 11, day: 28 })).toBe(-5);
+  });
+});
+
+describe("zonedParts", () => {
+  // The quarter-hour offset cache must agree with Intl everywhere, daylight-saving changes included.
+  const zones = ["Asia/Bangkok", "America/New_York", "Europe/London", "Australia/Adelaide", "Asia/Kathmandu", "America/St_Johns"];
+  const direct = (instant: Date, timeZone: string) => {
+    const parts: Record<string, number> = {};
+    const formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      hourCycle: "h23",
+    });
+    for (const part of formatter.formatToParts(instant)) if (part.type !== "literal") parts[part.type] = Number(part.value);
+    return { year: parts.year, month: parts.month, day: parts.day, hour: (parts.hour ?? 0) % 24, minute: parts.minute };
+  };
+
+  it("gives the wall clock Intl gives, for random instants in zones with daylight saving and odd offsets", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          const instant = new Date(ms);
+          expect(zonedParts(instant, zone)).toEqual(direct(instant, zone));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("is right on both sides of a daylight-saving change", () => {
+    // New York sprang forward at 2026-03-08 07:00 UTC (02:00 local became 03:00).
+    expect(zonedParts(new Date(Date.UTC(2026, 2, 8, 6, 59)), "America/New_York")).toEqual({ year: 2026, month: 3, day: 8, hour: 1, minute: 59 });
+    expect(zonedParts(new Date(Date.UTC(2026, 2, 8, 7, 0)), "America/New_York")).toEqual({ year: 2026, month: 3, day: 8, hour: 3, minute: 0 });
   });
 });
