@@ -9,7 +9,7 @@ import { benchHistoryQuery } from "./history-query.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
-const RATES = QUICK ? [100, 500] : [100, 500, 1_000, 2_000];
+const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
 // BENCH_PROFILE=1 writes a CPU profile of the bot (node --cpu-prof) to bench/results/profile/.
 const PROFILE = process.env.BENCH_PROFILE === "1";
@@ -32,6 +32,8 @@ interface BotFigures {
   serviceRequestsPerEvent: number | null;
   rejectedByLine: number;
   ackErrors: number;
+  /** End-to-end p50 and p99 per text sent, ms: which command costs what. */
+  e2eByText: Record<string, { p50: number; p99: number }>;
   /** The bot's peak resident memory so far (VmHWM), read after this step. */
   peakRssMiB: number;
   /** CPU seconds the other processes used during the step: the machine has 2 cores for all of them. */
@@ -88,6 +90,9 @@ function figures(
     serviceRequestsPerEvent,
     rejectedByLine: step.rejectedByLine,
     ackErrors: step.ackErrors,
+    e2eByText: Object.fromEntries(
+      [...step.endToEndByText].map(([text, ms]) => [text, { p50: round(quantile(ms, 0.5)), p99: round(quantile(ms, 0.99)) }]),
+    ),
     ...extra,
   };
 }
@@ -204,6 +209,15 @@ async function main(): Promise<void> {
       "others' cpu s": `${round(ours.otherCpuSeconds.lineStandIn + ours.otherCpuSeconds.sandbox + ours.otherCpuSeconds.loadGenerator, 1)} (echo ${round(base.otherCpuSeconds.lineStandIn + base.otherCpuSeconds.sandbox + base.otherCpuSeconds.loadGenerator, 1)})`,
     }));
     console.table(table);
+    const first = slipline.steps[0];
+    if (first) {
+      console.log(`slipline end-to-end by command at ${first.rate} events/s (p50/p99 ms):`);
+      console.log(
+        Object.entries(first.e2eByText)
+          .map(([text, ms]) => `  ${text.padEnd(20)} ${ms.p50}/${ms.p99}`)
+          .join("\n"),
+      );
+    }
     console.log(
       `peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`,
     );
