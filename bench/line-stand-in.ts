@@ -1,8 +1,7 @@
 // Benchmark child: the LINE stand-in, plus a control port through which the load generator gets reply
 // tokens and reads when each chat's answer arrived (timestamped here, on arrival).
-import { createServer, type IncomingMessage } from "node:http";
-import { once } from "node:events";
 import { startLinePlatform } from "../src/local-line/platform.js";
+import { serveControl } from "./control.js";
 
 export interface Arrival {
   chatId: string;
@@ -21,40 +20,16 @@ platform.on("rejected", () => {
   rejected += 1;
 });
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-}
-
-const control = createServer((request, response) => {
-  const reply = (body: unknown) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
-  };
-  if (request.method === "POST" && request.url === "/tokens") {
-    readJson(request).then(
-      (body) => {
-        const chatIds = (body as { chatIds: string[] }).chatIds;
-        reply({ tokens: chatIds.map((chatId) => platform.issueReplyToken(chatId)) });
-      },
-      () => {
-        response.writeHead(400).end();
-      },
-    );
-  } else if (request.method === "POST" && request.url === "/drain") {
-    reply({ arrivals, rejected });
+const control = await serveControl({
+  tokens: (body) => ({ tokens: (body as { chatIds: string[] }).chatIds.map((chatId) => platform.issueReplyToken(chatId)) }),
+  drain: () => {
+    const drained = { arrivals, rejected };
     arrivals = [];
     rejected = 0;
-  } else {
-    response.writeHead(404).end();
-  }
+    return drained;
+  },
 });
-control.listen(0, "127.0.0.1");
-await once(control, "listening");
-const address = control.address();
-const controlPort = typeof address === "object" && address ? address.port : 0;
-console.log(JSON.stringify({ ready: true, url: platform.url, controlUrl: `http://127.0.0.1:${controlPort}` }));
+console.log(JSON.stringify({ ready: true, url: platform.url, controlUrl: control.url }));
 
 process.on("SIGTERM", () => {
   control.close();

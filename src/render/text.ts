@@ -1,26 +1,14 @@
 // Every user-facing string, Thai and English side by side in one typed table so the two cannot drift.
 import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
-import type { SlipStatus } from "../slip/types.js";
+import { LISTED_SOURCES, type ListedSource, type SlipStatus } from "../slip/types.js";
 import type { ChatType } from "../handlers/context.js";
-
-/** The channels the contract lists for `source`; others are shown as the service wrote them. */
-export const KNOWN_SOURCES = [
-  "api",
-  "dashboard",
-  "line_partner",
-  "line_group",
-  "line_oa_system",
-  "line_oa_merchant",
-  "facebook_page",
-] as const;
-export type KnownSource = (typeof KNOWN_SOURCES)[number];
 
 /** Echoed user input is cut to this many UTF-16 units so a 5,000-character paste cannot flood a reply. */
 export const ECHO_UNITS = 40;
 
 export interface Texts {
   statusWord: Record<SlipStatus, string>;
-  sourceWord: Record<KnownSource, string>;
+  sourceWord: Record<ListedSource, string>;
   payeeType: Record<PromptPayIdType, string>;
 
   qrTitle: string;
@@ -383,6 +371,7 @@ export function texts(lang: Lang): Texts {
   return TEXTS[lang];
 }
 
-export function isKnownSource(source: string): source is KnownSource {
-  return (KNOWN_SOURCES as readonly string[]).includes(source);
+/** Sources the contract lists get a word; others are shown as the service wrote them. */
+export function isKnownSource(source: string): source is ListedSource {
+  return (LISTED_SOURCES as readonly string[]).includes(source);
 }

@@ -1,5 +1,5 @@
 // Deterministic demo data for the sandbox (design 6.15): the three shops and their generated slip checks.
-import type { SlipStatus } from "../slip/types.js";
+import type { ListedSource, SlipStatus } from "../slip/types.js";
 import { SANDBOX_TIME_ZONE, zonedWallTimeToInstant } from "./params.js";
 
 /** Public demo secrets: printed by `npm run sandbox` and documented in the README, never real ones. */
@@ -20,16 +20,6 @@ export const DEMO_STORE_NAMES = {
 
 export const DEMO_HISTORY_DAYS = 90;
 
-export const SLIP_SOURCES = [
-  "api",
-  "dashboard",
-  "line_partner",
-  "line_group",
-  "line_oa_system",
-  "line_oa_merchant",
-  "facebook_page",
-] as const;
-export type SlipSource = (typeof SLIP_SOURCES)[number];
 
 export type DemoShopKey = keyof typeof DEMO_SECRETS;
 
@@ -265,7 +255,7 @@ const pickStatus = weighted<SlipStatus>([
   ["error", 3],
 ]);
 
-const pickSource = weighted<SlipSource>([
+const pickSource = weighted<ListedSource>([
   ["line_oa_merchant", 30],
   ["line_group", 20],
   ["api", 15],

@@ -7,6 +7,18 @@ export function isSlipStatus(value: string): value is SlipStatus {
   return (SLIP_STATUSES as readonly string[]).includes(value);
 }
 
+/** The channels the contract lists for `source` (spec 2.2); the list is given as examples, so others occur. */
+export const LISTED_SOURCES = [
+  "api",
+  "dashboard",
+  "line_partner",
+  "line_group",
+  "line_oa_system",
+  "line_oa_merchant",
+  "facebook_page",
+] as const;
+export type ListedSource = (typeof LISTED_SOURCES)[number];
+
 /**
  * One earlier slip check. Any field may be missing for any status, so every field is nullable
  * (absent on the wire becomes null). `status` and `source` are usually one of the contract's listed

@@ -1,7 +1,8 @@
 // GET /api/slip-history over real HTTP: isolation, pagination, filters, dates and the 400s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM_CODES } from "../../src/sandbox/codes.js";
-import { DEMO_STORE_NAMES, SLIP_SOURCES } from "../../src/sandbox/demo.js";
+import { DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
+import { LISTED_SOURCES } from "../../src/slip/types.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { SLIP_STATUSES, type HistoryItem } from "../../src/slip/types.js";
 import { NOW, OTHER, SHOP, allItems, createdAtMs, history, startTestSandbox } from "./sandbox-client.js";
@@ -42,7 +43,7 @@ describe("demo data as served", () => {
 
   it("has every status and every listed source, with one code per status", () => {
     expect(new Set(shopItems.map((i) => i.status))).toEqual(new Set(SLIP_STATUSES));
-    expect(new Set(shopItems.map((i) => i.source))).toEqual(new Set(SLIP_SOURCES));
+    expect(new Set(shopItems.map((i) => i.source))).toEqual(new Set(LISTED_SOURCES));
     for (const item of shopItems) {
       expect(item.code).toBe(ITEM_CODES[item.status as keyof typeof ITEM_CODES]);
     }

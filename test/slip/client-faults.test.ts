@@ -5,18 +5,16 @@ import { createSlipClient } from "../../src/slip/client.js";
 import type { SlipClientOptions } from "../../src/slip/client.js";
 import {
   InvalidRequestError,
-  isSlipClientError,
   PackageExpiredError,
   ResponseShapeError,
   ServiceError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from "../../src/slip/errors.js";
-import type { AnySlipClientError } from "../../src/slip/errors.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { sendData, sendJson, startFaultServer } from "../helpers/fault-server.js";
 import type { FaultScript, FaultServer } from "../helpers/fault-server.js";
-import { ACCOUNT, historyData, SECRET, VALID_ITEM } from "./fixtures.js";
+import { ACCOUNT, failure, historyData, SECRET, VALID_ITEM } from "./fixtures.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -48,16 +46,6 @@ async function setup(script: FaultScript, options: Partial<SlipClientOptions> = 
   cleanups.push(() => server.close());
   cleanups.push(() => client.close());
   return { server, client, sleeps };
-}
-
-async function failure(promise: Promise<unknown>): Promise<AnySlipClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSlipClientError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const accountOk: FaultScript = (_request, res) => sendData(res, ACCOUNT);

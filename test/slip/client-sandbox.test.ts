@@ -1,12 +1,12 @@
 // The real client against the real sandbox on port 0: every operation, filters, pagination and the service's refusals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlipClient } from "../../src/slip/client.js";
-import { InvalidRequestError, isSlipClientError, PackageExpiredError, UnauthorizedError } from "../../src/slip/errors.js";
-import type { AnySlipClientError } from "../../src/slip/errors.js";
+import { InvalidRequestError, PackageExpiredError, UnauthorizedError } from "../../src/slip/errors.js";
 import { SLIP_STATUSES } from "../../src/slip/types.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startSandbox } from "../../src/sandbox/server.js";
+import { failure } from "./fixtures.js";
 
 const ACCOUNT_NUMBER_MESSAGE = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
 
@@ -18,16 +18,6 @@ function clientFor(apiSecret: string): SlipClient {
   const client = createSlipClient({ baseUrl: sandbox.url, apiSecret, backoffBaseMs: 0, accountCacheSeconds: 0 });
   clients.push(client);
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<AnySlipClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSlipClientError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 beforeAll(async () => {

@@ -1,4 +1,6 @@
-// Wire data the fault tests answer with: shaped as the contract says, with values like the sandbox's.
+// Shared test material for the client: wire data shaped as the contract says, and a helper to catch typed errors.
+import { isSlipClientError } from "../../src/slip/errors.js";
+import type { AnySlipClientError } from "../../src/slip/errors.js";
 import type { AccountInfo, HistoryItem } from "../../src/slip/types.js";
 
 export const SECRET = "test-secret-Zq81";
@@ -29,4 +31,15 @@ export const VALID_ITEM: HistoryItem = {
 
 export function historyData(items: unknown[], total = items.length): unknown {
   return { items, pagination: { page: 1, limit: 20, total, pages: Math.ceil(total / 20) } };
+}
+
+/** The typed error a call rejected with; fails the test when the call succeeds or throws something else. */
+export async function failure(promise: Promise<unknown>): Promise<AnySlipClientError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSlipClientError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }
