@@ -10,6 +10,7 @@ import {
   type HistorySummary,
 } from "../render/history.js";
 import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient, type SlipStatus } from "../slip/types.js";
+import { runBounded } from "../work-queue.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
 /** The most the service serves per call (contract section 8). */
@@ -22,22 +23,6 @@ export const FETCH_CONCURRENCY = 4;
 export interface HistoryData {
   summary: HistorySummary;
   rows: HistoryItem[];
-}
-
-/** Runs `tasks` with at most `limit` in flight, keeping their order. */
-async function inPool<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const index = next;
-      next += 1;
-      const task = tasks[index];
-      if (task !== undefined) results[index] = await task();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
 }
 
 /** Count, valid total and per-status counts of the items fetched. */
@@ -68,7 +53,7 @@ export async function loadHistory(
   const servicePages = Math.ceil(total / size);
   const fetchedPages = Math.min(servicePages, Math.max(1, Math.floor(SUMMARY_ITEM_CAP / size)));
 
-  const rest = await inPool(
+  const rest = await runBounded(
     Array.from({ length: Math.max(0, fetchedPages - 1) }, (_, i) => () =>
       slip.slipHistory({ ...query, limit: size, page: i + 2 }).then((p) => p.items),
     ),
@@ -83,7 +68,7 @@ export async function loadHistory(
     if (query.status !== undefined) {
       counts.set(query.status, total);
     } else {
-      const perStatus = await inPool(
+      const perStatus = await runBounded(
         SLIP_STATUSES.map((status: SlipStatus) => () =>
           slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const),
         ),
@@ -102,7 +87,7 @@ export async function loadHistory(
   // The page lies past what the summary fetched: ask for the service pages that hold it.
   const firstPage = Math.floor(start / size) + 1;
   const lastPage = Math.floor((Math.min(end, total) - 1) / size) + 1;
-  const held = await inPool(
+  const held = await runBounded(
     Array.from({ length: lastPage - firstPage + 1 }, (_, i) => () =>
       slip.slipHistory({ ...query, limit: size, page: firstPage + i }).then((p) => p.items),
     ),

@@ -10,7 +10,7 @@ import type { EventDeduper } from "./dedupe.js";
 import { readEvent } from "./incoming.js";
 import type { IncomingEvent } from "./incoming.js";
 import type { Delivery, LineSender } from "./sender.js";
-import { createWorkQueue } from "./work-queue.js";
+import { createWorkQueue } from "../work-queue.js";
 
 export interface EventHandlers {
   handleText: typeof handleText;

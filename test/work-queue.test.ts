@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createWorkQueue } from "../../src/line/work-queue.js";
+import { createWorkQueue, runBounded } from "../src/work-queue.js";
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = () => undefined as void;
@@ -49,5 +49,21 @@ describe("work queue", () => {
   it("refuses a bound that is not a whole number of at least 1", () => {
     expect(() => createWorkQueue(0)).toThrow(RangeError);
     expect(() => createWorkQueue(1.5)).toThrow(RangeError);
+  });
+});
+
+describe("runBounded", () => {
+  it("keeps the tasks' order in its results while never running more than the bound", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const tasks = Array.from({ length: 9 }, (_, index) => async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, (9 - index) % 3));
+      inFlight -= 1;
+      return index;
+    });
+    expect(await runBounded(tasks, 3)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(most).toBe(3);
   });
 });

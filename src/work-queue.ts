@@ -1,4 +1,5 @@
-// A first-in, first-out queue that runs at most N tasks at once: events wait here, cheaply, when the bot is busy.
+// A first-in, first-out queue that runs at most N tasks at once: webhook events when the bot is busy,
+// and the service calls of one long history view.
 
 export interface WorkQueue {
   /** Runs the task when a place is free; resolves or rejects with it. */
@@ -43,4 +44,10 @@ export function createWorkQueue(concurrency: number): WorkQueue {
       return waiting.length;
     },
   };
+}
+
+/** Runs every task with at most `concurrency` in flight; results in the tasks' order. */
+export function runBounded<T>(tasks: readonly (() => Promise<T>)[], concurrency: number): Promise<T[]> {
+  const queue = createWorkQueue(concurrency);
+  return Promise.all(tasks.map((task) => queue.run(task)));
 }
