@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { demoShopId } from "../src/sandbox/demo.js";
-import { parseHistoryQuery, type HistoryFilter } from "../src/sandbox/params.js";
+import { parseHistoryQuery } from "../src/sandbox/params.js";
 import { openStore } from "../src/sandbox/store.js";
+import { quantile } from "./stats.js";
 
 const WARMUP = 20;
 const ITERATIONS = 300;
@@ -34,11 +35,6 @@ export interface HistoryQueryBenchResult {
   medianMs: number;
   p99Ms: number;
   scenarios: HistoryQueryScenario[];
-}
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
 }
 
 function round(ms: number): number {
@@ -72,7 +68,7 @@ export function benchHistoryQuery(options: HistoryQueryBenchOptions = {}): Histo
     const results: HistoryQueryScenario[] = scenarios.map(([name, query]) => {
       const parsed = parseHistoryQuery(new URLSearchParams(query));
       if (!parsed.ok) throw new Error(`${name}: ${parsed.message}`);
-      const filter: HistoryFilter = parsed.value;
+      const filter = parsed.value;
       for (let i = 0; i < WARMUP; i++) store.history(shopId, filter);
       const times: number[] = [];
       let total = 0;
@@ -84,15 +80,14 @@ export function benchHistoryQuery(options: HistoryQueryBenchOptions = {}): Histo
         total = result.total;
         items = result.items.length;
       }
-      times.sort((a, b) => a - b);
       return {
         name,
         query,
         total,
         items,
         iterations: ITERATIONS,
-        medianMs: round(percentile(times, 50)),
-        p99Ms: round(percentile(times, 99)),
+        medianMs: round(quantile(times, 0.5)),
+        p99Ms: round(quantile(times, 0.99)),
         plan: store.explainHistory(filter),
       };
     });

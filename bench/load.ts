@@ -2,6 +2,7 @@
 // bot cannot slow the load down and hide its own latency (no coordinated omission).
 import { createHmac } from "node:crypto";
 import { Pool } from "undici";
+import type { Arrival } from "./line-stand-in.js";
 
 export interface LoadTarget {
   webhookUrl: string;
@@ -47,11 +48,6 @@ interface PlannedEvent {
   isGroup: boolean;
   text: string;
   eventId: string;
-}
-
-interface Arrival {
-  chatId: string;
-  at: number;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -224,12 +220,4 @@ export async function runStep(target: LoadTarget, plan: StepPlan): Promise<StepM
     rejectedByLine,
     elapsedMs: (arrivals.size === events.length ? lastArrival : now()) - start,
   };
-}
-
-/** The q-quantile (0..1) of a list of numbers, by nearest rank; NaN for an empty list. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[rank] ?? Number.NaN;
 }

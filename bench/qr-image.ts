@@ -37,7 +37,7 @@ export interface QrImageBenchResult {
 }
 
 /** Deterministic, all different: phones, tax ids and e-wallets, with and without amounts. */
-export function benchPayloads(count: number): string[] {
+function benchPayloads(count: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const n = String(10_000_000 + i * 7_919).slice(-8);

@@ -3,7 +3,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpuSeconds, freePort, peakRssMiB, startChild, type Child } from "./processes.js";
-import { quantile, runStep, type StepMeasurement, type StepPlan } from "./load.js";
+import { runStep, type StepMeasurement, type StepPlan } from "./load.js";
+import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchHistoryQuery } from "./history-query.js";
 
@@ -151,11 +152,7 @@ async function main(): Promise<void> {
     process.stderr.write("echo-bot baseline...\n");
     const baseline = await measureBot(
       "echo",
-      async () => {
-        const port = await freePort();
-        const child = await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(port) } });
-        return child;
-      },
+      async () => startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } }),
       line,
       sandbox,
     );

@@ -4,14 +4,14 @@ import type { AccountInfo, HistoryItem, HistoryPage, PromptPayQr, PromptPayQrUrl
 import { ERRORS, ITEM_CODES, SUCCESS } from "./codes.js";
 import type { CheckRecord } from "./demo.js";
 import { buildPromptPayPayload } from "./emvco.js";
-import { MESSAGES, parseHistoryQuery, parseQrBody, parseQrImageQuery, type QrRequest } from "./params.js";
+import { MESSAGES, parseHistoryQuery, parseQrBody, parseQrImageQuery } from "./params.js";
 import type { QrImageCache } from "./qr-png.js";
 import type { SandboxStore, Shop } from "./store.js";
 
-export const MAX_BODY_BYTES = 16_384;
+const MAX_BODY_BYTES = 16_384;
 /** After a 413 we keep reading (and discarding) this much more so the client can read our answer. */
 const DRAIN_AFTER_413_BYTES = 1_048_576;
-export const QR_IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const QR_IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 export interface SandboxAppOptions {
   store: SandboxStore;
@@ -94,7 +94,7 @@ function splitTarget(rawUrl: string): { path: string; query: URLSearchParams } |
 }
 
 /** The secret of an `Authorization: Bearer <secret>` header; the scheme is case-insensitive, one space. */
-export function bearerSecret(header: string | undefined): string | undefined {
+function bearerSecret(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const space = header.indexOf(" ");
   if (space === -1) return undefined;
@@ -181,7 +181,7 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function toWireItem(check: CheckRecord): HistoryItem {
+function toWireItem(check: CheckRecord): HistoryItem {
   return {
     code: ITEM_CODES[check.status],
     status: check.status,
@@ -212,7 +212,7 @@ async function promptPayQr(ctx: Context, withUrl: boolean): Promise<PromptPayQr 
   const body = await readJson(ctx.req);
   const parsed = parseQrBody(body, withUrl);
   if (!parsed.ok) throw new HttpProblem(ERRORS.badRequest, parsed.message);
-  const request: QrRequest = parsed.value;
+  const request = parsed.value;
   const qrCode = buildPromptPayPayload(request.target, request.amountSatang);
   if (!withUrl) return { qrCode, targetType: request.target.type, amount: request.amount };
   const url = `${ctx.options.publicUrl}/api/qr-image?data=${encodeURIComponent(qrCode)}&size=${request.size}`;

@@ -18,8 +18,7 @@ export const DEMO_STORE_NAMES = {
   other: "Second Shop",
 } as const;
 
-export const DEMO_HISTORY_DAYS = 90;
-
+const DEMO_HISTORY_DAYS = 90;
 
 export type DemoShopKey = keyof typeof DEMO_SECRETS;
 
@@ -55,9 +54,9 @@ export interface CheckRecord {
 // ---------------------------------------------------------------------------------------------
 // A small seeded PRNG (sfc32): same seed, same demo data, on every machine.
 
-export type Rng = () => number;
+type Rng = () => number;
 
-export function createRng(seed: number): Rng {
+function createRng(seed: number): Rng {
   let a = 0x9e3779b9 ^ seed;
   let b = 0x243f6a88 ^ Math.imul(seed, 0x85ebca6b);
   let c = 0xb7e15162 ^ Math.imul(seed, 0xc2b2ae35);
@@ -167,13 +166,11 @@ const PROFILES: readonly ShopProfile[] = [
   },
 ];
 
-const SHOP_KEYS: readonly DemoShopKey[] = ["shop", "expired", "other"];
-
-/** The demo shops with ids 1..3, their packages dated from `nowMs`. */
+/** The demo shops with ids 1..3 in PROFILES order, their packages dated from `nowMs`. */
 export function demoShops(nowMs: number): ShopRecord[] {
-  const today = bangkokDayStart(nowMs);
+  const today = bangkokDayStartWall(nowMs);
   return PROFILES.map((p) => ({
-    id: SHOP_KEYS.indexOf(p.key) + 1,
+    id: demoShopId(p.key),
     name: DEMO_STORE_NAMES[p.key],
     secret: DEMO_SECRETS[p.key],
     packageName: p.packageName,
@@ -186,7 +183,7 @@ export function demoShops(nowMs: number): ShopRecord[] {
 }
 
 export function demoShopId(key: DemoShopKey): number {
-  return SHOP_KEYS.indexOf(key) + 1;
+  return PROFILES.findIndex((p) => p.key === key) + 1;
 }
 
 function profileOf(key: DemoShopKey): ShopProfile {
@@ -200,17 +197,19 @@ function profileOf(key: DemoShopKey): ShopProfile {
 
 const DAY_MS = 86_400_000;
 
-/** Start of the Bangkok day holding `ms`, as `{ instant, wall }` (wall = the local fields counted as UTC). */
-function bangkokDayStart(ms: number): { instant: number; wall: number } {
-  // Bangkok has no DST, but read the offset from the zone data rather than assuming +07:00.
-  const probe = zonedWallTimeToInstant(ms, SANDBOX_TIME_ZONE);
-  const offset = ms - probe;
-  const wall = Math.floor((ms + offset) / DAY_MS) * DAY_MS;
-  return { instant: zonedWallTimeToInstant(wall, SANDBOX_TIME_ZONE), wall };
+/** Bangkok's offset from UTC around `ms`. It has no DST, but the zone data says so rather than us assuming +07:00. */
+function bangkokOffsetMs(ms: number): number {
+  return ms - zonedWallTimeToInstant(ms, SANDBOX_TIME_ZONE);
 }
 
-function dayStartAfter(day: { wall: number }, days: number): number {
-  return zonedWallTimeToInstant(day.wall + days * DAY_MS, SANDBOX_TIME_ZONE);
+/** Start of the Bangkok day holding `ms`, as wall-clock time (the local fields counted as UTC). */
+function bangkokDayStartWall(ms: number): number {
+  return Math.floor((ms + bangkokOffsetMs(ms)) / DAY_MS) * DAY_MS;
+}
+
+/** The instant the Bangkok day `days` after the day starting at `dayStartWall` begins. */
+function dayStartAfter(dayStartWall: number, days: number): number {
+  return zonedWallTimeToInstant(dayStartWall + days * DAY_MS, SANDBOX_TIME_ZONE);
 }
 
 /** Relative busyness of each Bangkok hour for a shop open 7:00-21:00 that also takes a few late orders. */
@@ -222,7 +221,7 @@ const pickHour = weighted(HOUR_WEIGHTS.map((w, h) => [h, w] as const));
  * business-hour peaks.
  */
 function checkTimes(rng: Rng, count: number, nowMs: number): Float64Array {
-  const today = bangkokDayStart(nowMs);
+  const today = bangkokDayStartWall(nowMs);
   const dayStarts: number[] = [];
   for (let d = DEMO_HISTORY_DAYS - 1; d >= 0; d--) dayStarts.push(dayStartAfter(today, -d));
   const times = new Float64Array(count);
@@ -321,8 +320,7 @@ export function* generateChecks(options: GenerateOptions): Generator<CheckRecord
   const shopId = demoShopId(options.shop);
   const rng = createRng(options.seed);
   const times = checkTimes(rng, options.count, options.nowMs);
-  const offsetMs = options.nowMs - zonedWallTimeToInstant(options.nowMs, SANDBOX_TIME_ZONE);
-  const transRefFor = transRefFormatter(offsetMs);
+  const transRefFor = transRefFormatter(bangkokOffsetMs(options.nowMs));
   for (let i = 0; i < options.count; i++) {
     const createdAtMs = times[i] ?? options.nowMs;
     const id = options.firstId + i;

@@ -22,8 +22,14 @@ const TARGET_RULES: Record<PromptPayTargetType, { subTag: string; pattern: RegEx
   ewallet: { subTag: "03", pattern: /^\d{15}$/ },
 };
 
+/** The target these digits name (already normalised), or undefined when they fit no target type. */
+export function promptPayTargetOf(digits: string): PromptPayTarget | undefined {
+  const type = (Object.keys(TARGET_RULES) as PromptPayTargetType[]).find((t) => TARGET_RULES[t].pattern.test(digits));
+  return type === undefined ? undefined : { type, digits };
+}
+
 /** One TLV data object: 2-digit id, 2-digit decimal length, value. */
-export function tlv(id: string, value: string): string {
+function tlv(id: string, value: string): string {
   if (!/^\d{2}$/.test(id)) throw new RangeError(`TLV id must be 2 digits, got ${JSON.stringify(id)}`);
   if (value.length > 99) throw new RangeError(`TLV value of ${id} is longer than 99 characters`);
   return id + String(value.length).padStart(2, "0") + value;

@@ -1,17 +1,17 @@
 // Pure validation of the sandbox's outside input (query strings and JSON bodies), with the exact 400 messages.
 import { tzOffset } from "@date-fns/tz";
-import { SLIP_STATUSES, type SlipStatus } from "../slip/types.js";
-import { MAX_AMOUNT_SATANG, type PromptPayTarget } from "./emvco.js";
+import { isSlipStatus, SLIP_STATUSES, type SlipStatus } from "../slip/types.js";
+import { MAX_AMOUNT_SATANG, promptPayTargetOf, type PromptPayTarget } from "./emvco.js";
 
 export const SANDBOX_TIME_ZONE = "Asia/Bangkok";
-export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 20;
-export const MAX_PAGE = 1_000_000_000;
-export const DEFAULT_QR_SIZE = 512;
-export const MIN_QR_SIZE = 128;
-export const MAX_QR_SIZE = 1024;
-export const MAX_QR_DATA_LENGTH = 512;
-export const MAX_TRANS_REF_LENGTH = 100;
+const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 20;
+const MAX_PAGE = 1_000_000_000;
+const DEFAULT_QR_SIZE = 512;
+const MIN_QR_SIZE = 128;
+const MAX_QR_SIZE = 1024;
+const MAX_QR_DATA_LENGTH = 512;
+const MAX_TRANS_REF_LENGTH = 100;
 
 export const MESSAGES = {
   page: `page must be an integer from 1 to ${MAX_PAGE}`,
@@ -86,10 +86,8 @@ export function parseHistoryQuery(params: URLSearchParams): Parsed<HistoryFilter
   const status = single(params, "status");
   if (!status.ok) return status;
   if (status.value !== undefined) {
-    const value = status.value;
-    const known = SLIP_STATUSES.find((s) => s === value);
-    if (known === undefined) return fail(MESSAGES.status);
-    filter.status = known;
+    if (!isSlipStatus(status.value)) return fail(MESSAGES.status);
+    filter.status = status.value;
   }
 
   const transRef = single(params, "transRef");
@@ -205,13 +203,10 @@ export interface QrRequest {
   size: number;
 }
 
+/** The target of an `accountNumber` as sent, spaces and dashes between digit groups allowed. */
 export function parsePromptPayTarget(accountNumber: unknown): PromptPayTarget | undefined {
   if (typeof accountNumber !== "string") return undefined;
-  const digits = accountNumber.replace(/[\s-]/g, "");
-  if (/^0[0-9]{9}$/.test(digits)) return { type: "phone", digits };
-  if (/^[0-9]{13}$/.test(digits)) return { type: "citizen", digits };
-  if (/^[0-9]{15}$/.test(digits)) return { type: "ewallet", digits };
-  return undefined;
+  return promptPayTargetOf(accountNumber.replace(/[\s-]/g, ""));
 }
 
 /** Satang of a JSON amount: a number > 0, at most 2 decimals, at most 9999999999.99. */

@@ -4,10 +4,10 @@ import encodeQR from "qr";
 import { encodeGray1Png, gray1ScanlineLength } from "./png.js";
 
 /** ISO/IEC 18004 asks for a quiet zone of 4 modules around the symbol. */
-export const QUIET_ZONE_MODULES = 4;
+const QUIET_ZONE_MODULES = 4;
 
 /** Upper bound on the requested size, so a caller bug cannot ask for a gigapixel image. */
-export const MAX_QR_PNG_SIZE = 4096;
+const MAX_QR_PNG_SIZE = 4096;
 
 /**
  * The module matrix with its quiet zone, true = dark. `qr` rejects border 0 but adds the border after drawing
@@ -24,7 +24,7 @@ export function qrMatrix(text: string): boolean[][] {
  * module. Below one pixel per module the image is downsampled (p -> floor(p * modules / size)) to keep its size,
  * but is then no longer readable.
  */
-export function pixelToModuleMap(modules: number, size: number): Int32Array {
+function pixelToModuleMap(modules: number, size: number): Int32Array {
   const map = new Int32Array(size);
   const scale = Math.floor(size / modules);
   if (scale >= 1) {

@@ -6,7 +6,7 @@ import { QrImageCache } from "./qr-png.js";
 import { openStore, type SandboxStore } from "./store.js";
 
 /** Rendered QR images kept in memory; a PNG is a few kilobytes. */
-export const QR_CACHE_ENTRIES = 512;
+const QR_CACHE_ENTRIES = 512;
 
 export interface SandboxOptions {
   /** Default 0: a free port. */

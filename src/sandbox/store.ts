@@ -28,7 +28,7 @@ export interface SandboxStore {
   close(): void;
 }
 
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
@@ -168,39 +168,40 @@ export function openStore(path: string): SandboxStore {
   const checkCountStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM checks");
   const maxIdStmt = db.prepare<[], { m: number | null }>("SELECT MAX(id) AS m FROM checks");
 
-  // One pair of prepared statements per combination of filters, made on first use.
-  const historyStatements = new Map<string, { page: Database.Statement; count: Database.Statement; sql: { page: string; count: string } }>();
-
-  function historyStatementsFor(filter: HistoryFilter) {
-    const where = ["shop_id = ?"];
-    if (filter.status !== undefined) where.push("status = ?");
-    if (filter.transRef !== undefined) where.push("trans_ref = ?");
-    if (filter.fromMs !== undefined) where.push("created_at >= ?");
-    if (filter.toMs !== undefined) where.push("created_at <= ?");
-    const key = where.join(" AND ");
-    // Without statistics the planner prefers the date index for a status filter and then reads every
-    // row to test its status; the status index answers the same order directly.
-    const index =
-      filter.status !== undefined && filter.transRef === undefined ? " INDEXED BY checks_shop_status_created" : "";
-    let statements = historyStatements.get(key);
-    if (statements === undefined) {
-      const sql = {
-        page: `SELECT * FROM checks${index} WHERE ${key} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-        count: `SELECT COUNT(*) AS n FROM checks WHERE ${key}`,
-      };
-      statements = { page: db.prepare(sql.page), count: db.prepare(sql.count), sql };
-      historyStatements.set(key, statements);
-    }
-    return statements;
+  /** The WHERE clause of a history query and its parameters, built in one walk so they cannot disagree. */
+  function historyWhere(shopId: number, filter: HistoryFilter): { where: string; params: (string | number)[] } {
+    const clauses = ["shop_id = ?"];
+    const params: (string | number)[] = [shopId];
+    const add = (clause: string, value: string | number | undefined): void => {
+      if (value === undefined) return;
+      clauses.push(clause);
+      params.push(value);
+    };
+    add("status = ?", filter.status);
+    add("trans_ref = ?", filter.transRef);
+    add("created_at >= ?", filter.fromMs);
+    add("created_at <= ?", filter.toMs);
+    return { where: clauses.join(" AND "), params };
   }
 
-  function historyParams(shopId: number, filter: HistoryFilter): (string | number)[] {
-    const params: (string | number)[] = [shopId];
-    if (filter.status !== undefined) params.push(filter.status);
-    if (filter.transRef !== undefined) params.push(filter.transRef);
-    if (filter.fromMs !== undefined) params.push(filter.fromMs);
-    if (filter.toMs !== undefined) params.push(filter.toMs);
-    return params;
+  // One pair of prepared statements per WHERE clause (a combination of filters), made on first use.
+  const historyStatements = new Map<string, { page: Database.Statement; count: Database.Statement; sql: { page: string; count: string } }>();
+
+  function historyStatementsFor(where: string, filter: HistoryFilter) {
+    let statements = historyStatements.get(where);
+    if (statements === undefined) {
+      // Without statistics the planner prefers the date index for a status filter and then reads every
+      // row to test its status; the status index answers the same order directly.
+      const index =
+        filter.status !== undefined && filter.transRef === undefined ? " INDEXED BY checks_shop_status_created" : "";
+      const sql = {
+        page: `SELECT * FROM checks${index} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        count: `SELECT COUNT(*) AS n FROM checks WHERE ${where}`,
+      };
+      statements = { page: db.prepare(sql.page), count: db.prepare(sql.count), sql };
+      historyStatements.set(where, statements);
+    }
+    return statements;
   }
 
   function insertChecks(checks: Iterable<CheckRecord>): number {
@@ -264,8 +265,8 @@ export function openStore(path: string): SandboxStore {
     },
 
     history(shopId, filter) {
-      const statements = historyStatementsFor(filter);
-      const params = historyParams(shopId, filter);
+      const { where, params } = historyWhere(shopId, filter);
+      const statements = historyStatementsFor(where, filter);
       const total = (statements.count.get(params) as { n: number }).n;
       const offset = (filter.page - 1) * filter.limit;
       // A page past the end needs no scan.
@@ -275,10 +276,10 @@ export function openStore(path: string): SandboxStore {
     },
 
     explainHistory(filter) {
-      const { sql } = historyStatementsFor(filter);
-      const plan = (text: string, params: (string | number)[]): string =>
-        (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail).join(" | ");
-      const params = historyParams(1, filter);
+      const { where, params } = historyWhere(1, filter);
+      const { sql } = historyStatementsFor(where, filter);
+      const plan = (text: string, values: (string | number)[]): string =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(values) as { detail: string }[]).map((row) => row.detail).join(" | ");
       return { page: plan(sql.page, [...params, filter.limit, 0]), count: plan(sql.count, params) };
     },
 

@@ -5,7 +5,7 @@ import { DEMO_SECRETS, DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { openStore } from "../../src/sandbox/store.js";
 import type { AccountInfo } from "../../src/slip/types.js";
-import { EXPIRED, OTHER, SHOP, getJson, postJson, startTestSandbox } from "./sandbox-client.js";
+import { EXPIRED, OTHER, SHOP, requestJson, postJson, startTestSandbox } from "./sandbox-client.js";
 
 let sandbox: RunningSandbox;
 let base: string;
@@ -23,8 +23,8 @@ const QR_BODY = { payload: { accountNumber: "0812345678", amount: 150 } };
 
 /** One call of each of the four operations. */
 const OPERATIONS = [
-  ["GET /api/slip-history", (h: Record<string, string>) => getJson(base, "/api/slip-history", h)],
-  ["GET /api/account/info", (h: Record<string, string>) => getJson(base, "/api/account/info", h)],
+  ["GET /api/slip-history", (h: Record<string, string>) => requestJson(base, "/api/slip-history", h)],
+  ["GET /api/account/info", (h: Record<string, string>) => requestJson(base, "/api/account/info", h)],
   ["POST /api/promptpay-qr", (h: Record<string, string>) => postJson(base, "/api/promptpay-qr", QR_BODY, h)],
   ["POST /api/promptpay-qr-url", (h: Record<string, string>) => postJson(base, "/api/promptpay-qr-url", QR_BODY, h)],
 ] as const;
@@ -53,7 +53,7 @@ describe("routes", () => {
   it.each(["/", "/api", "/api/unknown", "/api/slip-history/", "/API/slip-history", "/api/account"])(
     "answers 404 for %s",
     async (path) => {
-      const res = await getJson(base, path);
+      const res = await requestJson(base, path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ code: "404001", message: "Not Found" });
     },
@@ -66,7 +66,7 @@ describe("routes", () => {
     ["PUT", "/api/promptpay-qr-url", "POST"],
     ["POST", "/api/qr-image", "GET, HEAD"],
   ])("answers 405 to %s %s with Allow: %s, before asking for auth", async (method, path, allow) => {
-    const res = await getJson(base, path, {}, { method });
+    const res = await requestJson(base, path, {}, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe(allow);
     expect(res.body).toEqual({ code: "405001", message: "Method Not Allowed" });
@@ -98,21 +98,21 @@ describe("auth", () => {
     ["the secret alone", DEMO_SECRETS.shop],
     ["a prefix of the secret", `Bearer ${DEMO_SECRETS.shop.slice(0, -1)}`],
   ])("answers 401 to %s", async (_label, header) => {
-    const res = await getJson(base, "/api/account/info", { Authorization: header });
+    const res = await requestJson(base, "/api/account/info", { Authorization: header });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: "401001", message: "Unauthorized" });
   });
 
   it.each(["Bearer", "bearer", "BEARER", "bEaReR"])("accepts the scheme written %s", async (scheme) => {
-    const res = await getJson<AccountInfo>(base, "/api/account/info", { Authorization: `${scheme} ${DEMO_SECRETS.shop}` });
+    const res = await requestJson<AccountInfo>(base, "/api/account/info", { Authorization: `${scheme} ${DEMO_SECRETS.shop}` });
     expect(res.status).toBe(200);
     expect(res.body.data?.storeName).toBe(DEMO_STORE_NAMES.shop);
   });
 
   it("checks auth before the request itself", async () => {
-    const res = await getJson(base, "/api/promptpay-qr", { "Content-Type": "text/plain" }, { method: "POST", body: "x" });
+    const res = await requestJson(base, "/api/promptpay-qr", { "Content-Type": "text/plain" }, { method: "POST", body: "x" });
     expect(res.status).toBe(401);
-    const history = await getJson(base, "/api/slip-history?page=0", {});
+    const history = await requestJson(base, "/api/slip-history?page=0", {});
     expect(history.status).toBe(401);
   });
 });
@@ -126,8 +126,8 @@ describe("the expired package", () => {
 
   it("answers 402 whatever the query or body", async () => {
     const expired = [
-      await getJson(base, "/api/slip-history?page=0&from=nonsense&status=nope", EXPIRED),
-      await getJson(base, "/api/promptpay-qr", { ...EXPIRED, "Content-Type": "text/plain" }, { method: "POST", body: "x" }),
+      await requestJson(base, "/api/slip-history?page=0&from=nonsense&status=nope", EXPIRED),
+      await requestJson(base, "/api/promptpay-qr", { ...EXPIRED, "Content-Type": "text/plain" }, { method: "POST", body: "x" }),
       await postJson(base, "/api/promptpay-qr-url", "{not json", EXPIRED),
       await postJson(base, "/api/promptpay-qr", { payload: { accountNumber: "1" } }, EXPIRED),
       await postJson(base, "/api/promptpay-qr", " ".repeat(40_000), EXPIRED),
@@ -148,8 +148,8 @@ describe("the expired package", () => {
 
 describe("account info", () => {
   it("gives each active shop its own package, tokens and estimates", async () => {
-    const shop = await getJson<AccountInfo>(base, "/api/account/info", SHOP);
-    const other = await getJson<AccountInfo>(base, "/api/account/info", OTHER);
+    const shop = await requestJson<AccountInfo>(base, "/api/account/info", SHOP);
+    const other = await requestJson<AccountInfo>(base, "/api/account/info", OTHER);
     for (const res of [shop, other]) {
       expect(res.status).toBe(200);
       expect(res.body.code).toBe("200001");
@@ -179,7 +179,7 @@ describe("request bodies", () => {
   ])("answers 415 to %s", async (_label, type) => {
     const headers: Record<string, string> = { ...SHOP };
     if (type !== undefined) headers["Content-Type"] = type;
-    const res = await getJson(base, "/api/promptpay-qr", headers, {
+    const res = await requestJson(base, "/api/promptpay-qr", headers, {
       method: "POST",
       body: new Blob([JSON.stringify(QR_BODY)]),
     });
@@ -188,7 +188,7 @@ describe("request bodies", () => {
   });
 
   it("accepts application/json with a UTF-8 charset in any case", async () => {
-    const res = await getJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "Application/JSON; Charset=UTF-8" }, {
+    const res = await requestJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "Application/JSON; Charset=UTF-8" }, {
       method: "POST",
       body: JSON.stringify(QR_BODY),
     });
@@ -207,7 +207,7 @@ describe("request bodies", () => {
   });
 
   it("answers 400 to a body that is not UTF-8", async () => {
-    const res = await getJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "application/json" }, {
+    const res = await requestJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "application/json" }, {
       method: "POST",
       body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
     });
@@ -247,7 +247,7 @@ describe("request bodies", () => {
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ code: "413001", message: "Payload Too Large" });
     // The server still serves new requests afterwards.
-    expect((await getJson(base, "/api/account/info")).status).toBe(200);
+    expect((await requestJson(base, "/api/account/info")).status).toBe(200);
   });
 
   it("reads a small chunked body", async () => {
@@ -269,12 +269,12 @@ describe("unexpected failures", () => {
     const reported: unknown[] = [];
     const broken = await startTestSandbox({ store: failing, onError: (e) => reported.push(e) });
     try {
-      const res = await getJson(broken.url, "/api/slip-history", SHOP);
+      const res = await requestJson(broken.url, "/api/slip-history", SHOP);
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ code: "500001", message: "Internal Server Error" });
       expect(reported).toHaveLength(1);
       expect(String(reported[0])).not.toContain(DEMO_SECRETS.shop);
-      expect((await getJson(broken.url, "/api/account/info", SHOP)).status).toBe(200);
+      expect((await requestJson(broken.url, "/api/account/info", SHOP)).status).toBe(200);
     } finally {
       await broken.close();
     }

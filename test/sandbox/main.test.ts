@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PromptPayQrUrl } from "../../src/slip/types.js";
-import { SHOP, getJson, postJson } from "./sandbox-client.js";
+import type { HistoryPage, PromptPayQrUrl } from "../../src/slip/types.js";
+import { SHOP, requestJson, postJson } from "./sandbox-client.js";
 
 const ENTRY = join(import.meta.dirname, "../../src/sandbox/main.ts");
 const children: ChildProcess[] = [];
@@ -65,7 +65,7 @@ describe("npm run sandbox", () => {
     expect(r.output()).toContain("demo-expired-secret");
     expect(existsSync(db)).toBe(true);
 
-    const info = await getJson(url, "/api/account/info", SHOP);
+    const info = await requestJson(url, "/api/account/info", SHOP);
     expect(info.status).toBe(200);
     const qr = await postJson<PromptPayQrUrl>(url, "/api/promptpay-qr-url", { payload: { accountNumber: "0812345678" } });
     expect(qr.body.data?.url.startsWith("https://qr.example.test/api/qr-image?data=")).toBe(true);
@@ -90,7 +90,7 @@ describe("npm run sandbox", () => {
 
     const serve = run({ PORT: "0", SANDBOX_DB: db });
     const [, url = ""] = await waitFor(serve, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    const res = await getJson<{ pagination: { total: number } }>(url, "/api/slip-history?limit=1", SHOP);
+    const res = await requestJson<HistoryPage>(url, "/api/slip-history?limit=1", SHOP);
     expect(res.body.data?.pagination.total).toBe(3000 + 2500);
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);

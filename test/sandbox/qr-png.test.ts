@@ -1,34 +1,10 @@
 // QR PNGs: exact size, readable by a real decoder (jsQR), a 1-bit PNG, a quiet zone, and the LRU cache.
-import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { buildPromptPayPayload } from "../../src/sandbox/emvco.js";
 import { crc32, encodeGray1Png } from "../../src/sandbox/png.js";
 import { qrMatrix, QrImageCache, renderQrPng } from "../../src/sandbox/qr-png.js";
-
-// jsqr is CommonJS typed as an ES default export; under NodeNext its default import is module.exports,
-// whose `default` property is the decoder function.
-const jsQR = jsQRModule.default;
-
-interface Decoded {
-  width: number;
-  height: number;
-  text: string | undefined;
-  /** true where the pixel is black */
-  dark: (x: number, y: number) => boolean;
-}
-
-function decode(png: Buffer): Decoded {
-  const image = PNG.sync.read(png); // checks the chunk CRCs too
-  const rgba = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length);
-  const result = jsQR(rgba, image.width, image.height);
-  return {
-    width: image.width,
-    height: image.height,
-    text: result?.data,
-    dark: (x, y) => (image.data[(y * image.width + x) * 4] ?? 255) < 128,
-  };
-}
+import { decodeQrPng } from "./qr-decode.js";
 
 // Deterministic text of a given length over an alphabet (no randomness: failures must reproduce).
 function textOf(alphabet: string, length: number): string {
@@ -47,7 +23,7 @@ const PAYLOADS = [
 describe("renderQrPng", () => {
   it.each([128, 240, 512, 1024])("decodes back to the PromptPay payload at %i px, exactly that size", (size) => {
     for (const payload of PAYLOADS) {
-      const decoded = decode(renderQrPng(payload, size));
+      const decoded = decodeQrPng(renderQrPng(payload, size));
       expect(decoded.width).toBe(size);
       expect(decoded.height).toBe(size);
       expect(decoded.text).toBe(payload);
@@ -56,7 +32,7 @@ describe("renderQrPng", () => {
 
   it("keeps the exact size at awkward sizes too", () => {
     for (const size of [129, 131, 333, 1000, 1023]) {
-      const decoded = decode(renderQrPng(PAYLOADS[0] ?? "", size));
+      const decoded = decodeQrPng(renderQrPng(PAYLOADS[0] ?? "", size));
       expect([decoded.width, decoded.height, decoded.text]).toEqual([size, size, PAYLOADS[0]]);
     }
   });
@@ -75,7 +51,7 @@ describe("renderQrPng", () => {
     for (const size of [128, 240, 512, 1024]) {
       const payload = PAYLOADS[0] ?? "";
       const modules = qrMatrix(payload).length - 8; // the symbol without its quiet zone
-      const decoded = decode(renderQrPng(payload, size));
+      const decoded = decodeQrPng(renderQrPng(payload, size));
       const modulePixels = Math.floor(size / (modules + 8));
       const quiet = 4 * modulePixels;
       const margin = Math.floor((size - (modules + 8) * modulePixels) / 2) + quiet;
@@ -99,7 +75,7 @@ describe("renderQrPng", () => {
     const ascii = textOf("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_~", 512);
     for (const text of [alphanumeric, ascii]) {
       expect(qrMatrix(text).length).toBeLessThanOrEqual(128);
-      for (const size of [128, 240, 512, 1024]) expect(decode(renderQrPng(text, size)).text, `${text.length} chars at ${size}`).toBe(text);
+      for (const size of [128, 240, 512, 1024]) expect(decodeQrPng(renderQrPng(text, size)).text, `${text.length} chars at ${size}`).toBe(text);
     }
   });
 
@@ -108,9 +84,9 @@ describe("renderQrPng", () => {
     const thai = textOf("กขคงจฉชซฌญฎฏฐฑร้านกาแฟดีใจ", 512);
     const modules = qrMatrix(thai).length;
     expect(modules).toBe(153);
-    for (const size of [160, 240, 512, 1024]) expect(decode(renderQrPng(thai, size)).text, `at ${size}`).toBe(thai);
+    for (const size of [160, 240, 512, 1024]) expect(decodeQrPng(renderQrPng(thai, size)).text, `at ${size}`).toBe(thai);
     // Below one pixel per module the size is still honoured, but no reader can resolve the modules.
-    const small = decode(renderQrPng(thai, 128));
+    const small = decodeQrPng(renderQrPng(thai, 128));
     expect([small.width, small.height]).toEqual([128, 128]);
   });
 

@@ -1,7 +1,7 @@
 // Test helpers for the sandbox: a started sandbox on 127.0.0.1 port 0 at a fixed clock, and typed fetches.
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../src/sandbox/server.js";
-import type { HistoryItem, Pagination } from "../../src/slip/types.js";
+import type { HistoryItem, HistoryPage } from "../../src/slip/types.js";
 
 /** 14:30 in Bangkok on Friday 20 November 2026: the demo data ends just before it. */
 export const NOW = new Date("2026-11-20T07:30:00.000Z");
@@ -30,7 +30,8 @@ export const SHOP = auth(DEMO_SECRETS.shop);
 export const OTHER = auth(DEMO_SECRETS.other);
 export const EXPIRED = auth(DEMO_SECRETS.expired);
 
-export async function getJson<T = unknown>(
+/** A request (GET unless `init` says otherwise) whose answer is read as the JSON envelope. */
+export async function requestJson<T = unknown>(
   base: string,
   path: string,
   headers: Record<string, string> = SHOP,
@@ -47,19 +48,14 @@ export async function postJson<T = unknown>(
   body: unknown,
   headers: Record<string, string> = SHOP,
 ): Promise<JsonResponse<T>> {
-  return getJson<T>(base, path, { "Content-Type": "application/json", ...headers }, {
+  return requestJson<T>(base, path, { "Content-Type": "application/json", ...headers }, {
     method: "POST",
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
-export interface HistoryData {
-  items: HistoryItem[];
-  pagination: Pagination;
-}
-
-export async function history(base: string, query: string, headers = SHOP): Promise<JsonResponse<HistoryData>> {
-  return getJson<HistoryData>(base, `/api/slip-history${query === "" ? "" : `?${query}`}`, headers);
+export async function history(base: string, query: string, headers = SHOP): Promise<JsonResponse<HistoryPage>> {
+  return requestJson<HistoryPage>(base, `/api/slip-history${query === "" ? "" : `?${query}`}`, headers);
 }
 
 /** Every item of a shop, newest first, read page by page with limit=100. */
