@@ -26,11 +26,15 @@ const INVISIBLE = /[\u00AD\uFEFF]/gu;
 /** The ellipsis character that phones substitute for `...`; in a range it means `..`. */
 const ELLIPSIS = /\u2026/gu;
 
-export function normalizeText(text: string): string {
+/** Full-width ASCII and Thai digits as plain ASCII; the PromptPay id reader uses it on text that skips normalizeText. */
+export function foldToAscii(text: string): string {
   return text
-    .replace(INVISIBLE, "")
     .replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(THAI_DIGITS, (c) => String.fromCharCode(c.charCodeAt(0) - 0x0e50 + 0x30))
+    .replace(THAI_DIGITS, (c) => String.fromCharCode(c.charCodeAt(0) - 0x0e50 + 0x30));
+}
+
+export function normalizeText(text: string): string {
+  return foldToAscii(text.replace(INVISIBLE, ""))
     .replace(TONE_BEFORE_VOWEL, "$2$1")
     .replace(SPLIT_SARA_AM, "$1\u0E33")
     .replace(ELLIPSIS, "..")
@@ -44,7 +48,7 @@ export interface Token {
   lower: string;
 }
 
-export function toToken(raw: string): Token {
+function toToken(raw: string): Token {
   return { raw, lower: raw.toLowerCase() };
 }
 
@@ -56,12 +60,12 @@ export function hasThai(text: string): boolean {
 
 /**
  * Splits normalized text into tokens. Thai is written without spaces, so each known Thai keyword
- * also becomes a token of its own wherever it starts (longest keyword first): `เมื่อวานซ้ำ` gives
- * `เมื่อวาน`, `ซ้ำ` and `150บาท` gives `150`, `บาท`. Keywords are Thai only, so ASCII words (a transRef)
- * are never cut.
+ * also becomes a token of its own wherever it starts: `เมื่อวานซ้ำ` gives `เมื่อวาน`, `ซ้ำ` and `150บาท`
+ * gives `150`, `บาท`. Keywords are Thai only, so ASCII words (a transRef) are never cut.
+ * `keywordsLongestFirst` must be sorted longest first, so `เมื่อวานนี้` wins over `เมื่อวาน`; the caller
+ * sorts once instead of on every message.
  */
-export function tokenize(text: string, thaiKeywords: readonly string[]): Token[] {
-  const byLength = [...thaiKeywords].sort((a, b) => b.length - a.length);
+export function tokenize(text: string, keywordsLongestFirst: readonly string[]): Token[] {
   const tokens: Token[] = [];
   for (const word of text.split(" ")) {
     if (word === "") continue;
@@ -72,7 +76,7 @@ export function tokenize(text: string, thaiKeywords: readonly string[]): Token[]
     let pending = "";
     let i = 0;
     while (i < word.length) {
-      const keyword = byLength.find((k) => word.startsWith(k, i));
+      const keyword = keywordsLongestFirst.find((k) => word.startsWith(k, i));
       if (keyword === undefined) {
         pending += word[i];
         i += 1;

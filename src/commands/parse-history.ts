@@ -1,7 +1,7 @@
 // Arguments of `history`: a range, a status and a page in any order, or a transRef.
 import type { SlipStatus } from "../slip/types.js";
 import type { CalendarDate, HistoryRequest, RangeSpec, UsageProblem } from "./types.js";
-import type { Token } from "./normalize.js";
+import { hasThai, type Token } from "./normalize.js";
 import { compareCalendarDates, isValidCalendarDate } from "./range.js";
 
 /** `Nd` goes back at most a year (a leap year's 366 days): longer asks the service for more than a chat can show. */
@@ -12,7 +12,7 @@ export const MAX_PAGE = 9999;
 export const MAX_TRANS_REF_LENGTH = 64;
 const TRANS_REF = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TRANS_REF_LENGTH}}$`, "u");
 
-export function isTransRef(text: string): boolean {
+function isTransRef(text: string): boolean {
   return TRANS_REF.test(text);
 }
 
@@ -66,10 +66,13 @@ const STATUS_BY_WORD: ReadonlyMap<string, SlipStatus> = new Map(
 
 /** Thai words the tokenizer must cut out of glued text (`เมื่อวานซ้ำ`, `หน้า2`, `7วัน`, `1/11ถึง5/11`). */
 export const HISTORY_THAI_KEYWORDS: readonly string[] = [
-  ...[...RANGE_WORDS.keys(), ...STATUS_BY_WORD.keys(), ...REF_WORDS, ...PAGE_WORDS, ...DAY_UNITS, ...RANGE_SEPARATORS].filter(
-    (word) => /[\u0E00-\u0E7F]/u.test(word),
-  ),
-];
+  ...RANGE_WORDS.keys(),
+  ...STATUS_BY_WORD.keys(),
+  ...REF_WORDS,
+  ...PAGE_WORDS,
+  ...DAY_UNITS,
+  ...RANGE_SEPARATORS,
+].filter(hasThai);
 
 const ISO_DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/u;
 const DAY_MONTH_YEAR = /^(\d{1,2})[-/](\d{1,2})(?:[-/](\d{4}))?$/u;
@@ -184,7 +187,7 @@ export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): Hi
       if (gluedDays === null) {
         // `7วัน` is written together in Thai, `30 days` apart in English.
         const unit = next?.raw ?? "";
-        specText = /[\u0E00-\u0E7F]/u.test(unit) ? `${token.raw}${unit}` : `${token.raw} ${unit}`;
+        specText = hasThai(unit) ? `${token.raw}${unit}` : `${token.raw} ${unit}`;
         specLength = 2;
       }
       const days = readDays(count);

@@ -101,9 +101,8 @@ function parseLone(word: Word): QrArgs {
 }
 
 export function parseQrArgs(tokens: readonly Token[]): QrArgs {
-  const collected = collectWords(tokens);
-  if (!Array.isArray(collected)) return { ok: false, problem: { code: "unexpected", input: collected.unexpected } };
-  const words = collected;
+  const words = collectWords(tokens);
+  if (!Array.isArray(words)) return { ok: false, problem: { code: "unexpected", input: words.unexpected } };
   if (words.length === 0) return { ok: true };
 
   const money = words.filter((w) => w.money);

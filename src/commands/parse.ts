@@ -6,9 +6,10 @@ import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
 import { todayIn } from "./range.js";
 
+/** Longest first, as tokenize needs; sorted once here rather than on every message. */
 const ARGUMENT_KEYWORDS: readonly string[] = [
   ...new Set([...QR_THAI_KEYWORDS, ...HISTORY_THAI_KEYWORDS, ...THAI_COMMAND_WORDS].map(normalizeText)),
-];
+].sort((a, b) => b.length - a.length);
 
 /** English qr words may have the number glued on (`qr150`); other English words must stand alone (`h` in `hello`). */
 const ENGLISH_GLUED_QR = /^(qr|pay|promptpay)([\d฿+].*)$/iu;

@@ -1,5 +1,6 @@
 // PromptPay ids: reading one as people write it (spaces, dashes, +66) and masking one for display.
 import type { PromptPayId } from "./types.js";
+import { foldToAscii } from "./normalize.js";
 
 /** Spaces and every dash people (and phones' autocorrect) put between digit groups. */
 const GROUPING = /[\s\u00A0\u3000\-\u2010-\u2015\u2212\uFE63\uFF0D]/gu;
@@ -10,10 +11,7 @@ const GROUPING = /[\s\u00A0\u3000\-\u2010-\u2015\u2212\uFE63\uFF0D]/gu;
  * or juristic tax id, a leading 0 kept) or 15 digits (e-wallet). Thai and full-width digits count.
  */
 export function parsePromptPayId(input: string): PromptPayId | undefined {
-  const compact = input
-    .replace(/[\u0E50-\u0E59]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0x0e50 + 0x30))
-    .replace(/[\uFF10-\uFF19\uFF0B]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(GROUPING, "");
+  const compact = foldToAscii(input).replace(GROUPING, "");
   const international = /^\+?66(0?)(\d{9})$/u.exec(compact);
   if (international !== null) {
     // 66 + 9 digits is 11 digits, which is no other kind of id, so reading it as a phone is safe.

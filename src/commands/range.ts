@@ -4,8 +4,8 @@ import { addDays, endOfMonth, startOfMonth, subDays, subMonths } from "date-fns"
 import type { CalendarDate, RangeSpec } from "./types.js";
 
 /** Years a typed date may have once Buddhist-era years are converted: slips from 2000 to 2199. */
-export const MIN_YEAR = 2000;
-export const MAX_YEAR = 2199;
+const MIN_YEAR = 2000;
+const MAX_YEAR = 2199;
 
 export function isValidCalendarDate(date: CalendarDate): boolean {
   const { year, month, day } = date;
@@ -50,7 +50,7 @@ export interface ResolvedRange {
 }
 
 /** The first and last calendar day a range covers, seen from `now` in the zone. */
-export function rangeDays(spec: RangeSpec, now: Date, timeZone: string): { from: CalendarDate; to: CalendarDate } {
+function rangeDays(spec: RangeSpec, now: Date, timeZone: string): { from: CalendarDate; to: CalendarDate } {
   const today = noonOf(todayIn(now, timeZone), timeZone);
   switch (spec.kind) {
     case "today":

@@ -10,7 +10,6 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from "./errors.js";
-import type { SlipClientError } from "./errors.js";
 import {
   readAccountInfo,
   readEnvelope,
@@ -72,6 +71,10 @@ interface Settings {
   readonly authorization: string;
   readonly secret: string;
   readonly timeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxConnections: number;
   readonly policy: RetryPolicy;
   readonly accountCacheMs: number;
   readonly maxBodyBytes: number;
@@ -130,7 +133,7 @@ function readBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
 }
 
-function readSettings(options: SlipClientOptions): Settings & { connectTimeoutMs: number; headersTimeoutMs: number; bodyTimeoutMs: number; maxConnections: number } {
+function readSettings(options: SlipClientOptions): Settings {
   const { origin, pathPrefix } = readBaseUrl(options.baseUrl);
   // Bearer tokens are visible ASCII (RFC 6750 b64token is a subset); anything else could break the header.
   if (typeof options.apiSecret !== "string" || !/^[\x21-\x7e]+$/.test(options.apiSecret)) {
@@ -161,7 +164,7 @@ function readSettings(options: SlipClientOptions): Settings & { connectTimeoutMs
 }
 
 /** Builds the query string of GET /api/slip-history: only the given filters, Dates as ISO 8601 UTC. */
-export function buildHistoryQuery(query: HistoryQuery): string {
+function buildHistoryQuery(query: HistoryQuery): string {
   const params = new URLSearchParams();
   const put = (name: string, value: string | number | Date | undefined): void => {
     if (value === undefined) return;
@@ -197,7 +200,7 @@ function header(headers: Dispatcher.ResponseData["headers"], name: string): stri
 }
 
 /** A short, safe description of why an attempt got no answer; undici codes are stable, messages are not. */
-function describeNetworkError(error: unknown, settings: { connectTimeoutMs: number; headersTimeoutMs: number; bodyTimeoutMs: number }): string {
+function describeNetworkError(error: unknown, settings: Settings): string {
   const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
   switch (code) {
     case "UND_ERR_CONNECT_TIMEOUT":
@@ -335,8 +338,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
   }
 
   function refuse(operation: string, problem: string): Promise<never> {
-    const error: SlipClientError = new InvalidRequestError(operation, problem, undefined);
-    return Promise.reject(error);
+    return Promise.reject(new InvalidRequestError(operation, problem, undefined));
   }
 
   return {
