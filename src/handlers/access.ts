@@ -5,7 +5,7 @@ import type { BotSettings } from "../config.js";
 import type { ChatContext } from "./context.js";
 
 /** Whether any staff list is set; with none, every command is open to everyone. */
-export function accessRestricted(settings: BotSettings): boolean {
+function accessRestricted(settings: BotSettings): boolean {
   return settings.staffUserIds.size > 0 || settings.staffGroupIds.size > 0;
 }
 

@@ -1,6 +1,7 @@
 // What a handler knows about the event it answers, and what it may use: no raw events, no reply tokens.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
+import type { CommandName } from "../commands/types.js";
 import type { SlipClient } from "../slip/types.js";
 import type { BotSettings } from "../config.js";
 
@@ -27,7 +28,8 @@ export interface HandlerDeps {
 
 /** What came of one event, for the structured log line. */
 export interface HandlerOutcome {
-  command: string; // a CommandName, or "none" when the text was no command
+  /** "none" when the text was no command. */
+  command: CommandName | "none";
   outcome:
     | "answered"
     | "usage_error"

@@ -8,6 +8,6 @@ export async function handleHelp(
   ctx: ChatContext,
   _deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  await ctx.send(renderHelp(command.topic === undefined ? { lang: command.lang } : { lang: command.lang, topic: command.topic }));
+  await ctx.send(renderHelp({ lang: command.lang, topic: command.topic }));
   return { command: "help", outcome: "answered" };
 }

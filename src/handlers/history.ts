@@ -9,24 +9,24 @@ import {
   type HistoryScope,
   type HistorySummary,
 } from "../render/history.js";
-import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient, type SlipStatus } from "../slip/types.js";
+import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } from "../slip/types.js";
 import { runBounded } from "../work-queue.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
 /** The most the service serves per call (contract section 8). */
-export const SERVICE_PAGE_LIMIT = 100;
+const SERVICE_PAGE_LIMIT = 100;
 /** Past this many checks the summary stops fetching items and is marked partial. */
-export const SUMMARY_ITEM_CAP = 2_000;
+const SUMMARY_ITEM_CAP = 2_000;
 /** Service calls in flight at once while fetching a long range: enough to be quick, few enough to be polite. */
-export const FETCH_CONCURRENCY = 4;
+const FETCH_CONCURRENCY = 4;
 
-export interface HistoryData {
+interface HistoryData {
   summary: HistorySummary;
   rows: HistoryItem[];
 }
 
 /** Count, valid total and per-status counts of the items fetched. */
-export function summarize(items: readonly HistoryItem[], count: number): HistorySummary {
+function summarize(items: readonly HistoryItem[], count: number): HistorySummary {
   const counts = new Map<string, number>();
   let validSatang = 0;
   for (const item of items) {
@@ -41,11 +41,7 @@ export function summarize(items: readonly HistoryItem[], count: number): History
  * holds at most 100 checks; otherwise up to 2,000 checks are fetched for the summary, and past that the
  * per-status counts come from one `limit=1` call per status and the valid total is marked partial.
  */
-export async function loadHistory(
-  slip: SlipClient,
-  query: HistoryQuery,
-  page: number,
-): Promise<HistoryData> {
+async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number): Promise<HistoryData> {
   const first = await slip.slipHistory({ ...query, limit: SERVICE_PAGE_LIMIT, page: 1 });
   const total = first.pagination.total;
   // The service says what page size it served; trust that over what was asked.
@@ -53,13 +49,18 @@ export async function loadHistory(
   const servicePages = Math.ceil(total / size);
   const fetchedPages = Math.min(servicePages, Math.max(1, Math.floor(SUMMARY_ITEM_CAP / size)));
 
-  const rest = await runBounded(
-    Array.from({ length: Math.max(0, fetchedPages - 1) }, (_, i) => () =>
-      slip.slipHistory({ ...query, limit: size, page: i + 2 }).then((p) => p.items),
-    ),
-    FETCH_CONCURRENCY,
-  );
-  const items = [first.items, ...rest].flat();
+  /** The items of service pages `from` to `to` (inclusive), in order. */
+  const itemsOfPages = async (from: number, to: number): Promise<HistoryItem[]> => {
+    const pages = await runBounded(
+      Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => () =>
+        slip.slipHistory({ ...query, limit: size, page: from + i }).then((p) => p.items),
+      ),
+      FETCH_CONCURRENCY,
+    );
+    return pages.flat();
+  };
+
+  const items = [...first.items, ...(await itemsOfPages(2, fetchedPages))];
   const partial = servicePages > fetchedPages;
 
   let summary = summarize(items, total);
@@ -69,7 +70,7 @@ export async function loadHistory(
       counts.set(query.status, total);
     } else {
       const perStatus = await runBounded(
-        SLIP_STATUSES.map((status: SlipStatus) => () =>
+        SLIP_STATUSES.map((status) => () =>
           slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const),
         ),
         FETCH_CONCURRENCY,
@@ -87,26 +88,19 @@ export async function loadHistory(
   // The page lies past what the summary fetched: ask for the service pages that hold it.
   const firstPage = Math.floor(start / size) + 1;
   const lastPage = Math.floor((Math.min(end, total) - 1) / size) + 1;
-  const held = await runBounded(
-    Array.from({ length: lastPage - firstPage + 1 }, (_, i) => () =>
-      slip.slipHistory({ ...query, limit: size, page: firstPage + i }).then((p) => p.items),
-    ),
-    FETCH_CONCURRENCY,
-  );
+  const held = await itemsOfPages(firstPage, lastPage);
   const offset = start - (firstPage - 1) * size;
-  return { summary, rows: held.flat().slice(offset, offset + HISTORY_PAGE_SIZE) };
+  return { summary, rows: held.slice(offset, offset + HISTORY_PAGE_SIZE) };
 }
 
-function scopeOf(request: HistoryRequest, ctx: ChatContext, timeZone: string): { scope: HistoryScope; query: HistoryQuery } {
+function scopeOf(request: HistoryRequest, now: Date, timeZone: string): { scope: HistoryScope; query: HistoryQuery } {
   if (request.by === "ref") return { scope: { by: "ref", transRef: request.transRef }, query: { transRef: request.transRef } };
-  const resolved = resolveRange(request.range, ctx.now, timeZone);
-  const query: HistoryQuery = { from: resolved.from, to: resolved.to };
-  const scope: HistoryScope = { by: "range", range: request.range, fromDate: resolved.fromDate, toDate: resolved.toDate };
-  if (request.status !== undefined) {
-    query.status = request.status;
-    scope.status = request.status;
-  }
-  return { scope, query };
+  const { status } = request;
+  const resolved = resolveRange(request.range, now, timeZone);
+  return {
+    scope: { by: "range", range: request.range, fromDate: resolved.fromDate, toDate: resolved.toDate, status },
+    query: { from: resolved.from, to: resolved.to, status },
+  };
 }
 
 export async function handleHistory(
@@ -115,7 +109,7 @@ export async function handleHistory(
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
-  const { scope, query } = scopeOf(command.request, ctx, timeZone);
+  const { scope, query } = scopeOf(command.request, ctx.now, timeZone);
   // Several service calls may follow; let a 1:1 chat see that the bot is working.
   if (ctx.chat.type === "user") ctx.showLoading();
   const page = command.request.page;

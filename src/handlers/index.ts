@@ -1,7 +1,7 @@
 // The handlers' front door: the group rule, parsing, access control, one table routing commands, service failures.
 import type { Command, CommandName, ParseFailure, ParseResult } from "../commands/types.js";
 import { parseCommand } from "../commands/parse.js";
-import { cutMentions } from "../commands/mentions.js";
+import { cutMentions, type MentionSpan } from "../commands/mentions.js";
 import { isSlipClientError } from "../slip/errors.js";
 import { renderAccessRefused, renderGreeting, renderUnknownCommand, renderUsageError } from "../render/errors.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
@@ -15,7 +15,7 @@ import { handleId } from "./id.js";
 
 export interface TextInput {
   text: string;
-  mentionees: readonly { index: number; length: number; isSelf?: boolean }[];
+  mentionees: readonly (MentionSpan & { readonly isSelf?: boolean })[];
 }
 
 type CommandHandler<K extends CommandName> = (
@@ -33,7 +33,7 @@ const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   id: handleId,
 };
 
-const IGNORED = (command: string): HandlerOutcome => ({ command, outcome: "ignored" });
+const ignored = (command: HandlerOutcome["command"]): HandlerOutcome => ({ command, outcome: "ignored" });
 
 /** Checks access, runs the command's handler and answers any slip service failure. */
 async function runCommand(command: Command, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
@@ -74,7 +74,7 @@ function startsWithMention(input: TextInput): boolean {
 export async function handleText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const inGroup = ctx.chat.type !== "user";
   const addressed = input.mentionees.some((m) => m.isSelf === true);
-  if (inGroup && !addressed && startsWithMention(input)) return IGNORED("none");
+  if (inGroup && !addressed && startsWithMention(input)) return ignored("none");
 
   const text = input.mentionees.length > 0 ? cutMentions(input.text, input.mentionees) : input.text;
   const parsed = parse(text, ctx, deps);
@@ -84,11 +84,11 @@ export async function handleText(input: TextInput, ctx: ChatContext, deps: Handl
   switch (failure.kind) {
     case "usage":
       // "pay me back later" in a group starts with a command word but is talk: answer only what looks meant.
-      if (inGroup && !addressed && failure.problem.code === "unexpected") return IGNORED(failure.command);
+      if (inGroup && !addressed && failure.problem.code === "unexpected") return ignored(failure.command);
       return answerUsage(failure, ctx);
     case "unknown":
     case "empty":
-      if (inGroup && !addressed) return IGNORED("none");
+      if (inGroup && !addressed) return ignored("none");
       await ctx.send(renderUnknownCommand(failure.lang, failure.kind === "unknown" ? failure.word : undefined));
       return { command: "none", outcome: "unknown_command" };
   }
@@ -104,7 +104,7 @@ export async function handlePostback(data: string, ctx: ChatContext, deps: Handl
   if (parsed.failure.kind === "usage") return answerUsage(parsed.failure, ctx);
   // Not data we write (an old button, or another tool's rich menu): nothing sensible to answer.
   deps.log.warn({ chatType: ctx.chat.type }, "postback data is no command");
-  return IGNORED("none");
+  return ignored("none");
 }
 
 /** Follow (1:1) or join (group): a short greeting with the help quick replies. */

@@ -14,11 +14,12 @@ export async function handleQr(
     await ctx.send(renderNoPromptPayId(command.lang));
     return { command: "qr", outcome: "usage_error" };
   }
-  const request =
-    command.amount === undefined
-      ? { accountNumber: payee.digits, size: QR_SIZES.original }
-      : { accountNumber: payee.digits, amount: command.amount / 100, size: QR_SIZES.original };
-  const qr = await deps.slip.promptPayQrUrl(request);
+  const qr = await deps.slip.promptPayQrUrl({
+    accountNumber: payee.digits,
+    // The service takes baht; the command holds satang.
+    amount: command.amount === undefined ? undefined : command.amount / 100,
+    size: QR_SIZES.original,
+  });
   await ctx.send(renderQr({ lang: command.lang, payee, amount: qr.amount, url: qr.url }));
   return { command: "qr", outcome: "answered" };
 }

@@ -1,6 +1,5 @@
 // Turns a failed slip service call into the reply and the outcome for the log, by the error's kind.
-import type { Lang } from "../commands/types.js";
-import type { CommandName } from "../commands/types.js";
+import type { CommandName, Lang } from "../commands/types.js";
 import type { AnySlipClientError, SlipErrorKind } from "../slip/errors.js";
 import { renderServiceFailure } from "../render/errors.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
@@ -25,6 +24,6 @@ export async function answerServiceFailure(
   const level = error.kind === "unauthorized" || error.kind === "response_shape" ? "error" : "warn";
   deps.log[level]({ command, kind: error.kind, operation: error.operation, reason: error.message }, "slip service call failed");
   const serviceMessage = error.kind === "invalid_request" ? error.serviceMessage : undefined;
-  await ctx.send(renderServiceFailure(serviceMessage === undefined ? { kind: error.kind } : { kind: error.kind, serviceMessage }, lang));
+  await ctx.send(renderServiceFailure({ kind: error.kind, serviceMessage }, lang));
   return { command, outcome: OUTCOMES[error.kind] };
 }

@@ -2,14 +2,14 @@
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { AccountInfo } from "../slip/types.js";
-import { calendarDaysBetween, formatCount, formatDate, formatTokens, parseInstant, zonedParts } from "./format.js";
+import { calendarDaysBetween, formatCalendarDate, formatCount, formatTokens, parseInstant, zonedParts } from "./format.js";
 import { flexMessage, safeText } from "./limits.js";
 import { texts } from "./text.js";
 
 /** Warn when the package ends within this many days. */
-export const EXPIRY_WARNING_DAYS = 7;
+const EXPIRY_WARNING_DAYS = 7;
 /** Warn when the tokens left pay for fewer API checks than this. */
-export const LOW_SLIPS_WARNING = 50;
+const LOW_SLIPS_WARNING = 50;
 
 export interface BalanceView {
   lang: Lang;
@@ -40,24 +40,44 @@ function row(label: string, value: string, color?: string): messagingApi.FlexBox
   };
 }
 
+interface Expiry {
+  /** The expiry's calendar date in the business zone, written out. */
+  date: string;
+  /** Calendar days from today to the expiry date; negative once past. */
+  daysLeft: number;
+  expired: boolean;
+  /** Expired, or ending within EXPIRY_WARNING_DAYS. */
+  soon: boolean;
+}
+
+/** The package's expiry as the reply shows it, or undefined when the service's date cannot be read. */
+function expiryOf(view: BalanceView): Expiry | undefined {
+  const expires = parseInstant(view.account.expiresAt);
+  if (expires === undefined) return undefined;
+  const expiresOn = zonedParts(expires, view.timeZone);
+  const daysLeft = calendarDaysBetween(zonedParts(view.now, view.timeZone), expiresOn);
+  const expired = expires.getTime() <= view.now.getTime();
+  return {
+    date: formatCalendarDate(expiresOn, view.lang),
+    daysLeft,
+    expired,
+    soon: expired || daysLeft <= EXPIRY_WARNING_DAYS,
+  };
+}
+
 export function renderBalance(view: BalanceView): messagingApi.Message[] {
   const t = texts(view.lang);
   const a = view.account;
-  const expires = parseInstant(a.expiresAt);
-  const daysLeft =
-    expires === undefined
-      ? undefined
-      : calendarDaysBetween(zonedParts(view.now, view.timeZone), zonedParts(expires, view.timeZone));
-  const expired = expires !== undefined && expires.getTime() <= view.now.getTime();
+  const expiry = expiryOf(view);
   const expiryText =
-    expires === undefined || daysLeft === undefined
+    expiry === undefined
       ? a.expiresAt
       : // Days left on a line of their own: in the narrow value column they would break inside the brackets.
-        `${formatDate(expires, view.lang, view.timeZone)}\n(${expired ? t.expiredDaysAgo(Math.max(0, -daysLeft)) : t.daysLeft(daysLeft)})`;
+        `${expiry.date}\n(${expiry.expired ? t.expiredDaysAgo(Math.max(0, -expiry.daysLeft)) : t.daysLeft(expiry.daysLeft)})`;
 
   const warnings: string[] = [];
-  if (expired) warnings.push(t.warnExpired);
-  else if (daysLeft !== undefined && daysLeft <= EXPIRY_WARNING_DAYS) warnings.push(t.warnExpiring(daysLeft));
+  if (expiry?.expired === true) warnings.push(t.warnExpired);
+  else if (expiry?.soon === true) warnings.push(t.warnExpiring(expiry.daysLeft));
   if (a.estimatedSlips.api < LOW_SLIPS_WARNING) warnings.push(t.warnLowSlips(formatCount(a.estimatedSlips.api)));
 
   const tokens = formatTokens(a.tokens);
@@ -85,7 +105,7 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
       t.balanceRate,
       `${t.balanceApi} ${t.balancePerCheck(formatTokens(a.rate.api))}\n${t.balanceChat} ${t.balancePerCheck(formatTokens(a.rate.chat))}`,
     ),
-    row(t.balanceExpires, expiryText, expired || (daysLeft !== undefined && daysLeft <= EXPIRY_WARNING_DAYS) ? "#D32F2F" : undefined),
+    row(t.balanceExpires, expiryText, expiry?.soon === true ? "#D32F2F" : undefined),
   ];
   for (const warning of warnings) {
     body.push({ type: "text", text: warning, size: "sm", color: "#D32F2F", wrap: true, margin: "md" });
@@ -97,7 +117,7 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
     body: { type: "box", layout: "vertical", spacing: "sm", contents: body },
   };
   const alt = [
-    t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expires === undefined ? a.expiresAt : formatDate(expires, view.lang, view.timeZone)),
+    t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? a.expiresAt),
     ...warnings,
   ].join(" ");
   return [flexMessage(alt, bubble)];

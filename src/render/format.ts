@@ -130,20 +130,11 @@ export function formatDateTime(instant: Date, lang: Lang, timeZone: string): str
   return `${formatCalendarDate(p, lang)} ${pad2(p.hour)}:${pad2(p.minute)}`;
 }
 
-/** `22 พ.ย. 2569` in the business zone. */
-export function formatDate(instant: Date, lang: Lang, timeZone: string): string {
-  return formatCalendarDate(zonedParts(instant, timeZone), lang);
-}
-
 /** An ISO string from the service as a Date, or undefined when it is missing or unreadable. */
 export function parseInstant(value: string | null | undefined): Date | undefined {
   if (value === null || value === undefined) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-export function sameCalendarDate(a: CalendarDate, b: CalendarDate): boolean {
-  return a.year === b.year && a.month === b.month && a.day === b.day;
 }
 
 /** Whole calendar days from `from` to `to` (both wall-clock dates in the zone), negative when `to` is earlier. */

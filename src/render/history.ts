@@ -3,24 +3,23 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/types.js";
 import { formatHistoryCommand } from "../commands/format.js";
 import { MAX_PAGE } from "../commands/parse-history.js";
-import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
+import { compareCalendarDates } from "../commands/range.js";
 import {
-  formatCalendarDate,
-  formatCount,
-  formatDayMonth,
-  formatMoney,
-  formatTime,
-  parseInstant,
-  sameCalendarDate,
-  zonedParts,
-} from "./format.js";
+  isSlipStatus,
+  LISTED_SOURCES,
+  SLIP_STATUSES,
+  type HistoryItem,
+  type ListedSource,
+  type SlipStatus,
+} from "../slip/types.js";
+import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant, zonedParts } from "./format.js";
 import { flexMessage, jsonBytes, LIMITS, postbackButton, quickReply, safeText, type QuickReplyChoice } from "./limits.js";
-import { isKnownSource, texts, type Texts } from "./text.js";
+import { texts, type Texts } from "./text.js";
 
 /** Rows on one page of our history view. */
 export const HISTORY_PAGE_SIZE = 10;
 
-export const STATUS_COLORS: Record<SlipStatus, string> = {
+const STATUS_COLORS: Record<SlipStatus, string> = {
   valid: "#1DB446",
   invalid: "#E67E22",
   fraud: "#D32F2F",
@@ -29,7 +28,7 @@ export const STATUS_COLORS: Record<SlipStatus, string> = {
   error: "#7F7F7F",
 };
 /** Statuses the contract does not list get this colour and their raw word. */
-export const NEUTRAL_COLOR = "#999999";
+const NEUTRAL_COLOR = "#999999";
 
 export type HistoryScope =
   | { by: "range"; range: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus }
@@ -68,16 +67,12 @@ const REF_HEAD = 6;
 const REF_TAIL = 4;
 const DASH = "–";
 
-export function pageCount(total: number): number {
-  return Math.ceil(total / HISTORY_PAGE_SIZE);
-}
-
-export function statusWord(status: string | null, t: Texts): string {
+function statusWord(status: string | null, t: Texts): string {
   if (status === null) return DASH;
   return isSlipStatus(status) ? t.statusWord[status] : safeText(status, STATUS_WORD_UNITS);
 }
 
-export function statusColor(status: string | null): string {
+function statusColor(status: string | null): string {
   return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
 }
 
@@ -87,12 +82,21 @@ export function shortenRef(ref: string): string {
   return `${ref.slice(0, REF_HEAD)}…${ref.slice(-REF_TAIL)}`;
 }
 
+/** Sources the contract lists get a word; others are shown as the service wrote them. */
+function isListedSource(source: string): source is ListedSource {
+  return (LISTED_SOURCES as readonly string[]).includes(source);
+}
+
 function sourceWord(source: string, t: Texts): string {
-  return isKnownSource(source) ? t.sourceWord[source] : safeText(source, STATUS_WORD_UNITS);
+  return isListedSource(source) ? t.sourceWord[source] : safeText(source, STATUS_WORD_UNITS);
+}
+
+function isOneDay(from: CalendarDate, to: CalendarDate): boolean {
+  return compareCalendarDates(from, to) === 0;
 }
 
 function rangeDates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
-  if (sameCalendarDate(from, to)) return formatCalendarDate(from, lang);
+  if (isOneDay(from, to)) return formatCalendarDate(from, lang);
   return `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
 }
 
@@ -106,27 +110,21 @@ function scopeLines(scope: HistoryScope, t: Texts, lang: Lang): { range: string;
   };
 }
 
-function summaryText(summary: HistorySummary, t: Texts): string {
-  const counts = summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`).join(" · ");
-  const head = `${t.summaryChecks(formatCount(summary.count))}, ${t.summaryValidTotal} ${formatMoney(summary.validTotal)}`;
-  return counts.length > 0 ? `${head}; ${counts}` : head;
-}
-
-function rowTime(item: HistoryItem, view: HistoryView): string {
+/** The time of a check; with its day too when the view spans more than one day. */
+function rowTime(item: HistoryItem, view: HistoryView, withDay: boolean): string {
   const at = parseInstant(item.createdAt) ?? parseInstant(item.transDate);
   if (at === undefined) return DASH;
-  const singleDay = view.scope.by === "range" && sameCalendarDate(view.scope.fromDate, view.scope.toDate);
   const time = formatTime(at, view.timeZone);
-  return singleDay ? time : `${formatDayMonth(zonedParts(at, view.timeZone), view.lang)} ${time}`;
+  return withDay ? `${formatDayMonth(zonedParts(at, view.timeZone), view.lang)} ${time}` : time;
 }
 
-function renderRow(item: HistoryItem, view: HistoryView, t: Texts): messagingApi.FlexBox {
+function renderRow(item: HistoryItem, view: HistoryView, t: Texts, withDay: boolean): messagingApi.FlexBox {
   const contents: messagingApi.FlexComponent[] = [
     {
       type: "box",
       layout: "horizontal",
       contents: [
-        { type: "text", text: rowTime(item, view), size: "xs", color: "#888888", flex: 0, gravity: "center" },
+        { type: "text", text: rowTime(item, view, withDay), size: "xs", color: "#888888", flex: 0, gravity: "center" },
         {
           type: "text",
           text: item.amount === null ? DASH : formatMoney(item.amount),
@@ -171,7 +169,7 @@ function pageRequest(scope: HistoryScope, page: number): HistoryRequest {
   if (scope.by === "ref") return { by: "ref", transRef: scope.transRef, page };
   // Absolute dates, so "next page" tapped tomorrow still pages through the same days.
   const range: RangeSpec = { kind: "dates", from: scope.fromDate, to: scope.toDate };
-  return scope.status === undefined ? { by: "range", range, page } : { by: "range", range, status: scope.status, page };
+  return { by: "range", range, status: scope.status, page };
 }
 
 function historyQuickReplies(scope: HistoryScope, lang: Lang, t: Texts): messagingApi.QuickReply {
@@ -207,11 +205,24 @@ export function orderStatusCounts(counts: ReadonlyMap<string, number>): StatusCo
   return [...known, ...other];
 }
 
+/** The line under the rows: which page this is, or why there are no rows. */
+function pageLine(view: HistoryView, rowCount: number, pages: number, t: Texts): string {
+  if (view.summary.count === 0) {
+    return view.scope.by === "ref" ? t.historyEmptyRef(safeText(view.scope.transRef, 40)) : t.historyEmpty;
+  }
+  const page = formatCount(view.page);
+  return rowCount === 0 ? t.pastEnd(page, formatCount(pages)) : t.pageOf(page, formatCount(pages));
+}
+
 export function renderHistory(view: HistoryView): messagingApi.Message[] {
   const t = texts(view.lang);
   const lines = scopeLines(view.scope, t, view.lang);
-  const pages = pageCount(view.summary.count);
+  const pages = Math.ceil(view.summary.count / HISTORY_PAGE_SIZE);
   const rows = view.rows.slice(0, HISTORY_PAGE_SIZE);
+  const withDay = !(view.scope.by === "range" && isOneDay(view.scope.fromDate, view.scope.toDate));
+  const checks = t.summaryChecks(formatCount(view.summary.count));
+  const validTotal = `${t.summaryValidTotal} ${formatMoney(view.summary.validTotal)}`;
+  const footLine = pageLine(view, rows.length, pages, t);
 
   const header: messagingApi.FlexBox = {
     type: "box",
@@ -230,16 +241,8 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
       type: "box",
       layout: "horizontal",
       contents: [
-        { type: "text", text: t.summaryChecks(formatCount(view.summary.count)), size: "sm", weight: "bold" },
-        {
-          type: "text",
-          text: `${t.summaryValidTotal} ${formatMoney(view.summary.validTotal)}`,
-          size: "sm",
-          weight: "bold",
-          align: "end",
-          color: STATUS_COLORS.valid,
-          wrap: true,
-        },
+        { type: "text", text: checks, size: "sm", weight: "bold" },
+        { type: "text", text: validTotal, size: "sm", weight: "bold", align: "end", color: STATUS_COLORS.valid, wrap: true },
       ],
     },
   ];
@@ -265,15 +268,6 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
     });
   }
 
-  const pageLine =
-    view.summary.count === 0
-      ? view.scope.by === "ref"
-        ? t.historyEmptyRef(safeText(view.scope.transRef, 40))
-        : t.historyEmpty
-      : rows.length === 0
-        ? t.pastEnd(formatCount(view.page), formatCount(pages))
-        : t.pageOf(formatCount(view.page), formatCount(pages));
-
   // From a page past the end, "previous" leads back to the last page that has rows.
   const previous = Math.min(view.page - 1, pages);
   const footerButtons = [
@@ -288,11 +282,11 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
 
   const build = (shown: number): messagingApi.FlexBubble => {
     const body: messagingApi.FlexComponent[] = [...summary, { type: "separator", margin: "md" }];
-    for (const row of rows.slice(0, shown)) body.push(renderRow(row, view, t));
+    for (const row of rows.slice(0, shown)) body.push(renderRow(row, view, t, withDay));
     if (shown < rows.length) body.push({ type: "text", text: t.rowsCut, size: "xxs", color: "#AAAAAA", wrap: true });
     body.push({
       type: "text",
-      text: pageLine,
+      text: footLine,
       size: view.summary.count === 0 || rows.length === 0 ? "sm" : "xxs",
       color: "#888888",
       margin: "md",
@@ -319,10 +313,12 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
     bubble = build(shown);
   }
 
+  const statusCounts = view.summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`).join(" · ");
+  const summaryLine = statusCounts.length > 0 ? `${checks}, ${validTotal}; ${statusCounts}` : `${checks}, ${validTotal}`;
   const altText = t.historyAlt(
     `${lines.range} (${lines.filter})`,
-    view.summary.count === 0 ? t.historyEmpty : summaryText(view.summary, t),
-    pageLine,
+    view.summary.count === 0 ? t.historyEmpty : summaryLine,
+    footLine,
   );
   return [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))];
 }

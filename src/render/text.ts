@@ -1,6 +1,6 @@
 // Every user-facing string, Thai and English side by side in one typed table so the two cannot drift.
 import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
-import { LISTED_SOURCES, type ListedSource, type SlipStatus } from "../slip/types.js";
+import type { ListedSource, SlipStatus } from "../slip/types.js";
 import type { ChatType } from "../handlers/context.js";
 
 /** Echoed user input is cut to this many UTF-16 units so a 5,000-character paste cannot flood a reply. */
@@ -12,7 +12,6 @@ export interface Texts {
   payeeType: Record<PromptPayIdType, string>;
 
   qrTitle: string;
-  qrAmountLabel: string;
   qrPayerEntersAmount: string;
   qrPayeeLabel: string;
   qrScanHint: string;
@@ -110,7 +109,6 @@ const th: Texts = {
   payeeType: { phone: "เบอร์โทรศัพท์", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "อีวอลเล็ต" },
 
   qrTitle: "QR พร้อมเพย์",
-  qrAmountLabel: "จำนวนเงิน",
   qrPayerEntersAmount: "ผู้จ่ายกรอกจำนวนเงินเอง",
   qrPayeeLabel: "ผู้รับเงิน",
   qrScanHint: "สแกนจ่ายได้ด้วยแอปธนาคารไทยทุกแอป",
@@ -247,7 +245,6 @@ const en: Texts = {
   payeeType: { phone: "phone number", citizen: "citizen/tax id", ewallet: "e-wallet" },
 
   qrTitle: "PromptPay QR",
-  qrAmountLabel: "Amount",
   qrPayerEntersAmount: "Payer enters the amount",
   qrPayeeLabel: "Pay to",
   qrScanHint: "Scan with any Thai banking app",
@@ -369,9 +366,4 @@ export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };
 
 export function texts(lang: Lang): Texts {
   return TEXTS[lang];
-}
-
-/** Sources the contract lists get a word; others are shown as the service wrote them. */
-export function isKnownSource(source: string): source is ListedSource {
-  return (LISTED_SOURCES as readonly string[]).includes(source);
 }
