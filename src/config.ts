@@ -48,14 +48,15 @@ export class ConfigError extends Error {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_LINE_API_BASE_URL = "https://api.line.me";
-export const DEFAULT_SANDBOX_DB = "data/sandbox.db";
+const DEFAULT_PORT = 3000;
+const DEFAULT_LINE_API_BASE_URL = "https://api.line.me";
+const DEFAULT_SANDBOX_DB = "data/sandbox.db";
 const MAX_ACCOUNT_CACHE_SECONDS = 86_400;
 const USER_ID = /^U[0-9a-f]{32}$/;
 const GROUP_ID = /^[CR][0-9a-f]{32}$/; // groups (C…) and the older multi-person rooms (R…)
 const CHANNEL_SECRET = /^[0-9a-f]{32}$/;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const BASE_URL_PROBLEM = "must be an https URL (http only on localhost/127.0.0.1), without query or fragment";
 
 /**
  * Reads the environment once. Returns a frozen Config, or throws one ConfigError that names every
@@ -77,50 +78,45 @@ export function loadConfig(env: Env): Config {
   const port = readInteger(get("PORT"), DEFAULT_PORT, 0, 65_535) ?? fail("PORT", "must be a whole number from 0 to 65535");
 
   // LINE channel: both or neither (neither = local mode). Values are never echoed.
-  const channelSecret = get("LINE_CHANNEL_SECRET");
-  const channelAccessToken = get("LINE_CHANNEL_ACCESS_TOKEN");
+  const channelSecretRaw = get("LINE_CHANNEL_SECRET");
+  const channelAccessTokenRaw = get("LINE_CHANNEL_ACCESS_TOKEN");
   let line: Config["line"];
-  if (channelSecret !== undefined || channelAccessToken !== undefined) {
-    let ok = true;
-    if (channelSecret === undefined) {
-      ok = false;
-      fail("LINE_CHANNEL_SECRET", "is missing: LINE_CHANNEL_ACCESS_TOKEN is set, and the channel needs both (or neither, for local mode)");
-    } else if (!CHANNEL_SECRET.test(channelSecret)) {
-      ok = false;
-      fail("LINE_CHANNEL_SECRET", "must be the 32-character hexadecimal channel secret from the LINE Developers Console");
-    }
-    if (channelAccessToken === undefined) {
-      ok = false;
-      fail("LINE_CHANNEL_ACCESS_TOKEN", "is missing: LINE_CHANNEL_SECRET is set, and the channel needs both (or neither, for local mode)");
-    } else if (/\s/.test(channelAccessToken)) {
-      ok = false;
-      fail("LINE_CHANNEL_ACCESS_TOKEN", "must not contain spaces (copy the long-lived channel access token as it is)");
-    }
-    if (ok && channelSecret !== undefined && channelAccessToken !== undefined) {
+  if (channelSecretRaw !== undefined || channelAccessTokenRaw !== undefined) {
+    const channelSecret =
+      channelSecretRaw === undefined
+        ? fail("LINE_CHANNEL_SECRET", "is missing: LINE_CHANNEL_ACCESS_TOKEN is set, and the channel needs both (or neither, for local mode)")
+        : CHANNEL_SECRET.test(channelSecretRaw)
+          ? channelSecretRaw
+          : fail("LINE_CHANNEL_SECRET", "must be the 32-character hexadecimal channel secret from the LINE Developers Console");
+    const channelAccessToken =
+      channelAccessTokenRaw === undefined
+        ? fail("LINE_CHANNEL_ACCESS_TOKEN", "is missing: LINE_CHANNEL_SECRET is set, and the channel needs both (or neither, for local mode)")
+        : /\s/.test(channelAccessTokenRaw)
+          ? fail("LINE_CHANNEL_ACCESS_TOKEN", "must not contain spaces (copy the long-lived channel access token as it is)")
+          : channelAccessTokenRaw;
+    if (channelSecret !== undefined && channelAccessToken !== undefined) {
       line = Object.freeze({ channelSecret, channelAccessToken });
     }
   }
 
-  const lineApiBaseUrl =
-    readBaseUrl(get("LINE_API_BASE_URL"), DEFAULT_LINE_API_BASE_URL) ??
-    fail("LINE_API_BASE_URL", "must be an https URL (http only on localhost/127.0.0.1), without query or fragment");
+  const lineApiBaseUrl = readBaseUrl(get("LINE_API_BASE_URL"), DEFAULT_LINE_API_BASE_URL) ?? fail("LINE_API_BASE_URL", BASE_URL_PROBLEM);
 
   // Slip service: both or neither (neither = the embedded sandbox).
   const slipBaseUrlRaw = get("SLIP_API_BASE_URL");
-  const apiSecret = get("SLIP_API_SECRET");
+  const apiSecretRaw = get("SLIP_API_SECRET");
   let slip: Config["slip"];
-  if (slipBaseUrlRaw !== undefined || apiSecret !== undefined) {
+  if (slipBaseUrlRaw !== undefined || apiSecretRaw !== undefined) {
     const baseUrl =
       slipBaseUrlRaw === undefined
         ? fail("SLIP_API_BASE_URL", "is missing: SLIP_API_SECRET is set, and the service needs both (or neither, for the embedded sandbox)")
-        : (readBaseUrl(slipBaseUrlRaw, undefined) ??
-          fail("SLIP_API_BASE_URL", "must be an https URL (http only on localhost/127.0.0.1), without query or fragment"));
-    if (apiSecret === undefined) {
-      fail("SLIP_API_SECRET", "is missing: SLIP_API_BASE_URL is set, and the service needs both (or neither, for the embedded sandbox)");
-    } else if (/\s/.test(apiSecret)) {
-      fail("SLIP_API_SECRET", "must not contain spaces");
-    }
-    if (baseUrl !== undefined && apiSecret !== undefined && !/\s/.test(apiSecret)) {
+        : (readBaseUrl(slipBaseUrlRaw, undefined) ?? fail("SLIP_API_BASE_URL", BASE_URL_PROBLEM));
+    const apiSecret =
+      apiSecretRaw === undefined
+        ? fail("SLIP_API_SECRET", "is missing: SLIP_API_BASE_URL is set, and the service needs both (or neither, for the embedded sandbox)")
+        : /\s/.test(apiSecretRaw)
+          ? fail("SLIP_API_SECRET", "must not contain spaces")
+          : apiSecretRaw;
+    if (baseUrl !== undefined && apiSecret !== undefined) {
       slip = Object.freeze({ baseUrl, apiSecret });
     }
   }

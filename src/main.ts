@@ -122,7 +122,6 @@ async function start(
   });
   log.info({ port, mode: platform === undefined ? "line" : "local" }, "slipline bot listening");
 
-  let openUrl: string;
   if (platform !== undefined) {
     const chat = await startConsole({
       platform,
@@ -130,11 +129,11 @@ async function start(
       channelSecret: line.channelSecret,
     });
     closers.push({ name: "chat console", close: () => chat.close() });
-    openUrl = chat.url;
-    process.stdout.write(`\nslipline is running. Open ${openUrl} to chat with the bot.\n\n`);
+    process.stdout.write(`\nslipline is running. Open ${chat.url} to chat with the bot.\n\n`);
   } else {
-    openUrl = `http://${host ?? "localhost"}:${port}/webhook`;
-    process.stdout.write(`\nslipline is running. LINE webhook: ${openUrl} (set this path on your public https URL).\n\n`);
+    process.stdout.write(
+      `\nslipline is running. LINE webhook: http://localhost:${port}/webhook (set this path on your public https URL).\n\n`,
+    );
   }
 
   let stopping = false;

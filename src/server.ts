@@ -4,8 +4,6 @@ import type { ErrorRequestHandler, Express, Request, Response } from "express";
 import { JSONParseError, SignatureValidationFailed, middleware } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { HandlerDeps } from "./handlers/context.js";
-import { createEventDeduper } from "./line/dedupe.js";
-import type { EventDeduperOptions } from "./line/dedupe.js";
 import { createEventDispatcher } from "./line/events.js";
 import type { EventHandlers } from "./line/events.js";
 import type { LineSender } from "./line/sender.js";
@@ -17,7 +15,6 @@ export interface BotAppDeps {
   log: Logger;
   /** Default: the real handlers. */
   handlers?: EventHandlers;
-  dedupe?: EventDeduperOptions;
   now?: () => Date;
 }
 
@@ -37,7 +34,6 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     handlerDeps: deps.handlerDeps,
     log,
     ...(deps.handlers === undefined ? {} : { handlers: deps.handlers }),
-    deduper: createEventDeduper(deps.dedupe),
     ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   const inFlight = new Set<Promise<void>>();

@@ -14,8 +14,8 @@ export interface EventDeduper {
   readonly size: number;
 }
 
-export const DEFAULT_DEDUPE_TTL_MS = 2 * 60 * 60 * 1000;
-export const DEFAULT_DEDUPE_MAX_ENTRIES = 100_000;
+const DEFAULT_DEDUPE_TTL_MS = 2 * 60 * 60 * 1000;
+const DEFAULT_DEDUPE_MAX_ENTRIES = 100_000;
 
 export function createEventDeduper(options: EventDeduperOptions = {}): EventDeduper {
   const ttlMs = options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS;

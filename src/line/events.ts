@@ -3,8 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
 import { handleGreeting, handlePostback, handleText } from "../handlers/index.js";
-import { textMessage } from "../render/limits.js";
-import { texts } from "../render/text.js";
+import { renderApology } from "../render/errors.js";
 import { createEventDeduper } from "./dedupe.js";
 import type { EventDeduper } from "./dedupe.js";
 import { readEvent } from "./incoming.js";
@@ -76,7 +75,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     if (action.kind === "ignore") return finish("none", "ignored", [], "debug");
     const chat = event.chat;
     if (chat === undefined) {
-      eventLog.warn({ ...line }, "event names no chat; ignored");
+      eventLog.warn(line, "event names no chat; ignored");
       return finish("none", "ignored");
     }
     if (action.kind === "non_text" && !answersNonText(chat.type, action.messageType)) {
@@ -101,7 +100,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       eventLog.error({ err, ...line }, "handler failed");
       if (chat.type === "user") {
         try {
-          await outlet.send([textMessage(texts(handlerDeps.settings.defaultLang).apology)]);
+          await outlet.send(renderApology(handlerDeps.settings.defaultLang));
         } catch (sendErr) {
           eventLog.error({ err: sendErr }, "apology not sent");
         }
@@ -166,7 +165,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
  * Which non-text messages get an answer: none in groups (a chatty bot annoys a group), and in a 1:1
  * chat everything but stickers (a sticker is a gesture, such as a thank-you, not a request).
  */
-export function answersNonText(chatType: "user" | "group" | "room", messageType: string): boolean {
+function answersNonText(chatType: "user" | "group" | "room", messageType: string): boolean {
   return chatType === "user" && messageType !== "sticker";
 }
 

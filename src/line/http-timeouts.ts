@@ -10,7 +10,7 @@ export interface HttpTimeouts {
   bodyTimeoutMs: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 10_000,

@@ -191,7 +191,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
             replyToken = undefined; // single use, whatever the outcome
             const delivery =
               token === undefined
-                ? await push(target.chatId, batch, deliveries.length === 0 && start === 0 ? "no_reply_token" : "second_batch", log)
+                ? await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", log)
                 : await reply(token, target.chatId, batch, log);
             deliveries.push(delivery);
           }

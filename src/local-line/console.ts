@@ -20,9 +20,6 @@ import {
 } from "./webhook-events.js";
 import type { ConsoleSource, DemoGroup, DemoPerson } from "./webhook-events.js";
 
-export { DEMO_BOT, DEMO_GROUPS, DEMO_PEOPLE } from "./webhook-events.js";
-export type { DemoGroup, DemoPerson } from "./webhook-events.js";
-
 export interface ConsoleOptions {
   platform: LinePlatform;
   /** Where the bot receives webhooks, e.g. `http://127.0.0.1:3000/webhook`. */
@@ -61,6 +58,11 @@ const MAX_LOG = 1000;
 const MAX_TEXT = 5000;
 const MAX_POSTBACK = 300;
 
+/** One server-sent event; its id lets the page drop an entry it already has. */
+function sseFrame(entry: ConsoleEntry): string {
+  return `id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`;
+}
+
 /** The page's files: next to this module in src/, or in src/ when this module runs from dist/. */
 function findPageDir(): string {
   const candidates = [new URL("./page/", import.meta.url), new URL("../../src/local-line/page/", import.meta.url)];
@@ -88,7 +90,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     const full = { ...entry, seq, at: Date.now() } as ConsoleEntry;
     log.push(full);
     if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
-    const frame = `id: ${full.seq}\ndata: ${JSON.stringify(full)}\n\n`;
+    const frame = sseFrame(full);
     for (const client of clients) client.write(frame);
     return full;
   };
@@ -162,7 +164,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     });
     res.write("retry: 1000\n\n");
     // The page dedupes by seq, so the whole backlog is sent on every (re)connect.
-    for (const entry of log) res.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`);
+    for (const entry of log) res.write(sseFrame(entry));
     clients.add(res);
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
     req.on("close", () => {

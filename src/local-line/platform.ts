@@ -10,6 +10,7 @@ import type { Request, Response, NextFunction } from "express";
 import type { messagingApi } from "@line/bot-sdk";
 import { isUserId, summarize, validatePushBody, validateReplyBody } from "./validate.js";
 import type { ValidationDetail } from "./validate.js";
+import { newMessageId } from "./webhook-events.js";
 
 export interface RecordedSend {
   kind: "reply" | "push";
@@ -102,14 +103,19 @@ const MAX_TOKENS = 10_000;
 const MAX_RETRY_KEYS = 10_000;
 const RETRY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** A LINE-like opaque id: `requestId` is 36 hex-ish characters, message ids are 18 digits. */
+/** A LINE-like opaque request id: 36 hex-ish characters. */
 function newRequestId(): string {
   return randomUUID();
 }
 
-function newMessageId(): string {
-  const digits = randomBytes(8).readBigUInt64BE() % 10n ** 18n;
-  return digits.toString().padStart(18, "0");
+/** A top-level field of a parsed body that may not be an object at all. */
+function field(body: unknown, key: string): unknown {
+  return typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+}
+
+function stringField(body: unknown, key: string): string | undefined {
+  const value = field(body, key);
+  return typeof value === "string" ? value : undefined;
 }
 
 class HttpError extends Error {
@@ -199,7 +205,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
 
   app.post("/v2/bot/message/reply", (req, res) => {
     const body: unknown = req.body;
-    const token = typeof (body as { replyToken?: unknown } | null)?.replyToken === "string" ? (body as { replyToken: string }).replyToken : undefined;
+    const token = stringField(body, "replyToken");
     const state = token !== undefined ? tokens.get(token) : undefined;
     if (req.get("x-line-retry-key") !== undefined) {
       reject(req, res, new HttpError(400, { message: "The retry key cannot be used with this API (reply messages)" }), state?.chatId);
@@ -223,14 +229,15 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
 
   app.post("/v2/bot/message/push", (req, res) => {
     const body: unknown = req.body;
-    const to = typeof (body as { to?: unknown } | null)?.to === "string" ? (body as { to: string }).to : undefined;
+    const to = stringField(body, "to");
     const retryKey = req.get("x-line-retry-key");
     if (retryKey !== undefined && !UUID.test(retryKey)) {
       reject(req, res, new HttpError(400, { message: "The retry key must be a UUID (hexadecimal with hyphens)" }), to);
       return;
     }
     const details = validatePushBody(body, validateOptions);
-    if (details.length > 0) {
+    // `to` is undefined only when the details already say so; the second test narrows its type.
+    if (details.length > 0 || to === undefined) {
       reject(req, res, badBody(details), to);
       return;
     }
@@ -239,7 +246,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       if (earlier !== undefined && now() - earlier.at <= RETRY_KEY_TTL_MS) {
         // A repeat of an accepted push: LINE answers 409 and sends nothing; senders count it as sent.
         res.setHeader("x-line-accepted-request-id", earlier.requestId);
-        const duplicate: RecordedDuplicate = { retryKey, chatId: to as string, acceptedRequestId: earlier.requestId, at: now() };
+        const duplicate: RecordedDuplicate = { retryKey, chatId: to, acceptedRequestId: earlier.requestId, at: now() };
         duplicates.push(duplicate);
         emitter.emit("duplicate", duplicate);
         res.status(409).json({ message: "The retry key is already accepted", sentMessages: earlier.sentMessages });
@@ -258,7 +265,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     }
     record({
       kind: "push",
-      chatId: (to as string),
+      chatId: to,
       messages,
       requestId,
       at: now(),
@@ -269,8 +276,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
 
   app.post("/v2/bot/chat/loading/start", (req, res) => {
     const body: unknown = req.body;
-    const chatId = (body as { chatId?: unknown } | null)?.chatId;
-    const seconds = (body as { loadingSeconds?: unknown } | null)?.loadingSeconds;
+    const chatId = field(body, "chatId");
+    const seconds = field(body, "loadingSeconds");
     if (typeof chatId !== "string" || chatId === "") {
       reject(req, res, badBody([{ message: "must be specified", property: "chatId" }]), undefined);
       return;

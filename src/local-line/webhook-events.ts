@@ -62,8 +62,8 @@ export function newEventId(ids: EventIds = defaultIds): string {
   return head + tail;
 }
 
-/** A LINE-like numeric message id. */
-function newMessageId(ids: EventIds): string {
+/** A LINE-like numeric message id: 18 digits. */
+export function newMessageId(ids: EventIds = defaultIds): string {
   return (ids.random(8).readBigUInt64BE() % 10n ** 18n).toString().padStart(18, "0");
 }
 

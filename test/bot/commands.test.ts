@@ -5,7 +5,7 @@ import type { RecordedSend } from "../../src/local-line/platform.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { postbackData, quickReplyTexts, shownText } from "../helpers/messages.js";
-import { joinEvent, lineId, mentionText, newEventId, postbackEvent, followEvent, textEvent } from "../helpers/webhook.js";
+import { chatIdOf, joinEvent, lineId, mentionText, newEventId, postbackEvent, followEvent, textEvent } from "../helpers/webhook.js";
 import type { TestSource } from "../helpers/webhook.js";
 
 const STAFF = lineId("U", 0x51);
@@ -27,13 +27,9 @@ afterAll(async () => {
   writeFileSync("test-output/bot-messages.json", `${JSON.stringify(samples, null, 2)}\n`);
 });
 
-function chatOf(source: TestSource): string {
-  return source.type === "user" ? source.userId : source.type === "group" ? source.groupId : source.roomId;
-}
-
 async function say(source: TestSource, text: string, mentionees?: { index: number; length: number; isSelf?: boolean }[]): Promise<RecordedSend[]> {
   return bot.exchange([
-    textEvent({ source, replyToken: bot.token(chatOf(source)), text, ...(mentionees === undefined ? {} : { mentionees }) }),
+    textEvent({ source, replyToken: bot.token(chatIdOf(source)), text, ...(mentionees === undefined ? {} : { mentionees }) }),
   ]);
 }
 
@@ -47,7 +43,7 @@ describe.each([
   ["a 1:1 chat", ONE_TO_ONE],
   ["a group", IN_GROUP],
 ])("commands in %s", (_where, source) => {
-  const chatId = chatOf(source);
+  const chatId = chatIdOf(source);
 
   it.each([
     ["qr 150", /฿150\.00/, /081-xxx-5678/],

@@ -8,7 +8,7 @@ import type { BotHarness } from "../helpers/bot-harness.js";
 import { startFaultServer } from "../helpers/fault-server.js";
 import type { FaultServer } from "../helpers/fault-server.js";
 import { shownText } from "../helpers/messages.js";
-import { imageEvent, lineId, stickerEvent, textEvent } from "../helpers/webhook.js";
+import { chatIdOf, imageEvent, lineId, stickerEvent, textEvent } from "../helpers/webhook.js";
 import type { TestSource } from "../helpers/webhook.js";
 
 const STAFF = lineId("U", 0x71);
@@ -25,12 +25,8 @@ afterEach(async () => {
   fault = undefined;
 });
 
-function chatOf(source: TestSource): string {
-  return source.type === "user" ? source.userId : source.type === "group" ? source.groupId : source.roomId;
-}
-
 async function say(b: BotHarness, source: TestSource, text: string): Promise<RecordedSend[]> {
-  return b.exchange([textEvent({ source, replyToken: b.token(chatOf(source)), text })]);
+  return b.exchange([textEvent({ source, replyToken: b.token(chatIdOf(source)), text })]);
 }
 
 /** A port nothing listens on: bind one, then let it go. */

@@ -10,7 +10,7 @@ import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_GROUPS } from "../../src/local-line/console.js";
+import { DEMO_GROUPS } from "../../src/local-line/webhook-events.js";
 import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
 import type { ConsolePage } from "../local-line/console-driver.js";
 

@@ -23,7 +23,7 @@ export function shownText(messages: readonly messagingApi.Message[]): string {
 }
 
 /** Every action (buttons, tappable boxes, quick replies) in these messages. */
-export function actionsIn(messages: readonly messagingApi.Message[]): messagingApi.Action[] {
+function actionsIn(messages: readonly messagingApi.Message[]): messagingApi.Action[] {
   const out: messagingApi.Action[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {

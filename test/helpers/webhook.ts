@@ -1,20 +1,14 @@
 // Builds LINE webhook bodies the way LINE does: typed events, ULID event ids, and a real HMAC-SHA256 signature.
 import { createHmac, randomBytes } from "node:crypto";
 import type { webhook } from "@line/bot-sdk";
+import { newEventId } from "../../src/local-line/webhook-events.js";
+
+/** A ULID like LINE's webhookEventId, from the LINE stand-in. */
+export { newEventId };
 
 /** base64(HMAC-SHA256(channel secret, raw body)): the x-line-signature header. */
 export function signBody(body: string | Buffer, channelSecret: string): string {
   return createHmac("sha256", channelSecret).update(body).digest("base64");
-}
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** A ULID-shaped id like LINE's webhookEventId: 26 Crockford base32 characters. */
-export function newEventId(): string {
-  const bytes = randomBytes(26);
-  let out = "";
-  for (const byte of bytes) out += CROCKFORD[byte % 32];
-  return out;
 }
 
 /** Deterministic LINE-shaped ids for readable tests: U/C/R followed by 32 hex digits. */

@@ -5,7 +5,8 @@ import type { Server } from "node:http";
 import express from "express";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_GROUPS, DEMO_PEOPLE, startConsole } from "../../src/local-line/console.js";
+import { startConsole } from "../../src/local-line/console.js";
+import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
 import type { ChatConsole, ConsoleEntry } from "../../src/local-line/console.js";
 
 const me = DEMO_PEOPLE[2]!.userId;

@@ -1,5 +1,5 @@
-// A tiny bot for the console's browser tests until the real one exists: verifies signatures like the real
-// webhook, then answers through the LINE stand-in with text, an image, a Flex bubble and quick replies.
+// A tiny bot for the console's browser tests, so they exercise the console alone: verifies signatures like
+// the real webhook, then answers through the LINE stand-in with text, an image, a Flex bubble and quick replies.
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";

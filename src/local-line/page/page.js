@@ -123,16 +123,16 @@
         node = renderBox(component, undefined);
         break;
       case "text":
-        node = renderText(component, parentLayout);
+        node = renderText(component);
         break;
       case "image":
-        node = renderImage(component, parentLayout);
+        node = renderImage(component);
         break;
       case "icon":
         node = renderIcon(component);
         break;
       case "button":
-        node = renderButton(component, parentLayout);
+        node = renderButton(component);
         break;
       case "separator":
         node = el("div", "flex-separator");
