@@ -170,7 +170,7 @@ describe("buildPromptPayPayload against the reference vectors", () => {
   });
 });
 
-// Generators for the valid domain of design 6.8.
+// Generators for the valid domain of docs/sandbox.md §8.
 const digitString = (length: number) =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((ds) => ds.join(""));
 const phoneArb = digitString(9).map((rest): PromptPayTarget => ({ type: "phone", digits: `0${rest}` }));
@@ -227,9 +227,12 @@ describe("buildPromptPayPayload against promptpay-qr and promptparse over random
     fc.assert(
       fc.property(targetArb, amountArb, (target, amountSatang) => {
         const ours = buildPromptPayPayload(target, amountSatang);
-        const parsed = parse(ours, true, true);
+        // Top-level tags only: with sub-tag parsing on, promptparse also reads an amount such as
+        // "520224662.38" as nested tags ("52" "02" "24"...) and its re-encoded CRC no longer matches.
+        const parsed = parse(ours, true, false);
         expect(parsed).not.toBeNull();
         expect(parsed?.validate("63")).toBe(true);
+        expect(parse(ours, true, true)?.getTagValue("29", "00")).toBe("A000000677010111");
         const read = validate.anyId(ours);
         expect(read).toEqual({
           type: PROMPTPARSE_TYPE[target.type],
@@ -237,7 +240,8 @@ describe("buildPromptPayPayload against promptpay-qr and promptparse over random
           amount: satangToBaht(amountSatang),
         });
       }),
-      { numRuns: 1000 },
+      // The first example once failed one run in three: an amount that reads as nested tags.
+      { numRuns: 1000, examples: [[{ type: "citizen", digits: "1009541178976" }, 52_022_466_238]] },
     );
   });
 });
