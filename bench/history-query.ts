@@ -48,7 +48,7 @@ export function benchHistoryQuery(options: HistoryQueryBenchOptions = {}): Histo
   const store = openStore(join(dir, "sandbox.db"));
   try {
     const now = new Date("2026-11-20T07:30:00.000Z");
-    store.seedDemo(now.getTime());
+    store.refreshDemo(now.getTime());
     const seedStarted = performance.now();
     store.seedExtraChecks(extraRows, now.getTime());
     const seedMs = performance.now() - seedStarted;

@@ -1,6 +1,8 @@
-// Deterministic demo data for the sandbox (design 6.15): the three shops and their generated slip checks.
+// The sandbox's demo data: three shops, and for each a deterministic stream of slip checks that goes on
+// day after day, so the demo looks alive whenever the sandbox starts.
 import type { ListedSource, SlipStatus } from "../slip/types.js";
 import { SANDBOX_TIME_ZONE, zonedWallTimeToInstant } from "./params.js";
+import { createRng, mixSeeds, pick, weighted, type Rng } from "./random.js";
 
 /** Public demo secrets: printed by `npm run sandbox` and documented in the README, never real ones. */
 export const DEMO_SECRETS = {
@@ -18,6 +20,7 @@ export const DEMO_STORE_NAMES = {
   other: "Second Shop",
 } as const;
 
+/** How far back the demo data reaches: the stream is never filled in further back than this. */
 const DEMO_HISTORY_DAYS = 90;
 
 export type DemoShopKey = keyof typeof DEMO_SECRETS;
@@ -35,7 +38,7 @@ export interface ShopRecord {
   expiresAtMs: number;
 }
 
-/** One slip check as stored. Amounts in satang; times in epoch milliseconds. */
+/** One slip check as stored. Amounts in satang; times in epoch milliseconds. Ids are global and increase with insertion. */
 export interface CheckRecord {
   id: number;
   shopId: number;
@@ -52,62 +55,18 @@ export interface CheckRecord {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A small seeded PRNG (sfc32): same seed, same demo data, on every machine.
-
-type Rng = () => number;
-
-function createRng(seed: number): Rng {
-  let a = 0x9e3779b9 ^ seed;
-  let b = 0x243f6a88 ^ Math.imul(seed, 0x85ebca6b);
-  let c = 0xb7e15162 ^ Math.imul(seed, 0xc2b2ae35);
-  let d = 1;
-  const next = (): number => {
-    a |= 0;
-    b |= 0;
-    c |= 0;
-    d |= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4_294_967_296;
-  };
-  // Warm up so nearby seeds diverge.
-  for (let i = 0; i < 16; i++) next();
-  return next;
-}
-
-function pick<T>(rng: Rng, items: readonly T[]): T {
-  const item = items[Math.floor(rng() * items.length)];
-  if (item === undefined) throw new Error("pick from an empty list");
-  return item;
-}
-
-/** Cumulative weights for a weighted pick. */
-function weighted<T>(entries: readonly (readonly [T, number])[]): (rng: Rng) => T {
-  const total = entries.reduce((sum, [, w]) => sum + w, 0);
-  return (rng) => {
-    let r = rng() * total;
-    for (const [value, w] of entries) {
-      r -= w;
-      if (r < 0) return value;
-    }
-    const last = entries[entries.length - 1];
-    if (last === undefined) throw new Error("weighted pick from an empty list");
-    return last[0];
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Shops
 
 interface ShopProfile {
   key: DemoShopKey;
   seed: number;
-  /** Checks made at the first seed. */
-  checkCount: number;
+  /** Average checks on an ordinary day; weekends are busier. */
+  checksPerDay: number;
+  /**
+   * Checks "today" always holds at start-up, whatever the hour: just after midnight the stream alone
+   * has almost none, and the demo's history paging needs a few pages.
+   */
+  todayAtLeast: number;
   receiverName: string;
   receiverAccounts: readonly string[];
   /** Prices in satang a customer of this shop typically pays. */
@@ -117,7 +76,7 @@ interface ShopProfile {
   credits: number;
   rateChat: number;
   rateApi: number;
-  /** Package expiry relative to the start of the seeding day in Bangkok. */
+  /** Package expiry relative to the start of the current day in Bangkok; checks stop at an expiry in the past. */
   expiresInDays: number;
 }
 
@@ -125,7 +84,8 @@ const PROFILES: readonly ShopProfile[] = [
   {
     key: "shop",
     seed: 0x5eed01,
-    checkCount: 3000,
+    checksPerDay: 60,
+    todayAtLeast: 25,
     receiverName: "น.ส. ดีใจ มีสุข",
     receiverAccounts: ["xxx-x-x5678-x", "xxx-x-x9012-x"],
     prices: [4500, 5500, 6000, 6500, 7500, 8500, 9500, 12000, 13000, 15000, 18000, 21000, 25000, 32000, 45000, 89000],
@@ -139,7 +99,8 @@ const PROFILES: readonly ShopProfile[] = [
   {
     key: "expired",
     seed: 0x5eed02,
-    checkCount: 60,
+    checksPerDay: 1,
+    todayAtLeast: 0,
     receiverName: "นาย หมดอายุ ทดลองใช้",
     receiverAccounts: ["xxx-x-x4321-x"],
     prices: [10000, 20000, 35000, 50000],
@@ -153,7 +114,8 @@ const PROFILES: readonly ShopProfile[] = [
   {
     key: "other",
     seed: 0x5eed03,
-    checkCount: 400,
+    checksPerDay: 5,
+    todayAtLeast: 0,
     receiverName: "SECOND SHOP CO., LTD.",
     receiverAccounts: ["xxx-x-x7777-x"],
     prices: [29000, 49000, 99000, 159000, 259000, 499000, 1290000],
@@ -166,9 +128,10 @@ const PROFILES: readonly ShopProfile[] = [
   },
 ];
 
-/** The demo shops with ids 1..3 in PROFILES order, their packages dated from `nowMs`. */
+export const DEMO_SHOP_KEYS: readonly DemoShopKey[] = PROFILES.map((p) => p.key);
+
+/** The demo shops with ids 1..3 in PROFILES order, their packages dated from the Bangkok day of `nowMs`. */
 export function demoShops(nowMs: number): ShopRecord[] {
-  const today = bangkokDayStartWall(nowMs);
   return PROFILES.map((p) => ({
     id: demoShopId(p.key),
     name: DEMO_STORE_NAMES[p.key],
@@ -178,7 +141,7 @@ export function demoShops(nowMs: number): ShopRecord[] {
     credits: p.credits,
     rateChat: p.rateChat,
     rateApi: p.rateApi,
-    expiresAtMs: dayStartAfter(today, p.expiresInDays),
+    expiresAtMs: expiresAt(p, nowMs),
   }));
 }
 
@@ -192,10 +155,15 @@ function profileOf(key: DemoShopKey): ShopProfile {
   return profile;
 }
 
+function expiresAt(profile: ShopProfile, nowMs: number): number {
+  return dayStartAfter(bangkokDayStartWall(nowMs), profile.expiresInDays);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Time: Bangkok calendar days
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** Bangkok's offset from UTC around `ms`. It has no DST, but the zone data says so rather than us assuming +07:00. */
 function bangkokOffsetMs(ms: number): number {
@@ -216,31 +184,8 @@ function dayStartAfter(dayStartWall: number, days: number): number {
 const HOUR_WEIGHTS = [1, 0, 0, 0, 0, 1, 3, 10, 14, 12, 10, 11, 14, 12, 9, 8, 9, 10, 9, 7, 5, 3, 2, 1];
 const pickHour = weighted(HOUR_WEIGHTS.map((w, h) => [h, w] as const));
 
-/**
- * `count` sorted check times in the last DEMO_HISTORY_DAYS Bangkok days up to `nowMs`, with
- * business-hour peaks.
- */
-function checkTimes(rng: Rng, count: number, nowMs: number): Float64Array {
-  const today = bangkokDayStartWall(nowMs);
-  const dayStarts: number[] = [];
-  for (let d = DEMO_HISTORY_DAYS - 1; d >= 0; d--) dayStarts.push(dayStartAfter(today, -d));
-  const times = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    let t = nowMs;
-    // Times after now (later today) are drawn again; a bounded number of tries, then a time just before now.
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const start = pick(rng, dayStarts);
-      const candidate = start + pickHour(rng) * 3_600_000 + Math.floor(rng() * 3_600_000);
-      if (candidate <= nowMs) {
-        t = candidate;
-        break;
-      }
-      t = nowMs - Math.floor(rng() * 3_600_000);
-    }
-    times[i] = t;
-  }
-  return times.sort();
-}
+/** Relative busyness of each weekday, Sunday first: a café is busiest at the weekend. */
+const WEEKDAY_WEIGHTS = [1.3, 0.85, 0.9, 0.95, 1, 1.15, 1.35] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Checks
@@ -279,6 +224,33 @@ function senderName(rng: Rng): string {
   return `${pick(rng, TITLES)} ${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`;
 }
 
+/** A check before it is stored: its id, and the transRef that carries the id, come at insertion. */
+export type CheckDraft = Omit<CheckRecord, "id" | "transRef">;
+
+function draftCheck(rng: Rng, profile: ShopProfile, createdAtMs: number): CheckDraft {
+  const status = pickStatus(rng);
+  const source = pickSource(rng);
+  const readable = status !== "not_found" && status !== "error";
+  // The transfer happened between 20 seconds and 20 minutes before the slip was checked.
+  const transDateMs = createdAtMs - 20_000 - Math.floor(rng() * 1_180_000);
+  const cents = rng() < 0.1 ? pick(rng, [25, 50, 75]) : 0;
+  const amountSatang = pick(rng, profile.prices) * (rng() < 0.15 ? 2 : 1) + cents;
+  const rate = source === "api" ? profile.rateApi : profile.rateChat;
+  return {
+    shopId: demoShopId(profile.key),
+    status,
+    amountSatang: readable ? amountSatang : null,
+    transDateMs: readable ? transDateMs : null,
+    senderName: readable ? senderName(rng) : null,
+    receiverName: readable ? profile.receiverName : null,
+    receiverAccount: readable ? pick(rng, profile.receiverAccounts) : null,
+    source,
+    // A check that failed on the service's side is not charged.
+    tokensCharged: status === "error" ? 0 : rate,
+    createdAtMs,
+  };
+}
+
 function pad(value: number, width: number): string {
   return String(value).padStart(width, "0");
 }
@@ -302,7 +274,116 @@ function transRefFormatter(offsetMs: number): (atMs: number, id: number) => stri
   };
 }
 
-export interface GenerateOptions {
+/** Stored checks from drafts: ids from `firstId` on, in the drafts' order, each with its transRef. */
+export function* withIds(drafts: Iterable<CheckDraft>, firstId: number): Generator<CheckRecord> {
+  let transRefFor: ((atMs: number, id: number) => string) | undefined;
+  let id = firstId;
+  for (const draft of drafts) {
+    // Bangkok keeps one offset all year: read it once, at the first check.
+    transRefFor ??= transRefFormatter(bangkokOffsetMs(draft.createdAtMs));
+    yield { ...draft, id, transRef: transRefFor(draft.transDateMs ?? draft.createdAtMs, id) };
+    id++;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stream: every Bangkok day has its own checks, drawn from the shop's seed and the day's number, so
+// the checks between two instants are the same whenever (and however often) they are generated.
+
+/** The checks `profile` made on the Bangkok day starting at `dayStartWall`, in time order. */
+function checksOfDay(profile: ShopProfile, dayStartWall: number): CheckDraft[] {
+  const dayNumber = dayStartWall / DAY_MS;
+  const rng = createRng(mixSeeds(profile.seed, dayNumber));
+  const weekday = (((dayNumber + 4) % 7) + 7) % 7; // 1 January 1970 was a Thursday
+  const count = Math.round(profile.checksPerDay * (WEEKDAY_WEIGHTS[weekday] ?? 1) * (0.8 + 0.4 * rng()));
+  const dayStart = zonedWallTimeToInstant(dayStartWall, SANDBOX_TIME_ZONE);
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(dayStart + pickHour(rng) * HOUR_MS + Math.floor(rng() * HOUR_MS));
+  times.sort((a, b) => a - b);
+  return times.map((at) => draftCheck(rng, profile, at));
+}
+
+/** The shop's checks made after `afterMs` and at or before `untilMs`, in time order. */
+function streamBetween(profile: ShopProfile, afterMs: number, untilMs: number): CheckDraft[] {
+  const drafts: CheckDraft[] = [];
+  if (untilMs <= afterMs) return drafts;
+  for (let day = bangkokDayStartWall(afterMs); zonedWallTimeToInstant(day, SANDBOX_TIME_ZONE) <= untilMs; day += DAY_MS) {
+    for (const check of checksOfDay(profile, day)) {
+      if (check.createdAtMs > afterMs && check.createdAtMs <= untilMs) drafts.push(check);
+    }
+  }
+  return drafts;
+}
+
+/** What the store knows of one demo shop's checks. */
+export interface DemoShopState {
+  /** createdAt of its newest check; undefined when it has none. */
+  newestMs: number | undefined;
+  /** How many of its checks were made from `fromMs` to `toMs`, both included. */
+  countBetween(fromMs: number, toMs: number): number;
+}
+
+/**
+ * The checks a demo shop lacks at `nowMs`, in time order: its stream from its newest check (at most
+ * DEMO_HISTORY_DAYS back) up to now, stopping at an expiry in the past, and then, if today still holds
+ * fewer than the profile's `todayAtLeast`, that many more spread over the part of today gone by.
+ */
+export function missingDemoChecks(key: DemoShopKey, state: DemoShopState, nowMs: number): CheckDraft[] {
+  const profile = profileOf(key);
+  const todayWall = bangkokDayStartWall(nowMs);
+  const windowStart = dayStartAfter(todayWall, -(DEMO_HISTORY_DAYS - 1));
+  const afterMs = Math.max(state.newestMs ?? -Infinity, windowStart - 1);
+  const untilMs = Math.min(nowMs, expiresAt(profile, nowMs));
+  const drafts = streamBetween(profile, afterMs, untilMs);
+
+  const todayStart = dayStartAfter(todayWall, 0);
+  const today = state.countBetween(todayStart, nowMs) + drafts.filter((d) => d.createdAtMs >= todayStart).length;
+  const short = profile.todayAtLeast - today;
+  if (short <= 0) return drafts;
+  // Seeded by the day: the same morning gets the same extra checks on every machine. They keep the shape of a
+  // day, drawn from the hours gone by with their weights; the hour under way ends now.
+  const rng = createRng(mixSeeds(profile.seed, todayWall / DAY_MS, 0x7f100d));
+  const hourNow = Math.floor((nowMs - todayStart) / HOUR_MS);
+  const pickPastHour = weighted(HOUR_WEIGHTS.slice(0, hourNow + 1).map((w, h) => [h, w] as const));
+  const extra: CheckDraft[] = [];
+  for (let i = 0; i < short; i++) {
+    const hourStart = todayStart + pickPastHour(rng) * HOUR_MS;
+    const span = Math.min(HOUR_MS, nowMs - hourStart + 1);
+    extra.push(draftCheck(rng, profile, hourStart + Math.floor(rng() * span)));
+  }
+  return [...drafts, ...extra].sort((a, b) => a.createdAtMs - b.createdAtMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk checks for load tests (`npm run sandbox -- --seed N`)
+
+/**
+ * `count` sorted check times in the last DEMO_HISTORY_DAYS Bangkok days up to `nowMs`, with
+ * business-hour peaks.
+ */
+function checkTimes(rng: Rng, count: number, nowMs: number): Float64Array {
+  const today = bangkokDayStartWall(nowMs);
+  const dayStarts: number[] = [];
+  for (let d = DEMO_HISTORY_DAYS - 1; d >= 0; d--) dayStarts.push(dayStartAfter(today, -d));
+  const times = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    let t = nowMs;
+    // Times after now (later today) are drawn again; a bounded number of tries, then a time just before now.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const start = pick(rng, dayStarts);
+      const candidate = start + pickHour(rng) * HOUR_MS + Math.floor(rng() * HOUR_MS);
+      if (candidate <= nowMs) {
+        t = candidate;
+        break;
+      }
+      t = nowMs - Math.floor(rng() * HOUR_MS);
+    }
+    times[i] = t;
+  }
+  return times.sort();
+}
+
+export interface BulkOptions {
   shop: DemoShopKey;
   count: number;
   /** Id of the first check; ids are global, which keeps transRefs unique across shops. */
@@ -312,49 +393,15 @@ export interface GenerateOptions {
 }
 
 /**
- * The checks of one demo shop, oldest first with ascending ids (so newest-first order and id order
- * agree). A generator, so a million rows never sit in memory at once.
+ * `count` extra checks for one demo shop spread over the last DEMO_HISTORY_DAYS days, oldest first with
+ * ascending ids. A generator, so a million rows never sit in memory at once.
  */
-export function* generateChecks(options: GenerateOptions): Generator<CheckRecord> {
+export function bulkChecks(options: BulkOptions): Generator<CheckRecord> {
   const profile = profileOf(options.shop);
-  const shopId = demoShopId(options.shop);
   const rng = createRng(options.seed);
   const times = checkTimes(rng, options.count, options.nowMs);
-  const transRefFor = transRefFormatter(bangkokOffsetMs(options.nowMs));
-  for (let i = 0; i < options.count; i++) {
-    const createdAtMs = times[i] ?? options.nowMs;
-    const id = options.firstId + i;
-    const status = pickStatus(rng);
-    const source = pickSource(rng);
-    const readable = status !== "not_found" && status !== "error";
-    // The transfer happened between 20 seconds and 20 minutes before the slip was checked.
-    const transDateMs = createdAtMs - 20_000 - Math.floor(rng() * 1_180_000);
-    const cents = rng() < 0.1 ? pick(rng, [25, 50, 75]) : 0;
-    const amountSatang = pick(rng, profile.prices) * (rng() < 0.15 ? 2 : 1) + cents;
-    const rate = source === "api" ? profile.rateApi : profile.rateChat;
-    yield {
-      id,
-      shopId,
-      status,
-      amountSatang: readable ? amountSatang : null,
-      transRef: transRefFor(readable ? transDateMs : createdAtMs, id),
-      transDateMs: readable ? transDateMs : null,
-      senderName: readable ? senderName(rng) : null,
-      receiverName: readable ? profile.receiverName : null,
-      receiverAccount: readable ? pick(rng, profile.receiverAccounts) : null,
-      source,
-      // A check that failed on the service's side is not charged.
-      tokensCharged: status === "error" ? 0 : rate,
-      createdAtMs,
-    };
+  function* drafts(): Generator<CheckDraft> {
+    for (const at of times) yield draftCheck(rng, profile, at);
   }
-}
-
-/** The first seed: every shop's checks, ids from 1 in shop order. */
-export function* generateDemoChecks(nowMs: number): Generator<CheckRecord> {
-  let firstId = 1;
-  for (const profile of PROFILES) {
-    yield* generateChecks({ shop: profile.key, count: profile.checkCount, firstId, nowMs, seed: profile.seed });
-    firstId += profile.checkCount;
-  }
+  return withIds(drafts(), options.firstId);
 }

@@ -1,7 +1,7 @@
 // `npm run sandbox`: the sandbox slip service on its own (env PORT, SANDBOX_DB, SANDBOX_PUBLIC_URL, SANDBOX_HOST).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { DEMO_SECRETS, DEMO_STORE_NAMES } from "./demo.js";
+import { DEMO_SECRETS, DEMO_STORE_NAMES, demoShopId } from "./demo.js";
 import { startSandbox } from "./server.js";
 import { openStore } from "./store.js";
 
@@ -70,12 +70,16 @@ async function main(): Promise<void> {
   if (settings.dbPath !== ":memory:") mkdirSync(dirname(settings.dbPath), { recursive: true });
 
   const store = openStore(settings.dbPath);
-  if (store.isEmpty()) store.seedDemo(Date.now());
   if (settings.seed !== undefined) {
+    // The extra checks go to the demo shop, which must exist first.
+    store.refreshDemo(Date.now());
     const started = performance.now();
     const { count } = store.seedExtraChecks(settings.seed, Date.now());
     const seconds = (performance.now() - started) / 1000;
-    console.log(`sandbox: added ${count} checks for the demo shop in ${seconds.toFixed(1)} s (${store.checkCount()} in ${settings.dbPath})`);
+    const shopTotal = store.history(demoShopId("shop"), { page: 1, limit: 1 }).total;
+    console.log(
+      `sandbox: added ${count} checks for the demo shop in ${seconds.toFixed(1)} s; it has ${shopTotal} now (${store.checkCount()} in ${settings.dbPath})`,
+    );
   }
   if (!settings.serve) {
     store.close();
@@ -112,7 +116,10 @@ async function main(): Promise<void> {
   process.on("SIGINT", stop);
 
   console.log(`sandbox: slip service listening on ${sandbox.url} (links use ${settings.publicUrl ?? sandbox.url})`);
-  console.log(`sandbox: database ${settings.dbPath}`);
+  const { seeded, added } = sandbox.demo;
+  console.log(
+    `sandbox: database ${settings.dbPath} (${seeded ? "new demo data" : "demo data brought up to now"}: ${added} checks added, ${store.checkCount()} in all)`,
+  );
   console.log("sandbox: demo API secrets (Authorization: Bearer <secret>):");
   console.log(`  ${DEMO_SECRETS.shop.padEnd(22)} ${DEMO_STORE_NAMES.shop} (active)`);
   console.log(`  ${DEMO_SECRETS.other.padEnd(22)} ${DEMO_STORE_NAMES.other} (active)`);

@@ -1,4 +1,4 @@
-// Starts the sandbox slip service: opens (and if empty seeds) the store, listens, and closes cleanly.
+// Starts the sandbox slip service: opens the store, brings its demo data up to now, listens, and closes cleanly.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createSandboxHandler } from "./app.js";
@@ -19,7 +19,7 @@ export interface SandboxOptions {
   store?: SandboxStore;
   /** Base of the qr-image links; default the listening URL. */
   publicUrl?: string;
-  /** The clock for seeding and package expiry; default the real one. */
+  /** The clock for the demo data and package expiry; default the real one. */
   now?: () => Date;
   /** Told about unexpected failures answered with 500. */
   onError?: (error: unknown) => void;
@@ -31,6 +31,8 @@ export interface RunningSandbox {
   port: number;
   /** The HTTP server, for callers that watch its requests (the benchmark counts them). */
   server: Server;
+  /** What starting did to the demo data: seeded an empty database, and how many checks it added. */
+  demo: { seeded: boolean; added: number };
   close(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = options.now ?? (() => new Date());
   const host = options.host ?? "127.0.0.1";
   const store = options.store ?? openStore(options.dbPath ?? ":memory:");
-  if (store.isEmpty()) store.seedDemo(now().getTime());
+  const demo = store.refreshDemo(now().getTime());
 
   // The public URL is known only once the port is; the handler reads it through this holder.
   const app = { publicUrl: "" };
@@ -75,6 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url,
     port,
     server,
+    demo,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => {

@@ -2,7 +2,17 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import type { SlipStatus } from "../slip/types.js";
-import { demoShops, generateChecks, generateDemoChecks, type CheckRecord, type ShopRecord } from "./demo.js";
+import {
+  DEMO_SECRETS,
+  DEMO_SHOP_KEYS,
+  bulkChecks,
+  demoShops,
+  missingDemoChecks,
+  withIds,
+  type CheckDraft,
+  type CheckRecord,
+  type ShopRecord,
+} from "./demo.js";
 import type { HistoryFilter } from "./params.js";
 
 /** A shop as the server sees it: the secret itself is never read back. */
@@ -19,9 +29,12 @@ export interface SandboxStore {
   history(shopId: number, filter: HistoryFilter): HistoryResult;
   /** SQLite's query plans of the page and count statements for this filter (for tests and benchmarks). */
   explainHistory(filter: HistoryFilter): { page: string; count: string };
-  isEmpty(): boolean;
-  /** Inserts the demo shops and their checks; only into an empty database. */
-  seedDemo(nowMs: number): void;
+  /**
+   * Brings the demo data up to `nowMs`, in one transaction: an empty database gets the demo shops; the
+   * demo shops (known by their secrets; no other shop is touched) get their packages dated from today
+   * and the checks their streams made since their newest check. Returns how many checks it added.
+   */
+  refreshDemo(nowMs: number): { seeded: boolean; added: number };
   /** Adds `count` checks for the demo shop over the last 90 days, in one transaction. */
   seedExtraChecks(count: number, nowMs: number): { firstId: number; count: number };
   checkCount(): number;
@@ -58,7 +71,7 @@ CREATE TABLE IF NOT EXISTS checks (
   tokens_charged REAL NOT NULL,
   created_at INTEGER NOT NULL
 ) STRICT;
--- transRefs are unique across all shops (design 6.15); this also serves the transRef filter.
+-- transRefs are unique across all shops (docs/sandbox.md §15); this also serves the transRef filter.
 CREATE UNIQUE INDEX IF NOT EXISTS checks_trans_ref ON checks (trans_ref);
 -- Newest-first pages of one shop: an index range scanned backwards; the rowid (= id) breaks ties.
 CREATE INDEX IF NOT EXISTS checks_shop_created ON checks (shop_id, created_at);
@@ -167,6 +180,12 @@ export function openStore(path: string): SandboxStore {
   const shopCountStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM shops");
   const checkCountStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM checks");
   const maxIdStmt = db.prepare<[], { m: number | null }>("SELECT MAX(id) AS m FROM checks");
+  const shopIdBySecretStmt = db.prepare<[string], { id: number }>("SELECT id FROM shops WHERE secret_hash = ?");
+  const setExpiryStmt = db.prepare("UPDATE shops SET expires_at = ? WHERE id = ?");
+  const newestCheckStmt = db.prepare<[number], { m: number | null }>("SELECT MAX(created_at) AS m FROM checks WHERE shop_id = ?");
+  const countBetweenStmt = db.prepare<[number, number, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM checks WHERE shop_id = ? AND created_at >= ? AND created_at <= ?",
+  );
 
   /** The WHERE clause of a history query and its parameters, built in one walk so they cannot disagree. */
   function historyWhere(shopId: number, filter: HistoryFilter): { where: string; params: (string | number)[] } {
@@ -224,27 +243,43 @@ export function openStore(path: string): SandboxStore {
     return inserted + inBatch;
   }
 
-  const seedDemoTx = db.transaction((nowMs: number) => {
+  const refreshDemoTx = db.transaction((nowMs: number) => {
+    const seeded = (shopCountStmt.get()?.n ?? 0) === 0;
+    const drafts: CheckDraft[] = [];
     for (const shop of demoShops(nowMs)) {
-      insertShopStmt.run(
-        shop.id,
-        shop.name,
-        hashSecret(shop.secret),
-        shop.packageName,
-        shop.tokens,
-        shop.credits,
-        shop.rateChat,
-        shop.rateApi,
-        shop.expiresAtMs,
-      );
+      const key = DEMO_SHOP_KEYS.find((k) => DEMO_SECRETS[k] === shop.secret);
+      if (key === undefined) continue;
+      const secretHash = hashSecret(shop.secret);
+      if (seeded) {
+        insertShopStmt.run(
+          shop.id,
+          shop.name,
+          secretHash,
+          shop.packageName,
+          shop.tokens,
+          shop.credits,
+          shop.rateChat,
+          shop.rateApi,
+          shop.expiresAtMs,
+        );
+      }
+      const stored = shopIdBySecretStmt.get(secretHash);
+      if (stored === undefined) continue;
+      if (!seeded) setExpiryStmt.run(shop.expiresAtMs, stored.id);
+      const state = {
+        newestMs: newestCheckStmt.get(stored.id)?.m ?? undefined,
+        countBetween: (fromMs: number, toMs: number) => countBetweenStmt.get(stored.id, fromMs, toMs)?.n ?? 0,
+      };
+      for (const draft of missingDemoChecks(key, state, nowMs)) drafts.push({ ...draft, shopId: stored.id });
     }
-    insertChecks(generateDemoChecks(nowMs));
+    const added = insertChecks(withIds(drafts, (maxIdStmt.get()?.m ?? 0) + 1));
+    return { seeded, added };
   });
 
   const seedExtraTx = db.transaction((count: number, nowMs: number) => {
     const firstId = (maxIdStmt.get()?.m ?? 0) + 1;
     // The seed follows the first id, so a second `--seed` run adds different checks.
-    const inserted = insertChecks(generateChecks({ shop: "shop", count, firstId, nowMs, seed: firstId }));
+    const inserted = insertChecks(bulkChecks({ shop: "shop", count, firstId, nowMs, seed: firstId }));
     return { firstId, count: inserted };
   });
 
@@ -283,12 +318,8 @@ export function openStore(path: string): SandboxStore {
       return { page: plan(sql.page, [...params, filter.limit, 0]), count: plan(sql.count, params) };
     },
 
-    isEmpty() {
-      return (shopCountStmt.get()?.n ?? 0) === 0;
-    },
-
-    seedDemo(nowMs) {
-      seedDemoTx(nowMs);
+    refreshDemo(nowMs) {
+      return refreshDemoTx(nowMs);
     },
 
     seedExtraChecks(count, nowMs) {
