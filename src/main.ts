@@ -12,7 +12,8 @@ import { ConfigError, loadConfig } from "./config.js";
 import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineSender } from "./line/sender.js";
-import { startConsole } from "./local-line/console.js";
+import express from "express";
+import { createConsoleApp } from "./local-line/console.js";
 import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
@@ -74,7 +75,10 @@ async function start(
     closers.push({ name: "sandbox", close: () => sandbox.close() });
     slipTarget = { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop };
     promptPayId ??= parsePromptPayId(DEMO_PROMPTPAY_ID);
-    log.info({ url: sandbox.url, dbPath }, "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shop");
+    log.info(
+      { url: sandbox.url, dbPath, demoSeeded: sandbox.demo.seeded, demoChecksAdded: sandbox.demo.added },
+      "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shop",
+    );
   }
   const slip = createSlipClient({
     baseUrl: slipTarget.baseUrl,
@@ -106,9 +110,11 @@ async function start(
   }
 
   const bot = createBotApp({ channelSecret: line.channelSecret, sender, handlerDeps: { slip, settings, log }, log });
-  // In local mode only the console on this machine calls the webhook; a real channel needs every interface.
+  // In local mode only this machine calls the webhook, and the chat console shares the bot's port;
+  // a real channel needs every interface and serves the bot alone.
   const host = platform === undefined ? undefined : "127.0.0.1";
-  const server = await listen(createServer(bot.app), config.port, host);
+  const root = platform === undefined ? bot.app : express();
+  const server = await listen(createServer(root), config.port, host);
   const port = (server.address() as AddressInfo).port;
   closers.push({
     name: "bot",
@@ -123,13 +129,16 @@ async function start(
   log.info({ port, mode: platform === undefined ? "line" : "local" }, "slipline bot listening");
 
   if (platform !== undefined) {
-    const chat = await startConsole({
+    const chat = createConsoleApp({
       platform,
       botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
       channelSecret: line.channelSecret,
     });
-    closers.push({ name: "chat console", close: () => chat.close() });
-    process.stdout.write(`\nslipline is running. Open ${chat.url} to chat with the bot.\n\n`);
+    // The console's page and API first; the webhook, /healthz and the 404s are the bot's.
+    root.use(chat.app);
+    root.use(bot.app);
+    closers.push({ name: "chat console", close: async () => chat.close() });
+    process.stdout.write(`\nslipline is running. Open http://127.0.0.1:${port}/ to chat with the bot.\n\n`);
   } else {
     process.stdout.write(
       `\nslipline is running. LINE webhook: http://localhost:${port}/webhook (set this path on your public https URL).\n\n`,

@@ -1,11 +1,12 @@
-// The chat console server: serves the page, turns what a person types or taps into signed webhooks for the
-// bot, and streams everything the LINE stand-in accepts or rejects back to the page (server-sent events).
+// The chat console: serves the page, turns what a person types or taps into signed webhooks for the bot,
+// and streams everything the LINE stand-in accepts or rejects back to the page (server-sent events).
+// `npm start` mounts it on the bot's own port; `startConsole` gives it a server of its own (tests).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
-import type { Request, Response } from "express";
+import type { Express, Request, Response } from "express";
 import type { messagingApi, webhook } from "@line/bot-sdk";
 import type { LinePlatform, RecordedLoading, RecordedRejection, RecordedSend } from "./platform.js";
 import {
@@ -34,6 +35,13 @@ export interface ConsoleOptions {
   botName?: string;
   /** How long to wait for the bot to answer a webhook. */
   webhookTimeoutMs?: number;
+}
+
+export interface ConsoleApp {
+  /** The page at `/` and its API under `/api/`; anything else falls through to what is mounted after it. */
+  readonly app: Express;
+  /** Stops listening to the stand-in and ends the pages' event streams. */
+  close(): void;
 }
 
 export interface ChatConsole {
@@ -73,7 +81,7 @@ function findPageDir(): string {
   throw new Error("chat console: page files not found next to console module or in src/local-line/page");
 }
 
-export async function startConsole(options: ConsoleOptions): Promise<ChatConsole> {
+export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">): ConsoleApp {
   const { platform } = options;
   const people = options.people ?? DEMO_PEOPLE;
   const groups = options.groups ?? DEMO_GROUPS;
@@ -150,7 +158,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
 
   const app = express();
   app.disable("x-powered-by");
-  app.use(express.json({ limit: "64kb" }));
+  // JSON bodies for the console's own calls only: the bot's webhook, mounted beside it, needs the raw bytes.
+  const json = express.json({ limit: "64kb" });
 
   app.get("/api/config", (_req, res) => {
     res.json({ botName, people, groups });
@@ -173,7 +182,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     });
   });
 
-  app.post("/api/send", async (req, res) => {
+  app.post("/api/send", json, async (req, res) => {
     const source = resolveSource(req.body);
     const text = (req.body as { text?: unknown } | undefined)?.text;
     const via = (req.body as { via?: unknown } | undefined)?.via === "quick-reply" ? "quick-reply" : "typed";
@@ -187,7 +196,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     res.json(await deliver(source, event));
   });
 
-  app.post("/api/postback", async (req, res) => {
+  app.post("/api/postback", json, async (req, res) => {
     const source = resolveSource(req.body);
     const body = req.body as { data?: unknown; displayText?: unknown } | undefined;
     const data = body?.data;
@@ -205,7 +214,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     res.json(await deliver(source, event));
   });
 
-  app.post("/api/greet", async (req, res) => {
+  app.post("/api/greet", json, async (req, res) => {
     const source = resolveSource(req.body);
     if (source === undefined) {
       res.status(400).json({ error: "need a known userId and chatId" });
@@ -229,8 +238,23 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     }),
   );
 
+  return {
+    app,
+    close() {
+      platform.off("sent", onSent);
+      platform.off("rejected", onRejected);
+      platform.off("loading", onLoading);
+      for (const client of clients) client.end();
+      clients.clear();
+    },
+  };
+}
+
+/** The console on a server of its own. */
+export async function startConsole(options: ConsoleOptions): Promise<ChatConsole> {
+  const chat = createConsoleApp(options);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, options.host ?? "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(s)));
+    const s = chat.app.listen(options.port ?? 0, options.host ?? "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(s)));
   });
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -239,11 +263,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ChatConsole
     url: `http://${hostForUrl}:${address.port}/`,
     port: address.port,
     close() {
-      platform.off("sent", onSent);
-      platform.off("rejected", onRejected);
-      platform.off("loading", onLoading);
-      for (const client of clients) client.end();
-      clients.clear();
+      chat.close();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -1,68 +1,35 @@
 // The entry point as a process: config errors stop it, local mode prints one URL, LINE mode answers signed webhooks.
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { shownText } from "../helpers/messages.js";
+import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 
-interface Running {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-  /** Resolves with the first stdout match; rejects if the process exits first. */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
-}
-
-const running: ChildProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  await killLeftovers();
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function startMain(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+/** A port nothing listens on right now (the kernel's pick, given back at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
-  running.push(child);
-  let out = "";
-  let err = "";
-  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    out += chunk;
-    for (const w of [...waiters]) {
-      const match = out.match(w.pattern);
-      if (match !== null) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(match);
-      }
-    }
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    err += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    waitFor(pattern) {
-      const now = out.match(pattern);
-      if (now !== null) return Promise.resolve(now);
-      return new Promise((resolve, reject) => {
-        waiters.push({ pattern, resolve });
-        void exited.then((code) => reject(new Error(`main exited (${code}) before printing ${pattern}\n${out}\n${err}`)));
-      });
-    },
-  };
+}
+
+function startMain(env: Record<string, string>): EntryProcess {
+  return startEntry("src/main.ts", env);
 }
 
 describe("main", { timeout: 60_000 }, () => {
@@ -80,11 +47,18 @@ describe("main", { timeout: 60_000 }, () => {
   });
 
   it("with nothing configured runs sandbox, LINE stand-in and console, prints one URL, and stops cleanly on SIGTERM", async () => {
-    const main = startMain({ PORT: "0", SANDBOX_DB: ":memory:" });
+    const port = await freePort();
+    const main = startMain({ PORT: String(port), SANDBOX_DB: ":memory:" });
     const [, url] = await main.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+\/)/);
+    // The console is on the port the newcomer chose, beside the webhook and the health check.
+    expect(url).toBe(`http://127.0.0.1:${port}/`);
     const page = await fetch(url ?? "");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/html/);
+    expect((await fetch(`${url}healthz`)).status).toBe(200);
+    expect((await fetch(`${url}webhook`)).status).toBe(405);
+    expect((await fetch(`${url}api/config`)).headers.get("content-type")).toMatch(/json/);
+    expect((await fetch(`${url}no-such-page`)).status).toBe(404);
     expect(main.stdout().match(/Open http/g)).toHaveLength(1);
     expect(main.stdout()).toMatch(/STAFF_USER_IDS and STAFF_GROUP_IDS are empty/);
     main.child.kill("SIGTERM");

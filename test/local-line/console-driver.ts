@@ -61,6 +61,15 @@ export interface ConsolePage {
   close(): Promise<void>;
 }
 
+/** This process's environment without libfaketime's variables (see openConsole). */
+function browserEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")) env[name] = value;
+  }
+  return env;
+}
+
 export async function openConsole(url: string, options: { width?: number; height?: number } = {}): Promise<ConsolePage> {
   const userDataDir = await mkdtemp(join(tmpdir(), "slipline-chromium-"));
   let context: BrowserContext;
@@ -70,13 +79,19 @@ export async function openConsole(url: string, options: { width?: number; height
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: options.width ?? 1200, height: options.height ?? 900 },
+      env: browserEnv(),
     });
+    // Under a shifted clock (`npm run test:hours`) the page gets this process's time from Playwright's
+    // clock, since Chromium itself hangs under libfaketime; the clock then runs on from there.
+    if (process.env.FAKETIME !== undefined) await context.clock.install({ time: Date.now() });
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true });
     throw error;
   }
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(url);
+  const skewMs = Math.abs((await page.evaluate(() => Date.now())) - Date.now());
+  if (skewMs > 60_000) throw new Error(`the page's clock is ${Math.round(skewMs / 1000)} s away from the test's`);
   await page.locator("body[data-ready=true]").waitFor();
   await page.locator("#connection[data-state=open]").waitFor();
 
