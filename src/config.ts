@@ -1,4 +1,4 @@
-// The bot's configuration (design.md section 7): read once from the environment, validated completely.
+// The bot's configuration (the README's table of variables): read once from the environment, validated completely.
 import type { Lang, PromptPayId } from "./commands/types.js";
 import { parsePromptPayId } from "./commands/promptpay-id.js";
 import { LOG_LEVELS } from "./log.js";

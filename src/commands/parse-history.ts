@@ -8,7 +8,7 @@ import { compareCalendarDates, isValidCalendarDate } from "./range.js";
 export const MAX_DAYS = 366;
 /** 9,999 pages of 10 rows is far past any shop's history; a bigger number is a typo. */
 export const MAX_PAGE = 9999;
-/** Transfer references are bank codes of letters and digits; 64 keeps postback data short (design.md 4). */
+/** Transfer references are bank codes of letters and digits; 64 keeps postback data within LINE's 300 characters. */
 export const MAX_TRANS_REF_LENGTH = 64;
 const TRANS_REF = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TRANS_REF_LENGTH}}$`, "u");
 

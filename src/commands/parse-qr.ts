@@ -82,12 +82,12 @@ function idProblem(words: readonly Word[]): UsageProblem {
   return { code: /\d/u.test(odd.raw) ? "bad_promptpay_id" : "unexpected", input: odd.raw };
 }
 
-/** A single word without a currency sign: an id if it is one, else (design.md 3) the amount. */
+/** A single word without a currency sign: an id if it is one, else the amount. */
 function parseLone(word: Word): QrArgs {
   const id = parsePromptPayId(word.raw);
   if (id !== undefined) return { ok: true, id };
   if (AMOUNT_LIKE.test(word.raw)) {
-    // 10 or more bare digits cannot be an amount by the design's rule; they are a mistyped id.
+    // 10 or more bare digits cannot be an amount (an amount has at most 9); they are a mistyped id.
     if (PLAIN_DIGITS.test(word.raw) && word.raw.length >= 10) {
       return { ok: false, problem: { code: "bad_promptpay_id", input: word.raw } };
     }

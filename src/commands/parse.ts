@@ -1,4 +1,4 @@
-// The command parser: message text to a typed command or a failure that says what was wrong (design.md 3).
+// The command parser: message text to a typed command or a failure that says what was wrong (the README's Commands section).
 import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, UsageProblem } from "./types.js";
 import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
 import { THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";

@@ -12,7 +12,7 @@ export interface CommandInfo {
   readonly example: Readonly<Record<Lang, string>>;
   /** What it does, one short line. */
   readonly description: Readonly<Record<Lang, string>>;
-  /** Answered only for staff when a staff list is configured (design.md section 4). */
+  /** Answered only for staff when a staff list is configured. */
   readonly staffOnly: boolean;
 }
 

@@ -1,4 +1,4 @@
-// What staff can ask the bot, as typed values: the output of the command parser (design.md section 3).
+// What staff can ask the bot, as typed values: the output of the command parser.
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";

@@ -1,4 +1,4 @@
-// Who may run a command (design.md section 4): staff-only commands answer listed users, or anyone in a listed group.
+// Who may run a command: staff-only commands answer listed users, or anyone in a listed group.
 import type { CommandName } from "../commands/types.js";
 import { COMMANDS } from "../commands/registry.js";
 import type { BotSettings } from "../config.js";

@@ -1,4 +1,4 @@
-// Checks request bodies for the LINE stand-in against LINE's message limits (design.md 4, line-platform.md 3).
+// Checks request bodies for the LINE stand-in against LINE's message limits, as LINE's Messaging API reference gives them.
 // Pure: takes parsed JSON (`unknown`, it is outside input) and returns LINE-style error details.
 
 /** One entry of LINE's `details` array. `property` is a path like `messages[0].contents.body.contents[1].text`. */

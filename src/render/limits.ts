@@ -1,4 +1,4 @@
-// LINE's message limits (design.md section 4) and the helpers every renderer uses to stay inside them.
+// LINE's message limits and the helpers every renderer uses to stay inside them.
 import type { messagingApi } from "@line/bot-sdk";
 
 export const LIMITS = {

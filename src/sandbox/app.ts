@@ -1,4 +1,4 @@
-// The sandbox's HTTP request handler: routing, auth, package check, bodies and the JSON envelope (design 6).
+// The sandbox's HTTP request handler: routing, auth, package check, bodies and the JSON envelope (docs/sandbox.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AccountInfo, HistoryItem, HistoryPage, PromptPayQr, PromptPayQrUrl } from "../slip/types.js";
 import { ERRORS, ITEM_CODES, SUCCESS } from "./codes.js";
@@ -276,7 +276,7 @@ export function createSandboxHandler(options: SandboxAppOptions): (req: Incoming
       return;
     }
     const ctx: Context = { req, res, query: target.query, options };
-    // The image link needs no secret and never answers 402 (design 6.3).
+    // The image link needs no secret and never answers 402 (docs/sandbox.md §3).
     if (route.kind === "image") {
       qrImage(ctx);
       return;

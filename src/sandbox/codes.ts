@@ -1,4 +1,4 @@
-// The sandbox's six-digit codes: the envelope's result codes (design 6.2) and the per-item codes (design 6.7).
+// The sandbox's six-digit codes: the envelope's result codes (docs/sandbox.md §2) and the per-item codes (§7).
 import type { SlipStatus } from "../slip/types.js";
 
 export const SUCCESS = { code: "200001", message: "Get Info Success" } as const;

@@ -1,4 +1,4 @@
-// EMVCo merchant-presented QR payloads for PromptPay credit transfer (design 6.9): TLV writer and CRC-16/CCITT-FALSE.
+// EMVCo merchant-presented QR payloads for PromptPay credit transfer (docs/sandbox.md §9): TLV writer and CRC-16/CCITT-FALSE.
 
 export type PromptPayTargetType = "phone" | "citizen" | "ewallet";
 

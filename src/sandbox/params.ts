@@ -120,7 +120,7 @@ export function parseHistoryQuery(params: URLSearchParams): Parsed<HistoryFilter
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dates (design 6.4)
+// Dates (docs/sandbox.md §4)
 
 const DATE_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -192,7 +192,7 @@ export function parseDateBound(text: string, bound: "from" | "to", timeZone: str
 }
 
 // ---------------------------------------------------------------------------------------------
-// QR bodies (design 6.8, 6.10)
+// QR bodies (docs/sandbox.md §8, §10)
 
 export interface QrRequest {
   target: PromptPayTarget;
@@ -250,7 +250,7 @@ export function parseQrBody(body: unknown, withSize: boolean): Parsed<QrRequest>
 }
 
 // ---------------------------------------------------------------------------------------------
-// GET /api/qr-image (design 6.11)
+// GET /api/qr-image (docs/sandbox.md §11)
 
 export interface QrImageRequest {
   data: string;

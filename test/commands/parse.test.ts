@@ -1,4 +1,4 @@
-// The command parser against design.md section 3: every example, word, alias and usage problem.
+// The command parser against the README's Commands section: every example, word, alias and usage problem.
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
 import { HISTORY_THAI_KEYWORDS } from "../../src/commands/parse-history.js";
@@ -31,7 +31,7 @@ function problem(text: string): UsageProblem {
 const day = (year: number, month: number, d: number) => ({ year, month, day: d });
 const phone = { type: "phone", digits: "0812345678" } as const;
 
-describe("design.md section 3 examples", () => {
+describe("the README's examples", () => {
   it.each<[string, Command]>([
     ["qr 0812345678 150", { kind: "qr", lang: "en", id: phone, amount: 15000 }],
     ["qr 081-234-5678 1,500.50", { kind: "qr", lang: "en", id: phone, amount: 150050 }],

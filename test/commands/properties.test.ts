@@ -139,7 +139,7 @@ describe("amounts are exact", () => {
         fc.pre(written !== undefined);
         const text = `${withId ? "qr 081-234-5678 " : "จ่าย "}${written}`;
         const result = parseCommand(text, ctx);
-        // Ten or more bare digits cannot be an amount on their own (design.md 3): that is the id rule.
+        // Ten or more bare digits cannot be an amount on their own: that is the id rule.
         if (!withId && s.sign === "" && /^\d{10,}$/u.test(written ?? "")) {
           expect(result).toMatchObject({ ok: false, failure: { problem: { code: "bad_promptpay_id" } } });
           return;

@@ -24,11 +24,11 @@ describe("COMMANDS", () => {
     },
   );
 
-  it("marks history and balance as staff-only (design.md section 4)", () => {
+  it("marks history and balance as staff-only", () => {
     expect(COMMAND_NAMES.filter((name) => COMMANDS[name].staffOnly)).toEqual(["history", "balance"]);
   });
 
-  it("lists the words of design.md section 3", () => {
+  it("lists the command words the README lists", () => {
     expect(COMMANDS.qr.words).toEqual({ en: ["qr", "pay", "promptpay"], th: ["คิวอาร์", "พร้อมเพย์", "จ่าย"] });
     expect(COMMANDS.history.words).toEqual({ en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ"] });
     expect(COMMANDS.balance.words).toEqual({

@@ -1,4 +1,4 @@
-// Every message limit of design.md 4 / line-platform.md 3: at the limit accepted, past it a LINE-like 400 with details.
+// Every LINE message limit the stand-in checks: at the limit accepted, past it a LINE-like 400 with details.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { messagingApi } from "@line/bot-sdk";
 import { startLinePlatform } from "../../src/local-line/platform.js";

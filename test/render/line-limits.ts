@@ -1,4 +1,4 @@
-// Test helper: walks rendered messages and lists every LINE limit (design.md section 4) they break.
+// Test helper: walks rendered messages and lists every LINE message limit they break.
 import type { messagingApi } from "@line/bot-sdk";
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });

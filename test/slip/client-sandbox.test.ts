@@ -152,7 +152,7 @@ describe("refusals", () => {
       () => expired.accountInfo(),
       () => expired.slipHistory({ status: "valid" }),
       () => expired.promptPayQr({ accountNumber: DEMO_PROMPTPAY_ID }),
-      // The package check comes before the request check (design 6.3), so even a bad number gets 402.
+      // The package check comes before the request check (docs/sandbox.md §3), so even a bad number gets 402.
       () => expired.promptPayQrUrl({ accountNumber: "12" }),
     ];
     for (const call of calls) {
