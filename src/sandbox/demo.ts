@@ -209,19 +209,24 @@ const pickSource = weighted<ListedSource>([
   ["facebook_page", 5],
 ]);
 
-const TITLES = ["นาย", "นาง", "น.ส."] as const;
-const FIRST_NAMES = [
-  "สมชาย", "สมหญิง", "วิชัย", "สุดา", "ประเสริฐ", "มาลี", "อนุชา", "กมลวรรณ", "ธนากร", "พิมพ์ชนก",
-  "ณัฐพล", "ศิริพร", "กิตติพงษ์", "อรอุมา", "จักรพันธ์", "ปิยะนุช", "วรวุฒิ", "สุภาพร", "ชัยวัฒน์", "รัตนา",
-  "ธีรภัทร", "นภัสสร", "พงศกร", "จิราพร", "อภิชาติ", "เบญจมาศ", "ศุภชัย", "ชนิดา", "ปรีชา", "ลัดดา",
+/** Thai first names with the titles that go with them: นาย for a man, นาง or น.ส. for a woman. */
+export const MALE_NAMES = [
+  "สมชาย", "วิชัย", "ประเสริฐ", "อนุชา", "ธนากร", "ณัฐพล", "กิตติพงษ์", "จักรพันธ์", "วรวุฒิ", "ชัยวัฒน์",
+  "ธีรภัทร", "พงศกร", "อภิชาติ", "ศุภชัย", "ปรีชา",
 ] as const;
+export const FEMALE_NAMES = [
+  "สมหญิง", "สุดา", "มาลี", "กมลวรรณ", "พิมพ์ชนก", "ศิริพร", "อรอุมา", "ปิยะนุช", "สุภาพร", "รัตนา",
+  "นภัสสร", "จิราพร", "เบญจมาศ", "ชนิดา", "ลัดดา",
+] as const;
+const FEMALE_TITLES = ["นาง", "น.ส."] as const;
 const LAST_NAMES = [
   "ใจดี", "รักไทย", "ศรีสุข", "แก้วมณี", "บุญมา", "ทองดี", "สายสุวรรณ", "วงศ์ใหญ่", "พรหมมา", "จันทร์เพ็ญ",
   "สุขสวัสดิ์", "มั่นคง", "เจริญผล", "ศรีวงศ์", "ประเสริฐศักดิ์", "อินทร์แก้ว", "คำภา", "ชัยมงคล", "ทองคำ", "นาคสวัสดิ์",
 ] as const;
 
 function senderName(rng: Rng): string {
-  return `${pick(rng, TITLES)} ${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`;
+  const first = rng() < 0.5 ? `นาย ${pick(rng, MALE_NAMES)}` : `${pick(rng, FEMALE_TITLES)} ${pick(rng, FEMALE_NAMES)}`;
+  return `${first} ${pick(rng, LAST_NAMES)}`;
 }
 
 /** A check before it is stored: its id, and the transRef that carries the id, come at insertion. */

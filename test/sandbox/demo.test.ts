@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_SECRETS, demoShopId } from "../../src/sandbox/demo.js";
+import { DEMO_SECRETS, FEMALE_NAMES, MALE_NAMES, demoShopId } from "../../src/sandbox/demo.js";
 import { openStore, type SandboxStore } from "../../src/sandbox/store.js";
 import type { CheckRecord } from "../../src/sandbox/demo.js";
 
@@ -89,6 +89,19 @@ describe("a fresh sandbox, at any hour", () => {
     expect(all.length).toBeGreaterThan(4500);
     expect(all.length).toBeLessThan(6500);
     expect(new Set(all.map((c) => c.status)).size).toBe(6);
+  });
+
+  it("gives each payer a title that matches the first name: นาย for a man, นาง or น.ส. for a woman", () => {
+    const s = store();
+    s.refreshDemo(bangkok("2026-11-24T23:55:00"));
+    const male = new Set<string>(MALE_NAMES);
+    const female = new Set<string>(FEMALE_NAMES);
+    const names = checks(s, "shop").flatMap((c) => (c.senderName === null ? [] : [c.senderName]));
+    expect(names.length).toBeGreaterThan(1000);
+    for (const name of names) {
+      const [title, first] = name.split(" ");
+      expect(title === "นาย" ? male.has(first ?? "") : female.has(first ?? "") && (title === "นาง" || title === "น.ส."), name).toBe(true);
+    }
   });
 });
 
