@@ -35,6 +35,8 @@ export interface ConsoleOptions {
   botName?: string;
   /** How long to wait for the bot to answer a webhook. */
   webhookTimeoutMs?: number;
+  /** The zone the page shows message times in (the bot's business zone); default Asia/Bangkok. */
+  timeZone?: string;
 }
 
 export interface ConsoleApp {
@@ -62,6 +64,7 @@ export type ConsoleEntry =
 
 type NewEntry = ConsoleEntry extends infer E ? (E extends ConsoleEntry ? Omit<E, "seq" | "at"> : never) : never;
 
+const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/iu;
 const MAX_LOG = 1000;
 const MAX_TEXT = 5000;
 const MAX_POSTBACK = 300;
@@ -87,6 +90,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   const groups = options.groups ?? DEMO_GROUPS;
   const botName = options.botName ?? DEMO_BOT.name;
   const webhookTimeoutMs = options.webhookTimeoutMs ?? 10_000;
+  const timeZone = options.timeZone ?? "Asia/Bangkok";
   const pageDir = findPageDir();
 
   const log: ConsoleEntry[] = [];
@@ -158,11 +162,20 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
 
   const app = express();
   app.disable("x-powered-by");
+  // Only pages on this machine, asked for by a loopback name: a page elsewhere whose name someone points
+  // at 127.0.0.1 (DNS rebinding) carries its own name in Host and is turned away.
+  app.use((req, res, next) => {
+    if (LOOPBACK_HOST.test(req.headers.host ?? "")) {
+      next();
+      return;
+    }
+    res.status(403).type("text/plain").send("The chat console answers only at http://127.0.0.1 or http://localhost.\n");
+  });
   // JSON bodies for the console's own calls only: the bot's webhook, mounted beside it, needs the raw bytes.
   const json = express.json({ limit: "64kb" });
 
   app.get("/api/config", (_req, res) => {
-    res.json({ botName, people, groups });
+    res.json({ botName, people, groups, timeZone });
   });
 
   app.get("/api/events", (req: Request, res: Response) => {

@@ -1,7 +1,7 @@
 // The console's HTTP side without a browser: the page files, input checks, the event stream, and bot failures.
 import { afterEach, describe, expect, it } from "vitest";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { request, type Server } from "node:http";
 import express from "express";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
@@ -62,7 +62,33 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; j
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
+/** A GET with a Host header of our choosing (fetch will not send one), as a page reached by DNS rebinding would. */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 describe("console API", () => {
+  it("answers only to loopback names in Host, so a rebound DNS name cannot reach it", async () => {
+    const { chat } = await setup(await fakeBot(200));
+    for (const host of [`127.0.0.1:${chat.port}`, `localhost:${chat.port}`, "localhost", `LOCALHOST:${chat.port}`]) {
+      expect((await getWithHost(`${chat.url}api/config`, host)).status, host).toBe(200);
+    }
+    for (const host of [`evil.example:${chat.port}`, "127.0.0.1.evil.example", `localhost.:${chat.port}`, `[::1]x:${chat.port}`]) {
+      const answer = await getWithHost(`${chat.url}api/config`, host);
+      expect(answer.status, host).toBe(403);
+      expect(answer.body).toMatch(/only at http:\/\/127\.0\.0\.1 or http:\/\/localhost/);
+      expect(answer.body).not.toContain("Somchai");
+    }
+  });
+
   it("serves the page and the demo config", async () => {
     const { chat } = await setup(await fakeBot(200));
     const page = await fetch(chat.url);
@@ -71,7 +97,7 @@ describe("console API", () => {
     expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
-    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS });
+    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS, timeZone: "Asia/Bangkok" });
   });
 
   it("refuses people and chats it does not know, and empty text", async () => {

@@ -15,7 +15,7 @@
   const GRAVITY = { top: "flex-start", center: "center", bottom: "flex-end" };
 
   const state = {
-    config: { botName: "slipline", people: [], groups: [] },
+    config: { botName: "slipline", people: [], groups: [], timeZone: "" },
     me: "",
     chatId: "",
     entries: [],
@@ -374,8 +374,11 @@
     return person ? person.name : userId;
   }
 
+  // Times in the shop's zone, as the bot's cards show them, whatever zone this browser is in.
   function timeOf(at) {
-    return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    if (state.config.timeZone) options.timeZone = state.config.timeZone;
+    return new Date(at).toLocaleTimeString([], options);
   }
 
   function renderEntry(entry) {
@@ -542,17 +545,21 @@
     $("my-id").textContent = state.me;
     $("chat-id").textContent = state.chatId;
     $("chat-title").textContent = group ? group.name : state.config.botName;
-    $("chat-sub").textContent = group ? `group · you are ${personName(state.me)}` : `1:1 chat · you are ${personName(state.me)}`;
+    const kind = group ? (group.staff ? "staff group" : "group with customers") : "1:1 chat";
+    $("chat-sub").textContent = `${kind} · you are ${personName(state.me)}`;
     $("greet").textContent = group ? `Invite ${state.config.botName} to this group` : `Add ${state.config.botName} as a friend`;
     $("group-hint").hidden = !group;
-    fillTries(Boolean(group));
+    fillTries(group);
     render();
   }
 
-  function fillTries(inGroup) {
-    const tries = inGroup
-      ? ["qr 150", `@${state.config.botName} ยอด`, "history", "hello everyone"]
-      : ["qr 150", "history", "ยอด", "balance", "help", "id"];
+  function fillTries(group) {
+    const mention = `@${state.config.botName}`;
+    const tries = !group
+      ? ["qr 150", "history", "ยอด", "balance", "help", "id", "โอนแล้วค่ะ"]
+      : group.staff
+        ? ["history", "ยอด", "qr 150", `${mention} help`, "hello everyone"]
+        : ["qr 150", `${mention} เมนู`, "history today", "ยอด", "โอนแล้วค่ะ"];
     const list = $("tries");
     list.textContent = "";
     for (const text of tries) {
