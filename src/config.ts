@@ -17,10 +17,13 @@ export interface Config {
   /** Absent: local mode with the LINE stand-in and the chat console. */
   readonly line: { readonly channelSecret: string; readonly channelAccessToken: string } | undefined;
   readonly lineApiBaseUrl: string;
-  /** Absent: the embedded sandbox and its demo shop. */
+  /** Absent: the embedded sandbox and its demo shop (in local mode, or with a real channel only when SLIP_SANDBOX asks). */
   readonly slip: { readonly baseUrl: string; readonly apiSecret: string } | undefined;
-  /** Used only when `slip` is absent: where the embedded sandbox keeps its data and the base of its qr links. */
-  readonly sandbox: { readonly dbPath: string; readonly publicUrl: string | undefined };
+  /**
+   * Used only when `slip` is absent: where the embedded sandbox keeps its data and the base of its qr
+   * links; `withLine` when SLIP_SANDBOX asked for it beside a real LINE channel.
+   */
+  readonly sandbox: { readonly dbPath: string; readonly publicUrl: string | undefined; readonly withLine: boolean };
   readonly accountCacheSeconds: number;
   readonly logLevel: string;
   readonly settings: BotSettings;
@@ -121,6 +124,21 @@ export function loadConfig(env: Env): Config {
     }
   }
 
+  // A real channel needs the real service: the demo sandbox would show real staff fake history and make
+  // QR codes that pay the demo's id. Only SLIP_SANDBOX=1 allows it, for trying the bot on a test channel.
+  const sandboxRaw = get("SLIP_SANDBOX");
+  const sandboxWithLine =
+    sandboxRaw === undefined ? false : /^(1|true|yes)$/i.test(sandboxRaw) ? true : /^(0|false|no)$/i.test(sandboxRaw) ? false : undefined;
+  if (sandboxWithLine === undefined) fail("SLIP_SANDBOX", "must be 1 or 0 (or true or false)");
+  if (sandboxWithLine === true && slip !== undefined) {
+    fail("SLIP_SANDBOX", "is set together with SLIP_API_BASE_URL and SLIP_API_SECRET: choose the real service or the sandbox");
+  }
+  if (line !== undefined && slipBaseUrlRaw === undefined && apiSecretRaw === undefined && sandboxWithLine !== true) {
+    const why = "is missing: with a LINE channel the bot needs the real slip service (SLIP_API_BASE_URL and SLIP_API_SECRET); SLIP_SANDBOX=1 uses the demo sandbox instead, for a test channel only";
+    fail("SLIP_API_BASE_URL", why);
+    fail("SLIP_API_SECRET", why);
+  }
+
   const promptPayRaw = get("PROMPTPAY_ID");
   let promptPayId: PromptPayId | undefined;
   if (promptPayRaw !== undefined) {
@@ -181,7 +199,11 @@ export function loadConfig(env: Env): Config {
     line,
     lineApiBaseUrl,
     slip,
-    sandbox: Object.freeze({ dbPath: get("SANDBOX_DB") ?? DEFAULT_SANDBOX_DB, publicUrl: sandboxPublicUrl }),
+    sandbox: Object.freeze({
+      dbPath: get("SANDBOX_DB") ?? DEFAULT_SANDBOX_DB,
+      publicUrl: sandboxPublicUrl,
+      withLine: line !== undefined && sandboxWithLine === true,
+    }),
     accountCacheSeconds,
     logLevel,
     settings: Object.freeze({

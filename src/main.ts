@@ -14,6 +14,9 @@ import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineSender } from "./line/sender.js";
 import express from "express";
 import { createConsoleApp } from "./local-line/console.js";
+import { DEMO_GROUPS, DEMO_PEOPLE } from "./local-line/webhook-events.js";
+import { hasStaff } from "./roles/audience.js";
+import { createQuietNotes } from "./roles/quiet-notes.js";
 import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
@@ -79,6 +82,11 @@ async function start(
       { url: sandbox.url, dbPath, demoSeeded: sandbox.demo.seeded, demoChecksAdded: sandbox.demo.added },
       "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shop",
     );
+    if (config.sandbox.withLine) {
+      log.warn(
+        "SLIP_SANDBOX=1 with a real LINE channel: everyone on it sees the demo shop's made-up checks, and QR codes pay the demo id; never use this for a real shop",
+      );
+    }
   }
   const slip = createSlipClient({
     baseUrl: slipTarget.baseUrl,
@@ -99,17 +107,26 @@ async function start(
   const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
   const sender = createLineSender({ api, log });
 
-  const settings: BotSettings = { ...config.settings, promptPayId };
-  if (settings.staffUserIds.size === 0 && settings.staffGroupIds.size === 0) {
+  const settings: BotSettings = {
+    ...config.settings,
+    promptPayId,
+    ...(platform === undefined ? {} : consoleStaff(config.settings)),
+  };
+  if (!hasStaff(settings)) {
     log.warn(
-      "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: anyone who can message the bot may use history and balance",
+      "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: history and balance are refused to everyone until staff are listed (send `id` to the bot to learn an id)",
     );
   }
   if (settings.promptPayId === undefined) {
     log.warn("PROMPTPAY_ID is not set: `qr <amount>` will ask for the PromptPay id");
   }
 
-  const bot = createBotApp({ channelSecret: line.channelSecret, sender, handlerDeps: { slip, settings, log }, log });
+  const bot = createBotApp({
+    channelSecret: line.channelSecret,
+    sender,
+    handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
+    log,
+  });
   // In local mode only this machine calls the webhook, and the chat console shares the bot's port;
   // a real channel needs every interface and serves the bot alone.
   const host = platform === undefined ? undefined : "127.0.0.1";
@@ -133,6 +150,7 @@ async function start(
       platform,
       botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
       channelSecret: line.channelSecret,
+      timeZone: settings.timeZone,
     });
     // The console's page and API first; the webhook, /healthz and the 404s are the bot's.
     root.use(chat.app);
@@ -157,6 +175,15 @@ async function start(
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+/** Local mode: unless the lists are set, the console's staff personas and its staff group are the staff. */
+function consoleStaff(settings: BotSettings): Pick<BotSettings, "staffUserIds" | "staffGroupIds"> {
+  if (hasStaff(settings)) return settings;
+  return {
+    staffUserIds: new Set(DEMO_PEOPLE.filter((p) => p.role === "staff").map((p) => p.userId)),
+    staffGroupIds: new Set(DEMO_GROUPS.filter((g) => g.staff).map((g) => g.groupId)),
+  };
 }
 
 async function closeAll(closers: Closer[], log: Logger): Promise<void> {

@@ -24,7 +24,7 @@ describe("loadConfig", () => {
     expect(config.lineApiBaseUrl).toBe("https://api.line.me");
     expect(config.accountCacheSeconds).toBe(30);
     expect(config.logLevel).toBe("info");
-    expect(config.sandbox).toEqual({ dbPath: "data/sandbox.db", publicUrl: undefined });
+    expect(config.sandbox).toEqual({ dbPath: "data/sandbox.db", publicUrl: undefined, withLine: false });
     expect(config.settings.defaultLang).toBe("th");
     expect(config.settings.timeZone).toBe("Asia/Bangkok");
     expect(config.settings.promptPayId).toBeUndefined();
@@ -181,8 +181,28 @@ describe("loadConfig", () => {
     expect(loadConfig({ STAFF_GROUP_IDS: room }).settings.staffGroupIds.has(room)).toBe(true);
   });
 
+  it("with a LINE channel refuses to start without the real slip service, naming both variables", () => {
+    const problems = problemsOf({ LINE_CHANNEL_SECRET: SECRET, LINE_CHANNEL_ACCESS_TOKEN: TOKEN });
+    expect(problems.map((p) => p.variable)).toEqual(["SLIP_API_BASE_URL", "SLIP_API_SECRET"]);
+    expect(problems[0]?.problem).toMatch(/SLIP_SANDBOX=1/);
+    for (const p of problems) expect(p.problem).not.toContain(TOKEN);
+  });
+
+  it("runs the sandbox beside a LINE channel only when SLIP_SANDBOX asks, and never together with a real service", () => {
+    const line = { LINE_CHANNEL_SECRET: SECRET, LINE_CHANNEL_ACCESS_TOKEN: TOKEN };
+    const config = loadConfig({ ...line, SLIP_SANDBOX: "1" });
+    expect(config.slip).toBeUndefined();
+    expect(config.sandbox.withLine).toBe(true);
+    expect(loadConfig({ SLIP_SANDBOX: "true" }).sandbox.withLine).toBe(false); // local mode uses it anyway
+    expect(problemsOf({ ...line, SLIP_SANDBOX: "0" }).map((p) => p.variable)).toEqual(["SLIP_API_BASE_URL", "SLIP_API_SECRET"]);
+    expect(problemsOf({ SLIP_SANDBOX: "maybe" }).map((p) => p.variable)).toEqual(["SLIP_SANDBOX"]);
+    expect(
+      problemsOf({ ...line, SLIP_SANDBOX: "1", SLIP_API_BASE_URL: "https://slips.example.com", SLIP_API_SECRET: API_SECRET }).map((p) => p.variable),
+    ).toEqual(["SLIP_SANDBOX"]);
+  });
+
   it("honours the sandbox's own variables", () => {
     const config = loadConfig({ SANDBOX_DB: ":memory:", SANDBOX_PUBLIC_URL: "https://demo.example.com/" });
-    expect(config.sandbox).toEqual({ dbPath: ":memory:", publicUrl: "https://demo.example.com" });
+    expect(config.sandbox).toEqual({ dbPath: ":memory:", publicUrl: "https://demo.example.com", withLine: false });
   });
 });

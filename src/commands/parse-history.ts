@@ -12,7 +12,8 @@ export const MAX_PAGE = 9999;
 export const MAX_TRANS_REF_LENGTH = 64;
 const TRANS_REF = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TRANS_REF_LENGTH}}$`, "u");
 
-function isTransRef(text: string): boolean {
+/** Whether text can follow `ref` in a command (so a button may write it). */
+export function isTransRef(text: string): boolean {
   return TRANS_REF.test(text);
 }
 
@@ -87,7 +88,8 @@ function gregorianYear(year: number): number {
   return year >= 2400 ? year - 543 : year;
 }
 
-type DateRead = { ok: true; date: CalendarDate } | { ok: false } | undefined;
+/** `unreadable`: shaped like a date but in no form we read; `no_such_date`: read, but the calendar has no such day. */
+type DateRead = { ok: true; date: CalendarDate } | { ok: false; why: "unreadable" | "no_such_date" } | undefined;
 
 /** A date token: `2026-11-20`, `20/11/2026`, `20/11/2569`, `20/11` (this year). Undefined when it is no date at all. */
 function readDate(text: string, thisYear: number): DateRead {
@@ -102,7 +104,14 @@ function readDate(text: string, thisYear: number): DateRead {
   } else if (!DATE_LIKE.test(text)) {
     return undefined;
   }
-  return date !== undefined && isValidCalendarDate(date) ? { ok: true, date } : { ok: false };
+  if (date === undefined) return { ok: false, why: "unreadable" };
+  if (isValidCalendarDate(date)) return { ok: true, date };
+  // A year outside the slips' years is more likely a misreading than a day the calendar lacks.
+  return isValidCalendarDate({ ...date, month: 1, day: 1 }) ? { ok: false, why: "no_such_date" } : { ok: false, why: "unreadable" };
+}
+
+function dateProblem(why: "unreadable" | "no_such_date", input: string): UsageProblem {
+  return { code: why === "unreadable" ? "bad_date" : "no_such_date", input };
 }
 
 export type HistoryArgs = { ok: true; request: HistoryRequest } | { ok: false; problem: UsageProblem };
@@ -117,10 +126,12 @@ function readPage(text: string): number | undefined {
   return page >= 1 && page <= MAX_PAGE ? page : undefined;
 }
 
-function readDays(text: string): number | undefined {
-  if (!NUMBER.test(text) || text.length > 4) return undefined;
+/** A day count: 1..MAX_DAYS, "too_long" above, undefined for 0 or no number. */
+function readDays(text: string): number | "too_long" | undefined {
+  if (!NUMBER.test(text)) return undefined;
   const days = Number(text);
-  return days >= 1 && days <= MAX_DAYS ? days : undefined;
+  if (days > MAX_DAYS) return "too_long";
+  return days >= 1 ? days : undefined;
 }
 
 /**
@@ -191,13 +202,13 @@ export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): Hi
         specLength = 2;
       }
       const days = readDays(count);
-      // Outside 1..366 days: "unexpected" (no usage code says "too long"); the usage line shows the forms.
+      if (days === "too_long") return fail({ code: "range_too_long", input: specText, maxDays: MAX_DAYS });
       if (days === undefined) return fail({ code: "unexpected", input: specText });
       spec = { kind: "days", days };
     } else {
       const from = readDate(token.raw, thisYear);
       if (from !== undefined) {
-        if (!from.ok) return fail({ code: "bad_date", input: token.raw });
+        if (!from.ok) return fail(dateProblem(from.why, token.raw));
         spec = { kind: "dates", from: from.date, to: from.date };
         const separator = next !== undefined && RANGE_SEPARATORS.has(next.lower) ? next : undefined;
         if (separator !== undefined) {
@@ -205,7 +216,8 @@ export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): Hi
           const joiner = separator.raw === ".." ? ".." : ` ${separator.raw} `;
           specText = `${token.raw}${joiner}${end?.raw ?? ""}`;
           const to = end === undefined ? undefined : readDate(end.raw, thisYear);
-          if (to === undefined || !to.ok) return fail({ code: "bad_date", input: specText.trim() });
+          if (to === undefined) return fail({ code: "bad_date", input: specText.trim() });
+          if (!to.ok) return fail(dateProblem(to.why, end?.raw ?? ""));
           if (compareCalendarDates(from.date, to.date) > 0) return fail({ code: "bad_range", input: specText });
           spec = { kind: "dates", from: from.date, to: to.date };
           specLength = 3;

@@ -77,10 +77,19 @@ function idOf(words: readonly Word[]): PromptPayId | undefined {
 /** Why words that should be an id are none. */
 function idProblem(words: readonly Word[]): UsageProblem {
   const odd = words.find((w) => !ID_LIKE.test(w.raw));
-  if (odd === undefined) return { code: "bad_promptpay_id", input: joined(words) };
+  if (odd === undefined) return wrongDigits(joined(words));
   if (AMOUNT_LIKE.test(odd.raw)) return { code: "unexpected", input: odd.raw };
   return { code: /\d/u.test(odd.raw) ? "bad_promptpay_id" : "unexpected", input: odd.raw };
 }
+
+/** Digits (with spaces or dashes) that make no id: say how many there are, since that is usually the mistake. */
+function wrongDigits(input: string): UsageProblem {
+  const digits = input.replace(/\D/gu, "").length;
+  return /^[+]/u.test(input) ? { code: "bad_promptpay_id", input } : { code: "bad_promptpay_id", input, digits };
+}
+
+/** `-5`, `−5`: a negative number, which is a wrong amount rather than part of an id. */
+const NEGATIVE = /^[-\u2010-\u2015\u2212][\d,.]*\d[\d,.]*$/u;
 
 /** A single word without a currency sign: an id if it is one, else the amount. */
 function parseLone(word: Word): QrArgs {
@@ -88,14 +97,12 @@ function parseLone(word: Word): QrArgs {
   if (id !== undefined) return { ok: true, id };
   if (AMOUNT_LIKE.test(word.raw)) {
     // 10 or more bare digits cannot be an amount (an amount has at most 9); they are a mistyped id.
-    if (PLAIN_DIGITS.test(word.raw) && word.raw.length >= 10) {
-      return { ok: false, problem: { code: "bad_promptpay_id", input: word.raw } };
-    }
+    if (PLAIN_DIGITS.test(word.raw) && word.raw.length >= 10) return { ok: false, problem: wrongDigits(word.raw) };
     const amount = parseAmount(word.raw);
     return amount.ok ? { ok: true, amount: amount.satang } : amount;
   }
-  if (/^-\d/u.test(word.raw)) return { ok: false, problem: { code: "bad_amount", input: word.raw } };
-  if (ID_LIKE.test(word.raw)) return { ok: false, problem: { code: "bad_promptpay_id", input: word.raw } };
+  if (NEGATIVE.test(word.raw)) return { ok: false, problem: { code: "bad_amount", input: word.raw } };
+  if (ID_LIKE.test(word.raw)) return { ok: false, problem: wrongDigits(word.raw) };
   if (/\d/u.test(word.raw)) return { ok: false, problem: { code: "bad_amount", input: word.raw } };
   return { ok: false, problem: { code: "unexpected", input: word.raw } };
 }
@@ -143,6 +150,14 @@ export function parseQrArgs(tokens: readonly Token[]): QrArgs {
   // An id followed by a wrong amount: say what is wrong with the amount.
   if (headId !== undefined && lastAmount !== undefined && !lastAmount.ok) return lastAmount;
   if (tailId !== undefined && firstAmount !== undefined && !firstAmount.ok) return firstAmount;
+  // `0812345678 -5`: a negative amount, not a dash inside the id.
+  if (headId !== undefined && NEGATIVE.test(last.raw)) return { ok: false, problem: { code: "bad_amount", input: last.raw } };
+  if (tailId !== undefined && NEGATIVE.test(first.raw)) return { ok: false, problem: { code: "bad_amount", input: first.raw } };
+  // `081234567 150`: a good amount after a near-id (9 digits or more) that is no id: the id is the
+  // mistake, and only the id. (`081 234 567` stays one broken id: its last group is no amount.)
+  if (lastAmount?.ok === true && head.every((w) => ID_LIKE.test(w.raw)) && joined(head).replace(/\D/gu, "").length >= 9) {
+    return { ok: false, problem: idProblem(head) };
+  }
   // A number with a decimal point or commas at the end is the amount, so the id is before it.
   if (lastAmount !== undefined && /[.,]/u.test(last.raw)) {
     if (!lastAmount.ok) return lastAmount;

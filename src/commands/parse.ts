@@ -98,8 +98,9 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
     failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(first) });
   if (word === undefined) return unknown();
 
-  const result = parseArguments(word.name, word.lang, glued === "" ? rest : `${glued} ${rest}`, ctx);
-  if (result.ok) return { ok: true, command: result.command };
+  const args = glued === "" ? rest : `${glued} ${rest}`;
+  const result = parseArguments(word.name, word.lang, args, ctx);
+  if (result.ok) return { ok: true, command: result.command, bare: args === "" };
   // `ประวัติศาสตร์` (the school subject) or `ยอดขาย` (sales) only start like a command: not one.
   if (glued !== "" && !ARGUMENT_START.test(glued)) return unknown();
   return failure({ kind: "usage", lang: word.lang, command: word.name, problem: clipProblem(result.problem) });

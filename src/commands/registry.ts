@@ -12,8 +12,17 @@ export interface CommandInfo {
   readonly example: Readonly<Record<Lang, string>>;
   /** What it does, one short line. */
   readonly description: Readonly<Record<Lang, string>>;
-  /** Answered only for staff when a staff list is configured. */
-  readonly staffOnly: boolean;
+  /**
+   * Who it is for. `staff`: it shows the shop's private data (its checks, tokens, package), so only
+   * staff see it, and only in a 1:1 chat or a staff group. `everyone`: customers may use it too.
+   */
+  readonly audience: "staff" | "everyone";
+  /**
+   * Whether its word alone, unaddressed, is acted on in a customer group. Most command words are also
+   * everyday words there (`เมนู`, `?`, `ยอด`, `จ่าย`): alone they are talk, with arguments (`qr 150`) or
+   * with a mention they are meant. `id` alone is how the owner learns a group's id.
+   */
+  readonly bareInCustomerGroup: boolean;
 }
 
 /** The order help lists them in. */
@@ -29,7 +38,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       en: "PromptPay QR; without an id it uses the shop's, without an amount the payer types it",
       th: "สร้าง QR พร้อมเพย์ ไม่ใส่เลขพร้อมเพย์จะใช้ของร้าน ไม่ใส่จำนวนเงินผู้จ่ายกรอกเอง",
     },
-    staffOnly: false,
+    audience: "everyone",
+    bareInCustomerGroup: false,
   },
   history: {
     name: "history",
@@ -43,7 +53,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       en: "slips checked in a period, with totals; statuses: valid, invalid, fraud, duplicate, not_found, error",
       th: "สลิปที่ตรวจในช่วงเวลา พร้อมยอดรวม สถานะ: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
     },
-    staffOnly: true,
+    audience: "staff",
+    bareInCustomerGroup: false,
   },
   balance: {
     name: "balance",
@@ -54,7 +65,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       en: "tokens left, package and expiry date",
       th: "โทเคนคงเหลือ แพ็กเกจ และวันหมดอายุ",
     },
-    staffOnly: true,
+    audience: "staff",
+    bareInCustomerGroup: false,
   },
   help: {
     name: "help",
@@ -62,7 +74,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     usage: { en: "help [command]", th: "ช่วยเหลือ [คำสั่ง]" },
     example: { en: "help history", th: "ช่วยเหลือ ประวัติ" },
     description: { en: "the commands, or how to use one", th: "คำสั่งทั้งหมด หรือวิธีใช้คำสั่งหนึ่ง" },
-    staffOnly: false,
+    audience: "everyone",
+    bareInCustomerGroup: false,
   },
   id: {
     name: "id",
@@ -73,7 +86,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       en: "your user id and this group's id, for the staff lists",
       th: "ไอดีผู้ใช้และไอดีกลุ่มนี้ สำหรับใส่ในรายชื่อพนักงาน",
     },
-    staffOnly: false,
+    audience: "everyone",
+    bareInCustomerGroup: true,
   },
 };
 

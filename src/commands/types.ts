@@ -1,4 +1,4 @@
-// What staff can ask the bot, as typed values: the output of the command parser.
+// What staff and customers can ask the bot, as typed values: the output of the command parser.
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";
@@ -47,8 +47,11 @@ export type UsageProblem =
   | { code: "bad_amount"; input: string } // not a number, zero or negative
   | { code: "amount_decimals"; input: string } // more than 2 decimals
   | { code: "amount_too_large"; input: string } // above 9,999,999,999.99
-  | { code: "bad_promptpay_id"; input: string }
-  | { code: "bad_date"; input: string }
+  /** `digits`: how many digits it has, when it is only digits of the wrong count. */
+  | { code: "bad_promptpay_id"; input: string; digits?: number }
+  | { code: "bad_date"; input: string } // not written like a date
+  | { code: "no_such_date"; input: string } // written like one, but the calendar has no such day (31/02)
+  | { code: "range_too_long"; input: string; maxDays: number }
   | { code: "bad_range"; input: string } // start after end
   | { code: "bad_page"; input: string }
   | { code: "missing_ref" }
@@ -59,7 +62,8 @@ export type ParseFailure =
   | { kind: "unknown"; lang: Lang; word: string } // the first word is not a command
   | { kind: "empty"; lang: Lang };
 
-export type ParseResult = { ok: true; command: Command } | { ok: false; failure: ParseFailure };
+/** `bare`: the command word came alone, without arguments (`ยอด`, `help`), which in a group may be mere talk. */
+export type ParseResult = { ok: true; command: Command; bare: boolean } | { ok: false; failure: ParseFailure };
 
 /** What the parser needs besides the text: the clock and zone (for `20/11` = this year) and the default language. */
 export interface ParseContext {

@@ -4,14 +4,16 @@ import type { Logger } from "pino";
 import type { CommandName } from "../commands/types.js";
 import type { SlipClient } from "../slip/types.js";
 import type { BotSettings } from "../config.js";
-
-export type ChatType = "user" | "group" | "room";
+import type { Audience, Chat } from "../roles/audience.js";
+import type { QuietNotes } from "../roles/quiet-notes.js";
 
 export interface ChatContext {
   /** Where the event came from; `id` is the push target (groupId, roomId or userId). */
-  readonly chat: { readonly type: ChatType; readonly id: string };
+  readonly chat: Chat;
   /** The sender; LINE may omit it in groups and rooms. */
   readonly userId: string | undefined;
+  /** Staff or customer, and in what kind of chat: decides what may be shown. */
+  readonly audience: Audience;
   /** The moment the event is handled, for date ranges. */
   readonly now: Date;
   /** Answers this event: reply first, push when the reply token is no longer good. At most 5 messages. */
@@ -24,6 +26,8 @@ export interface HandlerDeps {
   readonly slip: SlipClient;
   readonly settings: BotSettings;
   readonly log: Logger;
+  /** Which customer chats got the friendly note lately. */
+  readonly quietNotes: QuietNotes;
 }
 
 /** What came of one event, for the structured log line. */
@@ -36,6 +40,8 @@ export interface HandlerOutcome {
     | "unknown_command"
     | "ignored"
     | "refused"
+    | "pointed_to_private"
+    | "noted"
     | "package_expired"
     | "invalid_request"
     | "service_unavailable"

@@ -1,11 +1,22 @@
-// The handlers' front door: the group rule, parsing, access control, one table routing commands, service failures.
-import type { Command, CommandName, ParseFailure, ParseResult } from "../commands/types.js";
+// The handlers' front door: the group rule, parsing, the roles' admission, one table routing commands,
+// service failures, and what customers and staff hear when they write no command.
+import type { Command, CommandName, Lang, ParseFailure, ParseResult } from "../commands/types.js";
 import { parseCommand } from "../commands/parse.js";
 import { cutMentions, type MentionSpan } from "../commands/mentions.js";
+import { isGreeting, suggestCommand } from "../commands/suggest.js";
 import { isSlipClientError } from "../slip/errors.js";
-import { renderAccessRefused, renderGreeting, renderUnknownCommand, renderUsageError } from "../render/errors.js";
+import { admitCommand, type Admission, type CommandUse } from "../roles/admission.js";
+import { hasStaff } from "../roles/audience.js";
+import {
+  renderAskInPrivate,
+  renderCustomerNote,
+  renderDidYouMean,
+  renderGreeting,
+  renderStaffOnly,
+  renderUnknownCommand,
+  renderUsageError,
+} from "../render/errors.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
-import { mayRun } from "./access.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { handleQr } from "./qr.js";
 import { handleHistory } from "./history.js";
@@ -35,13 +46,33 @@ const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
 
 const ignored = (command: HandlerOutcome["command"]): HandlerOutcome => ({ command, outcome: "ignored" });
 
-/** Checks access, runs the command's handler and answers any slip service failure. */
-async function runCommand(command: Command, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
-  if (!mayRun(command.kind, ctx, deps.settings)) {
-    deps.log.info({ command: command.kind, chatType: ctx.chat.type }, "staff-only command refused");
-    await ctx.send(renderAccessRefused(command.lang));
-    return { command: command.kind, outcome: "refused" };
+/** Says why a command is not run here, or nothing when it is talk not meant for the bot. */
+async function answerAdmission(
+  admission: Exclude<Admission, { kind: "run" }>,
+  command: CommandName,
+  lang: Lang,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  const where = { command, role: ctx.audience.role, place: ctx.audience.place };
+  switch (admission.kind) {
+    case "ignore":
+      return ignored(command);
+    case "ask_in_private":
+      deps.log.info(where, "private command asked where customers see the answer; pointed to a private chat");
+      await ctx.send(renderAskInPrivate(lang));
+      return { command, outcome: "pointed_to_private" };
+    case "staff_only":
+      deps.log.info({ ...where, noStaffYet: admission.noStaffYet }, "private command refused");
+      await ctx.send(renderStaffOnly(lang, admission.noStaffYet));
+      return { command, outcome: "refused" };
   }
+}
+
+/** Admits the command for who asked and where, runs its handler and answers any slip service failure. */
+async function runCommand(command: Command, use: CommandUse, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  const admission = admitCommand(command.kind, use, ctx.audience, hasStaff(deps.settings));
+  if (admission.kind !== "run") return answerAdmission(admission, command.kind, command.lang, ctx, deps);
   // The table is keyed by kind, so the entry takes exactly this command; TypeScript cannot see that through the union.
   const handler = HANDLERS[command.kind] as (command: Command, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
   try {
@@ -52,9 +83,48 @@ async function runCommand(command: Command, ctx: ChatContext, deps: HandlerDeps)
   }
 }
 
-async function answerUsage(failure: Extract<ParseFailure, { kind: "usage" }>, ctx: ChatContext): Promise<HandlerOutcome> {
+async function answerUsage(
+  failure: Extract<ParseFailure, { kind: "usage" }>,
+  use: CommandUse,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  // A mistyped private command is still private: a customer hears "staff only", not its usage.
+  const admission = admitCommand(failure.command, use, ctx.audience, hasStaff(deps.settings));
+  if (admission.kind !== "run") return answerAdmission(admission, failure.command, failure.lang, ctx, deps);
   await ctx.send(renderUsageError(failure));
   return { command: failure.command, outcome: "usage_error" };
+}
+
+/**
+ * Text that is no command. A customer gets at most one friendly note per chat per 12 hours, then quiet
+ * so the shop can answer by hand. Staff get a greeting back, a "did you mean" for a typo, or a short help.
+ */
+async function answerNoCommand(
+  failure: Extract<ParseFailure, { kind: "unknown" | "empty" }>,
+  text: string,
+  addressed: boolean,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  if (ctx.chat.type !== "user" && !addressed) return ignored("none");
+  if (ctx.audience.role === "customer") {
+    if (!(await deps.quietNotes.claim(ctx.chat.id, ctx.now.getTime()))) return ignored("none");
+    await ctx.send(renderCustomerNote(failure.lang));
+    return { command: "none", outcome: "noted" };
+  }
+  if (isGreeting(text)) {
+    await ctx.send(renderGreeting(failure.lang, "staff"));
+    return { command: "none", outcome: "answered" };
+  }
+  const word = failure.kind === "unknown" ? failure.word : undefined;
+  const meant = word === undefined ? undefined : suggestCommand(word);
+  if (word !== undefined && meant !== undefined) {
+    await ctx.send(renderDidYouMean(failure.lang, word, meant));
+    return { command: "none", outcome: "unknown_command" };
+  }
+  await ctx.send(renderUnknownCommand(failure.lang, word));
+  return { command: "none", outcome: "unknown_command" };
 }
 
 function parse(text: string, ctx: ChatContext, deps: HandlerDeps): ParseResult {
@@ -69,7 +139,8 @@ function startsWithMention(input: TextInput): boolean {
 
 /**
  * A text message. In a group or room the bot acts only when the first word is a command or the bot is
- * mentioned; there, anything else gets no answer. In a 1:1 chat text that is no command gets a short help.
+ * mentioned, and in a customer group a command word alone only with a mention. Who may see what is
+ * the roles' admission; text that is no command is `answerNoCommand`'s.
  */
 export async function handleText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const inGroup = ctx.chat.type !== "user";
@@ -78,37 +149,47 @@ export async function handleText(input: TextInput, ctx: ChatContext, deps: Handl
 
   const text = input.mentionees.length > 0 ? cutMentions(input.text, input.mentionees) : input.text;
   const parsed = parse(text, ctx, deps);
-  if (parsed.ok) return runCommand(parsed.command, ctx, deps);
+  if (parsed.ok) return runCommand(parsed.command, { bare: parsed.bare, addressed }, ctx, deps);
 
   const failure = parsed.failure;
   switch (failure.kind) {
     case "usage":
       // "pay me back later" in a group starts with a command word but is talk: answer only what looks meant.
       if (inGroup && !addressed && failure.problem.code === "unexpected") return ignored(failure.command);
-      return answerUsage(failure, ctx);
+      return answerUsage(failure, { bare: false, addressed }, ctx, deps);
     case "unknown":
     case "empty":
-      if (inGroup && !addressed) return ignored("none");
-      await ctx.send(renderUnknownCommand(failure.lang, failure.kind === "unknown" ? failure.word : undefined));
-      return { command: "none", outcome: "unknown_command" };
+      return answerNoCommand(failure, text, addressed, ctx, deps);
   }
 }
 
 /**
- * A postback from one of our buttons: its data is a command the bot wrote (history paging), so it is
- * parsed like text, without the group rule (a tap is always meant for the bot).
+ * A message that is not text, in a 1:1 chat. Customers send slips and stickers to the shop, which
+ * answers by hand: silence. Staff get the short help, since a photo met by silence leaves them
+ * wondering whether the bot works; a sticker is a gesture, not a request.
+ */
+export async function handleNonText(messageType: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  if (ctx.audience.role === "customer" || messageType === "sticker") return ignored("none");
+  await ctx.send(renderUnknownCommand(deps.settings.defaultLang));
+  return { command: "none", outcome: "unknown_command" };
+}
+
+/**
+ * A postback from one of our buttons: its data is a command the bot wrote (history paging, a row), so it
+ * is parsed like text, without the group rule (a tap is always meant for the bot), and admitted like it.
  */
 export async function handlePostback(data: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const parsed = parse(data, ctx, deps);
-  if (parsed.ok) return runCommand(parsed.command, ctx, deps);
-  if (parsed.failure.kind === "usage") return answerUsage(parsed.failure, ctx);
+  const use: CommandUse = { bare: false, addressed: true };
+  if (parsed.ok) return runCommand(parsed.command, use, ctx, deps);
+  if (parsed.failure.kind === "usage") return answerUsage(parsed.failure, use, ctx, deps);
   // Not data we write (an old button, or another tool's rich menu): nothing sensible to answer.
   deps.log.warn({ chatType: ctx.chat.type }, "postback data is no command");
   return ignored("none");
 }
 
-/** Follow (1:1) or join (group): a short greeting with the help quick replies. */
+/** Follow (1:1) or join (group): a short greeting for staff or for customers, with their quick replies. */
 export async function handleGreeting(ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
-  await ctx.send(renderGreeting(deps.settings.defaultLang));
+  await ctx.send(renderGreeting(deps.settings.defaultLang, ctx.audience.role));
   return { command: "none", outcome: "answered" };
 }

@@ -1,7 +1,7 @@
 // Turns a failed slip service call into the reply and the outcome for the log, by the error's kind.
 import type { CommandName, Lang } from "../commands/types.js";
 import type { AnySlipClientError, SlipErrorKind } from "../slip/errors.js";
-import { renderServiceFailure } from "../render/errors.js";
+import { renderQrAskStaff, renderServiceFailure } from "../render/errors.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
 const OUTCOMES: Record<SlipErrorKind, HandlerOutcome["outcome"]> = {
@@ -23,7 +23,12 @@ export async function answerServiceFailure(
   // The error's message names the operation and the service's words, never the secret or the query.
   const level = error.kind === "unauthorized" || error.kind === "response_shape" ? "error" : "warn";
   deps.log[level]({ command, kind: error.kind, operation: error.operation, reason: error.message }, "slip service call failed");
-  const serviceMessage = error.kind === "invalid_request" ? error.serviceMessage : undefined;
-  await ctx.send(renderServiceFailure({ kind: error.kind, serviceMessage }, lang));
+  // A customer hears only that the QR is not available and whom to ask: never about the shop's package.
+  if (ctx.audience.role === "customer") {
+    await ctx.send(renderQrAskStaff(lang));
+  } else {
+    const serviceMessage = error.kind === "invalid_request" ? error.serviceMessage : undefined;
+    await ctx.send(renderServiceFailure({ kind: error.kind, serviceMessage }, lang));
+  }
   return { command, outcome: OUTCOMES[error.kind] };
 }

@@ -2,7 +2,8 @@
 import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
-import { handleGreeting, handlePostback, handleText } from "../handlers/index.js";
+import { handleGreeting, handleNonText, handlePostback, handleText } from "../handlers/index.js";
+import { audienceOf } from "../roles/audience.js";
 import { renderApology } from "../render/errors.js";
 import { createEventDeduper } from "./dedupe.js";
 import type { EventDeduper } from "./dedupe.js";
@@ -13,11 +14,12 @@ import { createWorkQueue } from "../work-queue.js";
 
 export interface EventHandlers {
   handleText: typeof handleText;
+  handleNonText: typeof handleNonText;
   handlePostback: typeof handlePostback;
   handleGreeting: typeof handleGreeting;
 }
 
-export const REAL_HANDLERS: EventHandlers = { handleText, handlePostback, handleGreeting };
+export const REAL_HANDLERS: EventHandlers = { handleText, handleNonText, handlePostback, handleGreeting };
 
 export interface EventDispatcherOptions {
   sender: LineSender;
@@ -78,14 +80,14 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       eventLog.warn(line, "event names no chat; ignored");
       return finish("none", "ignored");
     }
-    if (action.kind === "non_text" && !answersNonText(chat.type, action.messageType)) {
-      return finish("none", "ignored", [], "debug");
-    }
+    // A photo or sticker in a group is never for the bot (a chatty bot annoys a group).
+    if (action.kind === "non_text" && chat.type !== "user") return finish("none", "ignored", [], "debug");
 
     const outlet = sender.forEvent({ replyToken: event.replyToken, chatId: chat.id, chatType: chat.type }, eventLog);
     const ctx: ChatContext = {
       chat,
       userId: event.userId,
+      audience: audienceOf(chat, event.userId, handlerDeps.settings),
       now: now(),
       send: (messages) => outlet.send(messages),
       showLoading: () => outlet.showLoading(),
@@ -119,9 +121,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       case "greeting":
         return handlers.handleGreeting(ctx, deps);
       case "non_text":
-        // In a 1:1 chat a photo or file met by silence leaves people wondering whether the bot works;
-        // treat it like text that is no command, which gets the short "type a command" reply.
-        return handlers.handleText({ text: "", mentionees: [] }, ctx, deps);
+        return handlers.handleNonText(action.messageType, ctx, deps);
       case "ignore":
         return { command: "none", outcome: "ignored" };
     }
@@ -159,14 +159,6 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       );
     },
   };
-}
-
-/**
- * Which non-text messages get an answer: none in groups (a chatty bot annoys a group), and in a 1:1
- * chat everything but stickers (a sticker is a gesture, such as a thank-you, not a request).
- */
-function answersNonText(chatType: "user" | "group" | "room", messageType: string): boolean {
-  return chatType === "user" && messageType !== "sticker";
 }
 
 function describeDelivery(delivery: Delivery): string {

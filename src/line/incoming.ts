@@ -1,5 +1,5 @@
 // Reads one webhook event (outside input, open-ended: LINE adds types without notice) into what the bot acts on.
-import type { ChatType } from "../handlers/context.js";
+import type { ChatType } from "../roles/audience.js";
 
 export interface Mentionee {
   index: number;

@@ -10,10 +10,11 @@ export interface DemoPerson {
   readonly role: "staff" | "customer";
 }
 
-/** A place to talk: the 1:1 chat with the bot, or a group the bot is in. */
+/** A group the bot is in: a staff group (listed in STAFF_GROUP_IDS in local mode) or one with customers too. */
 export interface DemoGroup {
   readonly groupId: string;
   readonly name: string;
+  readonly staff: boolean;
 }
 
 export const DEMO_PEOPLE: readonly DemoPerson[] = [
@@ -23,8 +24,8 @@ export const DEMO_PEOPLE: readonly DemoPerson[] = [
 ];
 
 export const DEMO_GROUPS: readonly DemoGroup[] = [
-  { groupId: "C1d4b3f0a6e5c7d9e1f2a3b4c5d6e7f80", name: "Staff group" },
-  { groupId: "C2e5c4a1b7f6d8e0f2a3b4c5d6e7f8091", name: "Shop and customers group" },
+  { groupId: "C1d4b3f0a6e5c7d9e1f2a3b4c5d6e7f80", name: "Staff group", staff: true },
+  { groupId: "C2e5c4a1b7f6d8e0f2a3b4c5d6e7f8091", name: "Shop and customers group", staff: false },
 ];
 
 /** The bot's own user id (the webhook's `destination`) and the name a group mention uses. */

@@ -3,8 +3,9 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang, UsageProblem } from "../commands/types.js";
 import { COMMANDS, commandWord } from "../commands/registry.js";
 import type { SlipErrorKind } from "../slip/errors.js";
-import { helpQuickReply } from "./help.js";
-import { safeText, textMessage, truncateText } from "./limits.js";
+import type { Role } from "../roles/audience.js";
+import { customerQrExample, helpQuickReply } from "./help.js";
+import { quickReply, safeText, textMessage, truncateText } from "./limits.js";
 import { ECHO_UNITS, texts } from "./text.js";
 
 /** The commands an unknown word is pointed to: the ones staff use every day. */
@@ -45,7 +46,7 @@ export function renderUsageError(failure: { lang: Lang; command: CommandName; pr
 export function renderUnknownCommand(lang: Lang, word?: string): messagingApi.Message[] {
   const t = texts(lang);
   const text = word === undefined || word === "" ? t.notUnderstood(suggestions(lang)) : t.unknownCommand(echo(word), suggestions(lang));
-  return [textMessage(text, helpQuickReply(lang))];
+  return [textMessage(text, helpQuickReply(lang, "staff"))];
 }
 
 /** The slip service failed; `serviceMessage` is shown only for a request it refused (HTTP 400). */
@@ -77,12 +78,43 @@ export function renderNoPromptPayId(lang: Lang): messagingApi.Message[] {
   return [textMessage(texts(lang).noPromptPayId(COMMANDS.qr.example[lang]))];
 }
 
-export function renderAccessRefused(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).accessRefused(commandWord("id", lang)))];
+/** Private data asked for by someone who is not staff, or by anyone before any staff are listed. */
+export function renderStaffOnly(lang: Lang, noStaffYet: boolean): messagingApi.Message[] {
+  const t = texts(lang);
+  const idWord = commandWord("id", lang);
+  return [textMessage(noStaffYet ? t.noStaffYet(idWord) : t.staffOnly(idWord))];
 }
 
-export function renderGreeting(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).greeting, helpQuickReply(lang))];
+/** Staff asked for private data in a group customers are in: a pointer, nothing else. */
+export function renderAskInPrivate(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).askInPrivate)];
+}
+
+/** A customer asked for a QR that would pay someone other than the shop. */
+export function renderQrShopOnly(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).qrShopOnly(customerQrExample(lang)), helpQuickReply(lang, "customer"))];
+}
+
+/** A customer's QR cannot be made (no shop id, or the service refused): no reasons, just who to ask. */
+export function renderQrAskStaff(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).qrAskStaff)];
+}
+
+/** The once-in-a-while answer to a customer's words that are no command. */
+export function renderCustomerNote(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).customerNote(customerQrExample(lang)), helpQuickReply(lang, "customer"))];
+}
+
+/** A typo of a command word, with the command as a quick reply. */
+export function renderDidYouMean(lang: Lang, word: string, command: CommandName): messagingApi.Message[] {
+  const suggestion = commandWord(command, lang);
+  return [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))];
+}
+
+export function renderGreeting(lang: Lang, role: Role): messagingApi.Message[] {
+  const t = texts(lang);
+  const text = role === "staff" ? t.greeting : t.customerGreeting(customerQrExample(lang));
+  return [textMessage(text, helpQuickReply(lang, role))];
 }
 
 export function renderApology(lang: Lang): messagingApi.Message[] {

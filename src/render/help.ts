@@ -2,24 +2,54 @@
 import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang } from "../commands/types.js";
 import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
+import type { Role } from "../roles/audience.js";
 import { flexMessage, quickReply, textMessage } from "./limits.js";
 import { texts } from "./text.js";
 
-/** Commands offered as quick replies: each one's word alone is a complete, useful command. */
-const QUICK_COMMANDS: readonly CommandName[] = ["qr", "history", "balance", "id", "help"];
+/** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */
+const QUICK_COMMANDS: Readonly<Record<Role, readonly CommandName[]>> = {
+  staff: ["qr", "history", "balance", "id", "help"],
+  customer: ["qr", "help"],
+};
 
-export function helpQuickReply(lang: Lang): messagingApi.QuickReply {
+export function helpQuickReply(lang: Lang, role: Role): messagingApi.QuickReply {
   return quickReply(
-    QUICK_COMMANDS.map((name) => {
+    QUICK_COMMANDS[role].map((name) => {
       const word = commandWord(name, lang);
       return { label: word, text: word };
     }),
   );
 }
 
+/** `คิวอาร์ 150`: a QR to the shop, which is the only kind a customer gets. */
+export function customerQrExample(lang: Lang): string {
+  return `${commandWord("qr", lang)} 150`;
+}
+
 export interface HelpView {
   lang: Lang;
+  role: Role;
   topic?: CommandName;
+}
+
+/** Customers see only what they can do: pay by QR, and ask the shop. */
+function renderCustomerHelp(lang: Lang): messagingApi.Message[] {
+  const t = texts(lang);
+  const bubble: messagingApi.FlexBubble = {
+    type: "bubble",
+    size: "kilo",
+    body: {
+      type: "box",
+      layout: "vertical",
+      spacing: "md",
+      contents: [
+        { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
+        { type: "text", text: t.customerHelpPay(customerQrExample(lang)), size: "sm", wrap: true },
+        { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
+      ],
+    },
+  };
+  return [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(customerQrExample(lang))}`, bubble, helpQuickReply(lang, "customer"))];
 }
 
 function topicText(name: CommandName, lang: Lang): string {
@@ -35,7 +65,8 @@ function topicText(name: CommandName, lang: Lang): string {
 export function renderHelp(view: HelpView): messagingApi.Message[] {
   const { lang } = view;
   const t = texts(lang);
-  if (view.topic !== undefined) return [textMessage(topicText(view.topic, lang), helpQuickReply(lang))];
+  if (view.role === "customer") return renderCustomerHelp(lang);
+  if (view.topic !== undefined) return [textMessage(topicText(view.topic, lang), helpQuickReply(lang, view.role))];
 
   const rows: messagingApi.FlexComponent[] = COMMAND_NAMES.map((name) => ({
     type: "box",
@@ -72,5 +103,5 @@ export function renderHelp(view: HelpView): messagingApi.Message[] {
     },
   };
   const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]).join(", "));
-  return [flexMessage(alt, bubble, helpQuickReply(lang))];
+  return [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))];
 }

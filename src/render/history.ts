@@ -2,7 +2,7 @@
 import type { messagingApi } from "@line/bot-sdk";
 import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/types.js";
 import { formatHistoryCommand } from "../commands/format.js";
-import { MAX_PAGE } from "../commands/parse-history.js";
+import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
 import { compareCalendarDates } from "../commands/range.js";
 import {
   isSlipStatus,
@@ -63,8 +63,8 @@ export interface HistoryView {
 
 const NAME_UNITS = 40;
 const STATUS_WORD_UNITS = 20;
-const REF_HEAD = 6;
-const REF_TAIL = 4;
+/** LINE draws at most 5,000 characters per text; a reference is a bank code far shorter, but a bad service must not break the bubble. */
+const REF_UNITS = 80;
 const DASH = "–";
 
 function statusWord(status: string | null, t: Texts): string {
@@ -74,12 +74,6 @@ function statusWord(status: string | null, t: Texts): string {
 
 function statusColor(status: string | null): string {
   return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
-}
-
-/** `015326…4567`: enough of a transfer reference to tell slips apart and to find it in the bank app. */
-export function shortenRef(ref: string): string {
-  if (ref.length <= REF_HEAD + REF_TAIL + 2) return ref;
-  return `${ref.slice(0, REF_HEAD)}…${ref.slice(-REF_TAIL)}`;
 }
 
 /** Sources the contract lists get a word; others are shown as the service wrote them. */
@@ -101,7 +95,7 @@ function rangeDates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
 }
 
 function scopeLines(scope: HistoryScope, t: Texts, lang: Lang): { range: string; filter: string } {
-  if (scope.by === "ref") return { range: t.filterRef(shortenRef(scope.transRef)), filter: t.filterAll };
+  if (scope.by === "ref") return { range: t.filterRef(safeText(scope.transRef, REF_UNITS)), filter: t.filterAll };
   const name = t.rangeName(scope.range);
   const dates = rangeDates(scope.fromDate, scope.toDate, lang);
   return {
@@ -156,13 +150,19 @@ function renderRow(item: HistoryItem, view: HistoryView, t: Texts, withDay: bool
     ],
   });
   const details = [
-    item.transRef === null ? undefined : `${t.refShort} ${safeText(shortenRef(item.transRef), 20)}`,
+    item.transRef === null ? undefined : `${t.refShort} ${safeText(item.transRef, REF_UNITS)}`,
     item.source === null ? undefined : sourceWord(item.source, t),
   ].filter((d): d is string => d !== undefined);
   if (details.length > 0) {
-    contents.push({ type: "text", text: details.join(" · "), size: "xxs", color: "#AAAAAA" });
+    contents.push({ type: "text", text: details.join(" · "), size: "xxs", color: "#AAAAAA", wrap: true });
   }
-  return { type: "box", layout: "vertical", margin: "md", spacing: "xs", contents };
+  const row: messagingApi.FlexBox = { type: "box", layout: "vertical", margin: "md", spacing: "xs", contents };
+  // Tapping a row shows that check alone (its reference's view), unless this already is that view.
+  if (view.scope.by === "range" && item.transRef !== null && isTransRef(item.transRef)) {
+    const command = formatHistoryCommand({ by: "ref", transRef: item.transRef, page: 1 }, view.lang);
+    row.action = { type: "postback", label: t.refShort, data: command, displayText: command };
+  }
+  return row;
 }
 
 function pageRequest(scope: HistoryScope, page: number): HistoryRequest {

@@ -1,7 +1,7 @@
 // The id reply: the sender's user id and the group or room id, to copy into the staff lists.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
-import type { ChatType } from "../handlers/context.js";
+import type { ChatType } from "../roles/audience.js";
 import { textMessage } from "./limits.js";
 import { texts } from "./text.js";
 

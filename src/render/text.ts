@@ -1,7 +1,7 @@
 // Every user-facing string, Thai and English side by side in one typed table so the two cannot drift.
 import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
 import type { ListedSource, SlipStatus } from "../slip/types.js";
-import type { ChatType } from "../handlers/context.js";
+import type { ChatType } from "../roles/audience.js";
 
 /** Echoed user input is cut to this many UTF-16 units so a 5,000-character paste cannot flood a reply. */
 export const ECHO_UNITS = 40;
@@ -62,10 +62,15 @@ export interface Texts {
   helpAlt: (commands: string) => string;
   helpFooter: string;
 
+  customerHelpTitle: string;
+  customerHelpPay: (qrExample: string) => string;
+  customerHelpAsk: string;
+
   usageLine: (usage: string) => string;
   exampleLine: (example: string) => string;
   usageProblem: (problem: UsageProblem) => string;
   unknownCommand: (word: string, suggestions: string) => string;
+  didYouMean: (word: string, command: string) => string;
   notUnderstood: (suggestions: string) => string;
   packageExpired: string;
   invalidRequest: (serviceMessage: string) => string;
@@ -74,7 +79,13 @@ export interface Texts {
   unauthorized: string;
   responseShape: string;
   noPromptPayId: (example: string) => string;
-  accessRefused: (idWord: string) => string;
+  staffOnly: (idWord: string) => string;
+  noStaffYet: (idWord: string) => string;
+  askInPrivate: string;
+  qrShopOnly: (qrExample: string) => string;
+  qrAskStaff: string;
+  customerNote: (qrExample: string) => string;
+  customerGreeting: (qrExample: string) => string;
   greeting: string;
   apology: string;
 
@@ -84,9 +95,15 @@ export interface Texts {
   idHint: string;
 }
 
+/** The one way both languages quote what a person typed or should type. */
 function quote(input: string): string {
   return `“${input}”`;
 }
+
+const PROMPTPAY_FORMS = {
+  th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0) เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรืออีวอลเล็ต 15 หลัก",
+  en: "a phone number has 10 digits (starting with 0), a citizen or tax id 13, an e-wallet id 15",
+} as const;
 
 const th: Texts = {
   statusWord: {
@@ -143,8 +160,8 @@ const th: Texts = {
   historyEmpty: "ไม่มีรายการตรวจสลิปในช่วงนี้",
   historyEmptyRef: (ref) => `ไม่พบรายการที่มีเลขอ้างอิง ${ref}`,
   pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
-  pastEnd: (page, pages) => `ไม่มีหน้า ${page} (มีทั้งหมด ${pages} หน้า)`,
-  rowsCut: "บางรายการไม่แสดงเพราะเกินขนาดที่ LINE รับได้",
+  pastEnd: (page, pages) => `ไม่มีหน้า ${page} ค่ะ มีทั้งหมด ${pages} หน้า`,
+  rowsCut: "บางรายการไม่แสดง เพราะเกินขนาดที่ LINE รับได้",
   nextPage: "หน้าถัดไป",
   previousPage: "หน้าก่อน",
   refShort: "อ้างอิง",
@@ -174,54 +191,75 @@ const th: Texts = {
     `${store}: โทเคนคงเหลือ ${tokens} (ตรวจผ่าน API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
 
   helpTitle: "วิธีใช้",
-  helpIntro: "พิมพ์คำสั่งตามตัวอย่าง ใช้ได้ทั้งภาษาไทยและอังกฤษ",
+  helpIntro: "พิมพ์คำสั่งตามตัวอย่างได้เลยค่ะ ใช้ได้ทั้งภาษาไทยและภาษาอังกฤษ",
   helpExampleLabel: "ตัวอย่าง",
   helpAlt: (commands) => `วิธีใช้: ${commands}`,
-  helpFooter: "ในกลุ่ม พิมพ์คำสั่งเป็นคำแรก หรือแท็กบอท",
+  helpFooter: "ในกลุ่ม ให้พิมพ์คำสั่งเป็นคำแรก หรือแท็กบอทค่ะ",
+
+  customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
+  customerHelpPay: (qrExample) => `พิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) แล้วสแกน QR ด้วยแอปธนาคารได้ทุกธนาคารค่ะ`,
+  customerHelpAsk: "มีคำถาม พิมพ์ทิ้งไว้ได้เลยค่ะ ทางร้านจะตอบกลับโดยเร็ว",
 
   usageLine: (usage) => `วิธีใช้: ${usage}`,
   exampleLine: (example) => `ตัวอย่าง: ${example}`,
   usageProblem: (problem) => {
     switch (problem.code) {
       case "bad_amount":
-        return `${quote(problem.input)} ไม่ใช่จำนวนเงิน ต้องเป็นตัวเลขมากกว่า 0 เช่น 150 หรือ 1,500.50`;
+        return `${quote(problem.input)} ไม่ใช่จำนวนเงินค่ะ ต้องเป็นตัวเลขมากกว่า 0 เช่น 150 หรือ 1,500.50`;
       case "amount_decimals":
-        return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่ง`;
+        return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่งค่ะ`;
       case "amount_too_large":
-        return `${quote(problem.input)} มากเกินไป QR รับได้สูงสุด ฿9,999,999,999.99`;
+        return `${quote(problem.input)} มากเกินไปค่ะ QR รับได้สูงสุด ฿9,999,999,999.99`;
       case "bad_promptpay_id":
-        return `${quote(problem.input)} ไม่ใช่พร้อมเพย์ ใช้เบอร์โทร 10 หลัก เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรืออีวอลเล็ต 15 หลัก`;
+        return problem.digits === undefined
+          ? `${quote(problem.input)} ไม่ใช่เลขพร้อมเพย์ค่ะ ใช้${PROMPTPAY_FORMS.th}`
+          : `${quote(problem.input)} มี ${problem.digits} หลัก ไม่ใช่เลขพร้อมเพย์ค่ะ ใช้${PROMPTPAY_FORMS.th}`;
       case "bad_date":
-        return `อ่านวันที่ ${quote(problem.input)} ไม่ได้ ใช้แบบ 20/11/2569, 20/11 หรือ 2026-11-20`;
+        return `อ่านวันที่ ${quote(problem.input)} ไม่ได้ค่ะ ใช้แบบ 20/11/2569, 20/11 หรือ 2026-11-20`;
+      case "no_such_date":
+        return `ไม่มีวันที่ ${quote(problem.input)} ในปฏิทินค่ะ`;
+      case "range_too_long":
+        return `${quote(problem.input)} ยาวเกินไปค่ะ ดูย้อนหลังได้สูงสุด ${problem.maxDays} วัน`;
       case "bad_range":
-        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสิ้นสุด`;
+        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสิ้นสุดค่ะ`;
       case "bad_page":
-        return `${quote(problem.input)} ไม่ใช่เลขหน้า ต้องเป็นเลข 1 ขึ้นไป`;
+        return `${quote(problem.input)} ไม่ใช่เลขหน้าค่ะ ต้องเป็นเลข 1 ขึ้นไป`;
       case "missing_ref":
-        return "ใส่เลขอ้างอิงการโอนต่อจาก ref";
+        return `ใส่เลขอ้างอิงการโอนต่อจาก ${quote("อ้างอิง")} ด้วยค่ะ`;
       case "unexpected":
-        return `ไม่เข้าใจ ${quote(problem.input)} ในคำสั่งนี้`;
+        return `ไม่เข้าใจ ${quote(problem.input)} ในคำสั่งนี้ค่ะ`;
     }
   },
-  unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ลองใช้ ${suggestions} หรือพิมพ์ "วิธีใช้"`,
-  notUnderstood: (suggestions) => `ลองใช้คำสั่ง ${suggestions} หรือพิมพ์ "วิธีใช้" เพื่อดูทั้งหมด`,
-  packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้ว กรุณาต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้ง",
-  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปไม่รับคำขอนี้: ${serviceMessage}`,
-  serviceUnavailable: "ระบบตรวจสลิปไม่ตอบในขณะนี้ กรุณาลองใหม่อีกสักครู่",
-  serviceError: "ระบบตรวจสลิปตอบกลับผิดพลาด กรุณาลองใหม่อีกสักครู่",
-  unauthorized: "บอทเชื่อมต่อระบบตรวจสลิปไม่ได้ กรุณาแจ้งร้านให้ตรวจสอบการตั้งค่า API secret",
-  responseShape: "ระบบตรวจสลิปตอบกลับในรูปแบบที่อ่านไม่ได้ กรุณาลองใหม่อีกสักครู่",
+  unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองใช้ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")}`,
+  didYouMean: (word, command) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ หมายถึง ${quote(command)} หรือเปล่าคะ`,
+  notUnderstood: (suggestions) => `ลองใช้คำสั่ง ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูทั้งหมดค่ะ`,
+  packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ กรุณาต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้ง",
+  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปไม่รับคำขอนี้ค่ะ: ${serviceMessage}`,
+  serviceUnavailable: "ระบบตรวจสลิปไม่ตอบในขณะนี้ค่ะ กรุณาลองใหม่อีกสักครู่",
+  serviceError: "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่",
+  unauthorized: "บอทเชื่อมต่อระบบตรวจสลิปไม่ได้ค่ะ กรุณาตรวจสอบการตั้งค่า SLIP_API_SECRET",
+  responseShape: "ระบบตรวจสลิปตอบกลับในรูปแบบที่อ่านไม่ได้ค่ะ กรุณาลองใหม่อีกสักครู่",
   noPromptPayId: (example) =>
-    `ร้านยังไม่ได้ตั้งพร้อมเพย์เริ่มต้น ใส่เลขพร้อมเพย์ก่อนจำนวนเงิน เช่น ${example} หรือแจ้งร้านให้ตั้งค่า PROMPTPAY_ID`,
-  accessRefused: (idWord) =>
-    `ขออภัย คำสั่งนี้ใช้ได้เฉพาะพนักงานของร้าน หากคุณเป็นพนักงาน พิมพ์ "${idWord}" แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์`,
-  greeting: "สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่างหรือพิมพ์ \"วิธีใช้\"",
-  apology: "ขออภัย เกิดข้อผิดพลาด กรุณาลองใหม่อีกครั้ง",
+    `ร้านยังไม่ได้ตั้งพร้อมเพย์เริ่มต้นค่ะ ใส่เลขพร้อมเพย์ก่อนจำนวนเงิน เช่น ${quote(example)} หรือตั้งค่า PROMPTPAY_ID`,
+  staffOnly: (idWord) =>
+    `ขออภัยค่ะ คำสั่งนี้สำหรับพนักงานของร้านเท่านั้น หากคุณเป็นพนักงาน พิมพ์ ${quote(idWord)} แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์ค่ะ`,
+  noStaffYet: (idWord) =>
+    `ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ข้อมูลของร้านจึงยังไม่แสดงให้ใคร เจ้าของร้าน: พิมพ์ ${quote(idWord)} ในแชตนี้ ` +
+    "นำไอดีผู้ใช้ไปใส่ใน STAFF_USER_IDS (และไอดีกลุ่มพนักงานใน STAFF_GROUP_IDS) แล้วเริ่มบอทใหม่ค่ะ",
+  askInPrivate: "ข้อมูลของร้านขอดูได้ในแชตส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  qrShopOnly: (qrExample) => `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านเท่านั้น พิมพ์ ${quote(qrExample)} เพื่อชำระเงินให้ร้านค่ะ`,
+  qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ชำระเงินไม่ได้ กรุณาสอบถามพนักงานของร้านค่ะ",
+  customerNote: (qrExample) =>
+    `ขอบคุณที่ทักมาค่ะ ทางร้านจะตอบกลับโดยเร็ว หากต้องการชำระเงิน พิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) หรือกดเมนูด้านล่างค่ะ`,
+  customerGreeting: (qrExample) =>
+    `สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนค่ะ ชำระเงินได้โดยพิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) มีคำถามพิมพ์ทิ้งไว้ได้เลย ทางร้านจะตอบกลับโดยเร็วค่ะ`,
+  greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่างหรือพิมพ์ ${quote("วิธีใช้")} ค่ะ`,
+  apology: "ขออภัยค่ะ เกิดข้อผิดพลาด กรุณาลองใหม่อีกครั้ง",
 
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
-  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
+  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมาค่ะ (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
   idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชต"}นี้: ${chatId}`,
-  idHint: "ส่งไอดีนี้ให้เจ้าของร้านใส่ใน STAFF_USER_IDS หรือ STAFF_GROUP_IDS",
+  idHint: "ส่งไอดีนี้ให้เจ้าของร้านใส่ใน STAFF_USER_IDS หรือ STAFF_GROUP_IDS ค่ะ",
 };
 
 const en: Texts = {
@@ -279,7 +317,7 @@ const en: Texts = {
   historyEmpty: "No slip checks in this range.",
   historyEmptyRef: (ref) => `No slip check with reference ${ref}.`,
   pageOf: (page, pages) => `Page ${page} of ${pages}`,
-  pastEnd: (page, pages) => `There is no page ${page} (${pages} pages in all).`,
+  pastEnd: (page, pages) => (pages === "1" ? `There is no page ${page}: there is only 1 page.` : `There is no page ${page}: there are only ${pages} pages.`),
   rowsCut: "Some rows are left out to stay within LINE's size limit.",
   nextPage: "Next page",
   previousPage: "Previous page",
@@ -317,6 +355,10 @@ const en: Texts = {
   helpAlt: (commands) => `Commands: ${commands}`,
   helpFooter: "In a group, start with the command or mention the bot.",
 
+  customerHelpTitle: "Pay by PromptPay QR",
+  customerHelpPay: (qrExample) => `Send ${quote(qrExample)} (with the amount to pay), then scan the QR with any Thai banking app.`,
+  customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
+
   usageLine: (usage) => `Usage: ${usage}`,
   exampleLine: (example) => `Example: ${example}`,
   usageProblem: (problem) => {
@@ -328,32 +370,49 @@ const en: Texts = {
       case "amount_too_large":
         return `${quote(problem.input)} is too large: a QR holds at most ฿9,999,999,999.99.`;
       case "bad_promptpay_id":
-        return `${quote(problem.input)} is not a PromptPay id. Use a 10-digit phone, a 13-digit citizen/tax id or a 15-digit e-wallet id.`;
+        return problem.digits === undefined
+          ? `${quote(problem.input)} is not a PromptPay id: ${PROMPTPAY_FORMS.en}.`
+          : `${quote(problem.input)} has ${problem.digits} ${problem.digits === 1 ? "digit" : "digits"}: ${PROMPTPAY_FORMS.en}.`;
       case "bad_date":
         return `${quote(problem.input)} is not a date I can read. Use 2026-11-20, 20/11/2026 or 20/11.`;
+      case "no_such_date":
+        return `${quote(problem.input)} does not exist: the calendar has no such day.`;
+      case "range_too_long":
+        return `${quote(problem.input)} is too long: history goes back at most ${problem.maxDays} days.`;
       case "bad_range":
         return `${quote(problem.input)} starts after it ends.`;
       case "bad_page":
         return `${quote(problem.input)} is not a page number (1 or more).`;
       case "missing_ref":
-        return "Put the transfer reference after ref.";
+        return `Put the transfer reference after ${quote("ref")}.`;
       case "unexpected":
         return `${quote(problem.input)} does not fit this command.`;
     }
   },
-  unknownCommand: (word, suggestions) => `Unknown command ${quote(word)}. Try ${suggestions}, or send "help".`,
-  notUnderstood: (suggestions) => `Try ${suggestions}, or send "help" to see every command.`,
+  unknownCommand: (word, suggestions) => `Unknown command ${quote(word)}. Try ${suggestions}, or send ${quote("help")}.`,
+  didYouMean: (word, command) => `Unknown command ${quote(word)}. Did you mean ${quote(command)}?`,
+  notUnderstood: (suggestions) => `Try ${suggestions}, or send ${quote("help")} to see every command.`,
   packageExpired: "The shop's slip-check package has expired. Please renew the package, then try again.",
   invalidRequest: (serviceMessage) => `The slip service did not accept this: ${serviceMessage}`,
   serviceUnavailable: "The slip service is not answering right now. Please try again shortly.",
   serviceError: "The slip service answered with an error. Please try again shortly.",
-  unauthorized: "The bot cannot sign in to the slip service. Please ask the shop to check the API secret setting.",
+  unauthorized: "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting.",
   responseShape: "The slip service sent an answer the bot cannot read. Please try again shortly.",
   noPromptPayId: (example) =>
-    `No default PromptPay id is set for this shop. Put the id before the amount, like ${example}, or ask the shop to set PROMPTPAY_ID.`,
-  accessRefused: (idWord) =>
-    `Sorry, this command is for shop staff only. If you are staff, send "${idWord}" and give your id to the shop owner.`,
-  greeting: "Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send \"help\".",
+    `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
+  staffOnly: (idWord) =>
+    `Sorry, this command is for shop staff only. If you are staff, send ${quote(idWord)} and give your id to the shop owner.`,
+  noStaffYet: (idWord) =>
+    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, put your user id in ` +
+    "STAFF_USER_IDS (and a staff group's id in STAFF_GROUP_IDS), then restart the bot.",
+  askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
+  qrShopOnly: (qrExample) => `Sorry, I can only make QR codes that pay this shop. Send ${quote(qrExample)} to pay the shop.`,
+  qrAskStaff: "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.",
+  customerNote: (qrExample) =>
+    `Thanks for your message! The shop will reply soon. To pay, send ${quote(qrExample)} (with your amount) or tap the menu below.`,
+  customerGreeting: (qrExample) =>
+    `Hello, and thanks for adding us! To pay, send ${quote(qrExample)} (with your amount). Questions? Write them here and the shop will reply soon.`,
+  greeting: `Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send ${quote("help")}.`,
   apology: "Sorry, something went wrong. Please try again.",
 
   idYourUser: (userId) => `Your user id: ${userId}`,

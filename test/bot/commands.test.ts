@@ -19,7 +19,7 @@ let bot: BotHarness;
 const samples: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  bot = await startBotHarness();
+  bot = await startBotHarness({ settings: { staffUserIds: new Set([STAFF, SECOND]), staffGroupIds: new Set([GROUP]) } });
 });
 afterAll(async () => {
   await bot.close();
@@ -71,7 +71,8 @@ describe.each([
     expect(first.messages).toHaveLength(1);
     expect(shownText(first.messages)).toMatch(pageOne);
     expect(quickReplyTexts(first.messages).length).toBeGreaterThanOrEqual(6);
-    const [next] = postbackData(first.messages);
+    // The paging button's data; the rows carry postbacks of their own (each row's reference).
+    const next = postbackData(first.messages).find((data) => /(page|หน้า) 2$/.test(data));
     expect(next).toBeDefined();
     const tapped = await bot.exchange([postbackEvent({ source, replyToken: bot.token(chatId), data: next ?? "" })]);
     const second = onlyReply(tapped, chatId);

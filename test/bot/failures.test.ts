@@ -16,6 +16,9 @@ const CUSTOMER = lineId("U", 0x72);
 const STAFF_GROUP = lineId("C", 0x81);
 const SHOP_GROUP = lineId("C", 0x82);
 
+/** STAFF in 1:1 chats and everyone in STAFF_GROUP are staff; SHOP_GROUP is a group with customers. */
+const staffLists = { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP]) };
+
 let bot: BotHarness | undefined;
 let fault: FaultServer | undefined;
 afterEach(async () => {
@@ -43,6 +46,7 @@ describe("the slip service down or slow", () => {
     bot = await startBotHarness({
       slip: { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiSecret: "demo-shop-secret" },
       slipRetries: 1,
+      settings: staffLists,
     });
     const en = await say(bot, { type: "user", userId: STAFF }, "balance");
     const th = await say(bot, { type: "user", userId: STAFF }, "ประวัติ");
@@ -56,7 +60,7 @@ describe("the slip service down or slow", () => {
     fault = await startFaultServer(() => {
       // Hold the request open: the service is hanging.
     });
-    bot = await startBotHarness({ slip: { baseUrl: fault.url, apiSecret: "demo-shop-secret" }, slipTimeoutMs: 300, slipRetries: 0 });
+    bot = await startBotHarness({ slip: { baseUrl: fault.url, apiSecret: "demo-shop-secret" }, slipTimeoutMs: 300, slipRetries: 0, settings: staffLists });
     const sent = await say(bot, { type: "group", groupId: STAFF_GROUP, userId: STAFF }, "qr 150");
     expect(sent.map((s) => s.kind)).toEqual(["reply"]);
     expect(shownText(sent[0]?.messages ?? [])).toMatch(/try again/i);
@@ -64,7 +68,7 @@ describe("the slip service down or slow", () => {
   });
 
   it("an expired package gives the renew message", async () => {
-    bot = await startBotHarness({ slip: { shop: "expired" } });
+    bot = await startBotHarness({ slip: { shop: "expired" }, settings: staffLists });
     const en = await say(bot, { type: "user", userId: STAFF }, "history");
     const th = await say(bot, { type: "user", userId: STAFF }, "คิวอาร์ 150");
     expect(shownText(en[0]?.messages ?? [])).toMatch(/renew/i);
@@ -87,21 +91,26 @@ describe("staff-only commands", () => {
     expect(shownText(staff[0]?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
   });
 
-  it("serves anyone in a listed group, and refuses in a group that is not listed", async () => {
+  it("serves anyone in a staff group; in a group with customers shows nothing private, to staff either", async () => {
     bot = await startBotHarness({ settings });
     const listed = await say(bot, { type: "group", groupId: STAFF_GROUP, userId: CUSTOMER }, "balance");
     expect(shownText(listed[0]?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
-    const other = await say(bot, { type: "group", groupId: SHOP_GROUP, userId: CUSTOMER }, "balance");
-    expect(shownText(other[0]?.messages ?? [])).toMatch(/staff/);
-    const anonymous = await say(bot, { type: "group", groupId: SHOP_GROUP }, "history");
-    expect(shownText(anonymous[0]?.messages ?? [])).toMatch(/staff/);
+    // A lone command word in a customer group is talk: no answer.
+    expect(await say(bot, { type: "group", groupId: SHOP_GROUP, userId: CUSTOMER }, "balance")).toEqual([]);
+    expect(await say(bot, { type: "group", groupId: SHOP_GROUP }, "history")).toEqual([]);
+    // Staff asking there get a pointer to a private place.
+    const staffAsks = await say(bot, { type: "group", groupId: SHOP_GROUP, userId: STAFF }, "history today");
+    expect(shownText(staffAsks[0]?.messages ?? [])).toMatch(/1:1 chat or in the staff group/);
+    expect(shownText(staffAsks[0]?.messages ?? [])).not.toMatch(/ร้านกาแฟดีใจ|฿/);
   });
 
-  it("keeps qr, help and id open to customers", async () => {
+  it("keeps qr, help and id open to customers, with customer help", async () => {
     bot = await startBotHarness({ settings });
     const customer: TestSource = { type: "user", userId: CUSTOMER };
     expect(shownText((await say(bot, customer, "qr 150"))[0]?.messages ?? [])).toMatch(/฿150\.00/);
-    expect(shownText((await say(bot, customer, "help"))[0]?.messages ?? [])).toMatch(/qr 0812345678 150/);
+    const help = shownText((await say(bot, customer, "help"))[0]?.messages ?? []);
+    expect(help).toMatch(/qr 150/);
+    expect(help).not.toMatch(/history|balance/);
     expect(shownText((await say(bot, customer, "id"))[0]?.messages ?? [])).toContain(CUSTOMER);
   });
 });
@@ -118,11 +127,13 @@ describe("messages that are not text", () => {
     expect(bot.logs.entries().filter((e) => e.msg === "event handled" && e.outcome === "ignored")).toHaveLength(3);
   });
 
-  it("answers an image in a 1:1 chat with the short hint, so nobody waits for a bot that will not answer", async () => {
-    bot = await startBotHarness();
-    const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
+  it("answers a staff member's image in a 1:1 chat with the short hint; a customer's slip photo waits for the shop", async () => {
+    bot = await startBotHarness({ settings: staffLists });
+    const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: STAFF }, replyToken: bot.token(STAFF) })]);
     expect(sent.map((s) => s.kind)).toEqual(["reply"]);
     expect(shownText(sent[0]?.messages ?? [])).toMatch(/วิธีใช้|help/);
+    const fromCustomer = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
+    expect(fromCustomer).toEqual([]);
   });
 });
 
@@ -131,6 +142,7 @@ describe("logs", () => {
     bot = await startBotHarness({
       slip: { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiSecret: "sk_test_never_log_this_0123" },
       slipRetries: 0,
+      settings: staffLists,
     });
     const token = bot.token(STAFF);
     await bot.exchange([textEvent({ source: { type: "user", userId: STAFF }, replyToken: token, text: "balance" })]);

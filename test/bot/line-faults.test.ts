@@ -13,7 +13,7 @@ let bot: BotHarness;
 beforeAll(async () => {
   nock.disableNetConnect();
   nock.enableNetConnect("127.0.0.1");
-  bot = await startBotHarness({ lineBaseUrl: LINE });
+  bot = await startBotHarness({ lineBaseUrl: LINE, settings: { staffUserIds: new Set([USER]), staffGroupIds: new Set([GROUP]) } });
 });
 afterEach(() => {
   nock.cleanAll();

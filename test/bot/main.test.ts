@@ -46,6 +46,24 @@ describe("main", { timeout: 60_000 }, () => {
     expect(main.stderr() + main.stdout()).not.toContain("secret-token-value-that-must-not-show");
   });
 
+  it("with a LINE channel but no slip service refuses to start, naming both variables; SLIP_SANDBOX=1 starts with a warning", async () => {
+    const line = { LINE_CHANNEL_SECRET: "0123456789abcdef0123456789abcdef", LINE_CHANNEL_ACCESS_TOKEN: "main-test-token-not-to-be-shown" };
+    const refused = startMain({ PORT: "0", ...line });
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr()).toMatch(/SLIP_API_BASE_URL: is missing/);
+    expect(refused.stderr()).toMatch(/SLIP_API_SECRET: is missing/);
+    expect(refused.output()).not.toContain(line.LINE_CHANNEL_ACCESS_TOKEN);
+
+    const platform: LinePlatform = await startLinePlatform({ channelAccessToken: line.LINE_CHANNEL_ACCESS_TOKEN });
+    cleanups.push(() => platform.close());
+    const sandboxed = startMain({ PORT: "0", SANDBOX_DB: ":memory:", SLIP_SANDBOX: "1", LINE_API_BASE_URL: platform.url, ...line });
+    await sandboxed.waitFor(/"mode":"line"/);
+    expect(sandboxed.output()).toMatch(/SLIP_SANDBOX=1 with a real LINE channel[^\n]*never use this for a real shop/);
+    // No staff listed with a real channel: the warning says private commands are refused to everyone.
+    expect(sandboxed.output()).toMatch(/refused to everyone until staff are listed/);
+    expect(await sandboxed.stop()).toBe(0);
+  });
+
   it("with nothing configured runs sandbox, LINE stand-in and console, prints one URL, and stops cleanly on SIGTERM", async () => {
     const port = await freePort();
     const main = startMain({ PORT: String(port), SANDBOX_DB: ":memory:" });
@@ -60,7 +78,8 @@ describe("main", { timeout: 60_000 }, () => {
     expect((await fetch(`${url}api/config`)).headers.get("content-type")).toMatch(/json/);
     expect((await fetch(`${url}no-such-page`)).status).toBe(404);
     expect(main.stdout().match(/Open http/g)).toHaveLength(1);
-    expect(main.stdout()).toMatch(/STAFF_USER_IDS and STAFF_GROUP_IDS are empty/);
+    // Local mode lists the console's staff personas and staff group, so nothing warns about empty lists.
+    expect(main.stdout()).not.toMatch(/STAFF_USER_IDS and STAFF_GROUP_IDS are empty/);
     main.child.kill("SIGTERM");
     expect(await main.exited).toBe(0);
     expect(main.stdout()).toMatch(/shutting down/);

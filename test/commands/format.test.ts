@@ -26,7 +26,7 @@ describe("formatHistoryCommand", () => {
     [{ by: "ref", transRef: "015326ABC", page: 2 }, "th", "ประวัติ อ้างอิง 015326ABC หน้า 2"],
   ])("%j in %s is %s", (request, lang, text) => {
     expect(formatHistoryCommand(request, lang)).toBe(text);
-    expect(parseCommand(text, ctx)).toEqual({ ok: true, command: { kind: "history", lang, request } });
+    expect(parseCommand(text, ctx)).toEqual({ ok: true, command: { kind: "history", lang, request }, bare: false });
   });
 
   it("makes a next-page postback that still shows yesterday after midnight", () => {

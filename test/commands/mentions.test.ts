@@ -13,6 +13,7 @@ describe("cutMentions", () => {
     expect(parseCommand(cut, ctx)).toEqual({
       ok: true,
       command: { kind: "qr", lang: "en", id: { type: "phone", digits: "0812345678" }, amount: 15000 },
+      bare: false,
     });
   });
 

@@ -221,12 +221,20 @@ describe("qr arguments", () => {
     ["qr 10000000000.00", { code: "amount_too_large", input: "10000000000.00" }],
     ["qr ฿99999999999", { code: "amount_too_large", input: "99999999999" }],
     ["qr 0812345678 12345678901", { code: "amount_too_large", input: "12345678901" }],
-    ["qr 1234567890", { code: "bad_promptpay_id", input: "1234567890" }],
-    ["qr 08123456789", { code: "bad_promptpay_id", input: "08123456789" }],
-    ["qr 081-234-567", { code: "bad_promptpay_id", input: "081-234-567" }],
-    ["qr 081-234-567 150.00", { code: "bad_promptpay_id", input: "081-234-567" }],
-    ["qr 12345678901234 ฿150", { code: "bad_promptpay_id", input: "12345678901234" }],
-    ["qr 081 234 567", { code: "bad_promptpay_id", input: "081 234 567" }],
+    ["qr 1234567890", { code: "bad_promptpay_id", input: "1234567890", digits: 10 }],
+    ["qr 08123456789", { code: "bad_promptpay_id", input: "08123456789", digits: 11 }],
+    ["qr 081-234-567", { code: "bad_promptpay_id", input: "081-234-567", digits: 9 }],
+    ["qr 081-234-567 150.00", { code: "bad_promptpay_id", input: "081-234-567", digits: 9 }],
+    ["qr 12345678901234 ฿150", { code: "bad_promptpay_id", input: "12345678901234", digits: 14 }],
+    ["qr 081 234 567", { code: "bad_promptpay_id", input: "081 234 567", digits: 9 }],
+    // A phone one digit short, with a good amount: the id is named, and only the id.
+    ["qr 081234567 150", { code: "bad_promptpay_id", input: "081234567", digits: 9 }],
+    ["qr 081-234-567 1,500", { code: "bad_promptpay_id", input: "081-234-567", digits: 9 }],
+    // A negative amount after a good id is a wrong amount, not a dash in the id.
+    ["qr 0812345678 -5", { code: "bad_amount", input: "-5" }],
+    ["qr 0812345678 −5", { code: "bad_amount", input: "−5" }],
+    ["qr -5 0812345678", { code: "bad_amount", input: "-5" }],
+    ["qr 0812345678 12.345", { code: "amount_decimals", input: "12.345" }],
     ["qr abc", { code: "unexpected", input: "abc" }],
     ["qr 0812345678 abc", { code: "unexpected", input: "abc" }],
     ["qr ฿150 ฿200", { code: "unexpected", input: "200" }],
@@ -386,16 +394,16 @@ describe("history statuses, pages and refs", () => {
 
 describe("history usage problems", () => {
   it.each<[string, UsageProblem]>([
-    ["history 31/02/2026", { code: "bad_date", input: "31/02/2026" }],
-    ["history 29/02/2027", { code: "bad_date", input: "29/02/2027" }],
-    ["history 2026-13-01", { code: "bad_date", input: "2026-13-01" }],
-    ["history 32/1", { code: "bad_date", input: "32/1" }],
-    ["history 0/1", { code: "bad_date", input: "0/1" }],
+    ["history 31/02/2026", { code: "no_such_date", input: "31/02/2026" }],
+    ["history 29/02/2027", { code: "no_such_date", input: "29/02/2027" }],
+    ["history 2026-13-01", { code: "no_such_date", input: "2026-13-01" }],
+    ["history 32/1", { code: "no_such_date", input: "32/1" }],
+    ["history 0/1", { code: "no_such_date", input: "0/1" }],
     ["history 20/11/26", { code: "bad_date", input: "20/11/26" }],
     ["history 20.11.2026", { code: "bad_date", input: "20.11.2026" }],
     ["history 1/1/1999", { code: "bad_date", input: "1/1/1999" }],
     ["history 1/11..", { code: "bad_date", input: "1/11.." }],
-    ["history 1/11..31/11", { code: "bad_date", input: "1/11..31/11" }],
+    ["history 1/11..31/11", { code: "no_such_date", input: "31/11" }],
     ["history 15/11..1/11", { code: "bad_range", input: "15/11..1/11" }],
     ["history 2026-11-15 to 2026-11-01", { code: "bad_range", input: "2026-11-15 to 2026-11-01" }],
     ["ประวัติ 2/1/2570 ถึง 1/1/2570", { code: "bad_range", input: "2/1/2570 ถึง 1/1/2570" }],
@@ -415,8 +423,9 @@ describe("history usage problems", () => {
     ["history fraud ref X", { code: "unexpected", input: "fraud" }],
     ["history ref X ref Y", { code: "unexpected", input: "ref" }],
     ["history 0d", { code: "unexpected", input: "0d" }],
-    ["history 367d", { code: "unexpected", input: "367d" }],
-    ["history 400 days", { code: "unexpected", input: "400 days" }],
+    ["history 367d", { code: "range_too_long", input: "367d", maxDays: 366 }],
+    ["history 99999d", { code: "range_too_long", input: "99999d", maxDays: 366 }],
+    ["history 400 days", { code: "range_too_long", input: "400 days", maxDays: 366 }],
     ["ประวัติ 0วัน", { code: "unexpected", input: "0วัน" }],
     ["history 7", { code: "unexpected", input: "7" }],
     ["history yesterday today", { code: "unexpected", input: "today" }],
@@ -462,7 +471,7 @@ describe("usage failures", () => {
   it("name the command and its language", () => {
     expect(parseCommand("ประวัติ 31/02/2569", enCtx)).toEqual({
       ok: false,
-      failure: { kind: "usage", lang: "th", command: "history", problem: { code: "bad_date", input: "31/02/2569" } },
+      failure: { kind: "usage", lang: "th", command: "history", problem: { code: "no_such_date", input: "31/02/2569" } },
     });
   });
 

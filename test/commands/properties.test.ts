@@ -102,7 +102,7 @@ describe("formatHistoryCommand round-trips", () => {
       fc.property(request, fc.constantFrom("en", "th" as const), (r, lang) => {
         const text = formatHistoryCommand(r, lang);
         expect(text.length).toBeLessThanOrEqual(300);
-        expect(parseCommand(text, ctx)).toEqual({ ok: true, command: { kind: "history", lang, request: r } });
+        expect(parseCommand(text, ctx)).toMatchObject({ ok: true, command: { kind: "history", lang, request: r } });
       }),
       { numRuns: 2000 },
     );

@@ -24,8 +24,9 @@ describe("COMMANDS", () => {
     },
   );
 
-  it("marks history and balance as staff-only", () => {
-    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].staffOnly)).toEqual(["history", "balance"]);
+  it("marks history and balance as staff-only, and only id as acted on alone in a customer group", () => {
+    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "balance"]);
+    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].bareInCustomerGroup)).toEqual(["id"]);
   });
 
   it("lists the command words the README lists", () => {

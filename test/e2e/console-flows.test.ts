@@ -8,7 +8,7 @@ import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_GROUPS } from "../../src/local-line/webhook-events.js";
+import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
 import { formatCalendarDate, zonedParts } from "../../src/render/format.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
@@ -22,7 +22,9 @@ const START_TIMEOUT_MS = 60_000;
 const REPLY = { timeoutMs: 20_000 } as const;
 /** How long a message the bot must ignore is given to (wrongly) produce an answer. */
 const SETTLE_MS = 2_000;
-const staffGroup = DEMO_GROUPS[0]!;
+const staffGroup = DEMO_GROUPS.find((g) => g.staff)!;
+const customerGroup = DEMO_GROUPS.find((g) => !g.staff)!;
+const customer = DEMO_PEOPLE.find((p) => p.role === "customer")!;
 // jsqr is CommonJS typed as an ES default export: under NodeNext the decoder is the module's `default`.
 const jsQR = jsQRModule.default;
 
@@ -192,5 +194,29 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await expect(c.page.locator("#messages .notice").count()).resolves.toBe(0);
     await shoot("group-help-and-chat");
     await shoot("group-help", help.locator(".flex-bubble"));
+  });
+
+  it("as a customer: a QR that pays the shop, no balance, and in the group with customers nothing private", async () => {
+    const c = ui!;
+    await c.chooseWho(customer.name);
+    await c.chooseChat("1:1");
+    await c.send("ยอด");
+    const refused = await c.waitForBotMessage("สำหรับพนักงานของร้านเท่านั้น", REPLY);
+    await expect(refused.textContent()).resolves.not.toMatch(/ร้านกาแฟดีใจ|โทเคน/);
+    await c.send("qr 0899999999 500");
+    await c.waitForBotMessage("only make QR codes that pay this shop", REPLY);
+
+    await c.chooseChat(customerGroup.name);
+    const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
+    const before = await bot.count();
+    await c.send("history");
+    await c.page.locator("#messages .msg.user.mine", { hasText: "history" }).last().waitFor({ timeout: REPLY.timeoutMs });
+    await c.page.waitForTimeout(SETTLE_MS);
+    expect(await bot.count()).toBe(before);
+    await c.send("@slipline ยอด");
+    await c.waitForBotMessage("สำหรับพนักงานของร้านเท่านั้น", REPLY);
+    await c.send("คิวอาร์ 99");
+    await c.waitForBotMessage("฿99.00", REPLY);
+    await shoot("customer-group");
   });
 });

@@ -2,7 +2,9 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { pino } from "pino";
 import type { BotSettings } from "../../src/config.js";
-import type { ChatContext, ChatType, HandlerDeps } from "../../src/handlers/context.js";
+import type { ChatContext, HandlerDeps } from "../../src/handlers/context.js";
+import { audienceOf, type Chat, type StaffLists } from "../../src/roles/audience.js";
+import { createQuietNotes } from "../../src/roles/quiet-notes.js";
 import type {
   AccountInfo,
   HistoryItem,
@@ -119,10 +121,18 @@ export interface RecordingContext extends ChatContext {
   loadings: number;
 }
 
-export function recordingContext(chat: { type: ChatType; id: string }, userId: string | undefined): RecordingContext {
+export const USER_CHAT = { type: "user", id: "U1111" } as const;
+export const GROUP_CHAT = { type: "group", id: "C2222" } as const;
+
+/** The tests' staff unless they say otherwise: the user of USER_CHAT, and GROUP_CHAT as the staff group. */
+export const TEST_STAFF: StaffLists = { staffUserIds: new Set([USER_CHAT.id]), staffGroupIds: new Set([GROUP_CHAT.id]) };
+
+/** A context for `chat` and `userId`, whose role follows the staff lists (the same ones `deps` gets). */
+export function recordingContext(chat: Chat, userId: string | undefined, staff: StaffLists = TEST_STAFF): RecordingContext {
   const ctx: RecordingContext = {
     chat,
     userId,
+    audience: audienceOf(chat, userId, staff),
     now: NOW,
     sent: [],
     loadings: 0,
@@ -139,8 +149,7 @@ export function recordingContext(chat: { type: ChatType; id: string }, userId: s
 export function settings(overrides: Partial<BotSettings> = {}): BotSettings {
   return {
     promptPayId: { type: "phone", digits: "0812345678" },
-    staffUserIds: new Set(),
-    staffGroupIds: new Set(),
+    ...TEST_STAFF,
     defaultLang: "th",
     timeZone: "Asia/Bangkok",
     ...overrides,
@@ -148,8 +157,6 @@ export function settings(overrides: Partial<BotSettings> = {}): BotSettings {
 }
 
 export function deps(slip: SlipClient, overrides: Partial<BotSettings> = {}): HandlerDeps {
-  return { slip, settings: settings(overrides), log: pino({ level: "silent" }) };
+  return { slip, settings: settings(overrides), log: pino({ level: "silent" }), quietNotes: createQuietNotes() };
 }
 
-export const USER_CHAT = { type: "user", id: "U1111" } as const;
-export const GROUP_CHAT = { type: "group", id: "C2222" } as const;

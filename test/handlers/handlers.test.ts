@@ -1,6 +1,6 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
-import { handleGreeting, handlePostback, handleText } from "../../src/handlers/index.js";
+import { handleGreeting, handleNonText, handlePostback, handleText } from "../../src/handlers/index.js";
 import {
   InvalidRequestError,
   PackageExpiredError,
@@ -15,6 +15,10 @@ import { lineLimitProblems, quickReplyLabels, visibleText } from "../render/line
 import { deps, fakeSlip, GROUP_CHAT, makeItems, recordingContext, USER_CHAT } from "./fakes.js";
 
 const text = (value: string) => ({ text: value, mentionees: [] });
+const mention = (textValue: string, at: number, length: number, isSelf: boolean) => ({
+  text: textValue,
+  mentionees: [{ index: at, length, isSelf }],
+});
 
 function lastReply(ctx: { sent: messagingApi.Message[][] }): messagingApi.Message[] {
   expect(ctx.sent).toHaveLength(1);
@@ -180,7 +184,7 @@ describe("history", () => {
 
     const past = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history page 3"), past, deps(fakeSlip({ items: makeItems(5) })));
-    expect(visibleText(lastReply(past))).toContain("There is no page 3 (1 pages in all).");
+    expect(visibleText(lastReply(past))).toContain("There is no page 3: there is only 1 page.");
   });
 
   it("looks up a transfer reference", async () => {
@@ -230,11 +234,6 @@ describe("balance, help and id", () => {
 });
 
 describe("the group rule", () => {
-  const mention = (textValue: string, at: number, length: number, isSelf: boolean) => ({
-    text: textValue,
-    mentionees: [{ index: at, length, isSelf }],
-  });
-
   it("acts on a group message whose first word is a command", async () => {
     const ctx = recordingContext(GROUP_CHAT, "U1111");
     expect(await handleText(text("qr 150"), ctx, deps(fakeSlip()))).toEqual({ command: "qr", outcome: "answered" });
@@ -263,51 +262,168 @@ describe("the group rule", () => {
     expect(await handleText(text("qr 0812345678 0"), mistake, deps(fakeSlip()))).toEqual({ command: "qr", outcome: "usage_error" });
 
     const asked = recordingContext(GROUP_CHAT, "U1111");
-    const outcome = await handleText(mention("@ShopBot hello", 0, 8, true), asked, deps(fakeSlip()));
+    const outcome = await handleText(mention("@ShopBot whatever", 0, 8, true), asked, deps(fakeSlip()));
     expect(outcome).toEqual({ command: "none", outcome: "unknown_command" });
-    expect(visibleText(lastReply(asked))).toContain("hello");
+    expect(visibleText(lastReply(asked))).toContain("whatever");
   });
 
   it("answers unknown text in a 1:1 chat with a short help", async () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
-    expect(await handleText(text("สวัสดีค่ะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
+    expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toContain("คิวอาร์, ประวัติ, ยอด");
     expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
   });
+
+  it.each([
+    ["histroy", "Did you mean “history”?", "history"],
+    ["blance", "Did you mean “balance”?", "balance"],
+    ["hepl", "Did you mean “help”?", "help"],
+  ])("asks staff whether %s meant a command, with it as a quick reply", async (typo, says, command) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text(typo), ctx, deps(fakeSlip(), { defaultLang: "en" }));
+    const reply = lastReply(ctx);
+    expect(visibleText(reply)).toBe(`Unknown command “${typo}”. ${says}`);
+    expect(quickReplyLabels(reply[0])).toEqual([command]);
+  });
+
+  it.each(["hello", "Hi!", "สวัสดีค่ะ", "หวัดดีครับ"])("greets staff back with the menu for %s", async (greeting) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text(greeting), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "answered" });
+    expect(quickReplyLabels(lastReply(ctx)[0])).toHaveLength(5);
+    expect(visibleText(lastReply(ctx))).toMatch(/สวัสดีค่ะ|Hello!/);
+  });
 });
 
-describe("access control", () => {
+describe("roles", () => {
   const staff = { staffUserIds: new Set(["U_STAFF"]), staffGroupIds: new Set(["C_STAFF"]) };
+  const customerGroup = { type: "group", id: "C_CUSTOMERS" } as const;
+  const depsWith = (slip: ReturnType<typeof fakeSlip>, overrides = {}) => deps(slip, { ...staff, ...overrides });
 
-  it("refuses history and balance to others, politely, without calling the service", async () => {
-    for (const command of ["history", "ยอด"]) {
+  it("refuses history and balance to a customer in a 1:1 chat, politely, without calling the service", async () => {
+    for (const command of ["history", "ยอด", "history yesterday"]) {
       const slip = fakeSlip();
-      const ctx = recordingContext(USER_CHAT, "U_CUSTOMER");
-      const outcome = await handleText(text(command), ctx, deps(slip, staff));
+      const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+      const outcome = await handleText(text(command), ctx, depsWith(slip));
       expect(outcome.outcome).toBe("refused");
       expect(slip.historyCalls).toEqual([]);
       expect(slip.accountCalls).toBe(0);
-      expect(visibleText(lastReply(ctx))).toMatch(/staff only|เฉพาะพนักงาน/);
+      expect(visibleText(lastReply(ctx))).toMatch(/staff only|สำหรับพนักงานของร้านเท่านั้น/);
     }
   });
 
-  it("answers listed users anywhere and anyone in a listed group, even without a user id", async () => {
-    const listedUser = recordingContext(USER_CHAT, "U_STAFF");
-    expect((await handleText(text("balance"), listedUser, deps(fakeSlip(), staff))).outcome).toBe("answered");
-    const inStaffGroup = recordingContext({ type: "group", id: "C_STAFF" }, undefined);
-    expect((await handleText(text("balance"), inStaffGroup, deps(fakeSlip(), staff))).outcome).toBe("answered");
-    const otherGroup = recordingContext({ type: "group", id: "C_OTHER" }, "U_CUSTOMER");
-    expect((await handleText(text("balance"), otherGroup, deps(fakeSlip(), staff))).outcome).toBe("refused");
+  it("with no staff listed at all, refuses private commands to everyone and tells the owner how to become staff", async () => {
+    const nobody = { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() };
+    const ctx = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", nobody);
+    expect((await handleText(text("balance"), ctx, deps(fakeSlip(), { ...nobody, defaultLang: "en" }))).outcome).toBe("refused");
+    expect(visibleText(lastReply(ctx))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*STAFF_USER_IDS/);
   });
 
-  it("keeps qr, help and id open to everyone, and refuses a paging postback too", async () => {
-    for (const command of ["qr 150", "help", "id"]) {
-      const ctx = recordingContext(USER_CHAT, "U_CUSTOMER");
-      expect((await handleText(text(command), ctx, deps(fakeSlip(), staff))).outcome).toBe("answered");
+  it("answers listed users in a 1:1 chat and anyone in a staff group, even without a user id", async () => {
+    const listedUser = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    expect((await handleText(text("balance"), listedUser, depsWith(fakeSlip()))).outcome).toBe("answered");
+    const inStaffGroup = recordingContext({ type: "group", id: "C_STAFF" }, undefined, staff);
+    expect((await handleText(text("balance"), inStaffGroup, depsWith(fakeSlip()))).outcome).toBe("answered");
+  });
+
+  it("points staff who ask in a customer group to a private chat, and shows nothing", async () => {
+    for (const input of [text("history today"), mention("@ShopBot ยอด", 0, 8, true), text("ประวัติ เมื่อวาน")]) {
+      const slip = fakeSlip();
+      const ctx = recordingContext(customerGroup, "U_STAFF", staff);
+      expect((await handleText(input, ctx, depsWith(slip))).outcome).toBe("pointed_to_private");
+      expect(slip.historyCalls).toEqual([]);
+      expect(slip.accountCalls).toBe(0);
+      expect(visibleText(lastReply(ctx))).toMatch(/1:1|แชตส่วนตัว/);
     }
-    const tap = recordingContext(USER_CHAT, "U_CUSTOMER");
-    expect((await handlePostback("history 2026-11-22 page 2", tap, deps(fakeSlip(), staff))).outcome).toBe("refused");
+  });
+
+  it("ignores everyday words that are command words in a customer group, unless the bot is mentioned", async () => {
+    for (const word of ["เมนู", "?", "help", "ยอด", "จ่าย", "history", "h"]) {
+      for (const who of ["U_STAFF", "U_CUSTOMER"]) {
+        const ctx = recordingContext(customerGroup, who, staff);
+        expect((await handleText(text(word), ctx, depsWith(fakeSlip()))).outcome, `${word} from ${who}`).toBe("ignored");
+        expect(ctx.sent).toEqual([]);
+      }
+    }
+    const asked = recordingContext(customerGroup, "U_CUSTOMER", staff);
+    expect((await handleText(mention("@ShopBot เมนู", 0, 8, true), asked, depsWith(fakeSlip()))).outcome).toBe("answered");
+    expect(visibleText(lastReply(asked))).not.toMatch(/ประวัติ|โทเคน|แพ็กเกจ/);
+  });
+
+  it("acts on a customer's qr with its amount in a customer group, and on id alone", async () => {
+    const qr = recordingContext(customerGroup, "U_CUSTOMER", staff);
+    expect((await handleText(text("คิวอาร์ 150"), qr, depsWith(fakeSlip()))).outcome).toBe("answered");
+    const id = recordingContext(customerGroup, "U_OWNER", staff);
+    expect((await handleText(text("id"), id, depsWith(fakeSlip()))).outcome).toBe("answered");
+    expect(visibleText(lastReply(id))).toContain("C_CUSTOMERS");
+  });
+
+  it("gives customers QR codes to the shop's own id only, whatever they type", async () => {
+    const slip = fakeSlip();
+    const toShop = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect((await handleText(text("qr 081-234-5678 150"), toShop, depsWith(slip))).outcome).toBe("answered");
+    const other = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect((await handleText(text("qr 0899999999 500"), other, depsWith(slip))).outcome).toBe("refused");
+    expect(visibleText(lastReply(other))).toMatch(/only make QR codes that pay this shop/);
+    expect(slip.qrCalls.map((q) => q.accountNumber)).toEqual(["0812345678"]);
+    // Staff may make a QR for any valid id.
+    const staffQr = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    expect((await handleText(text("qr 0899999999 500"), staffQr, depsWith(slip))).outcome).toBe("answered");
+    expect(slip.qrCalls.map((q) => q.accountNumber)).toEqual(["0812345678", "0899999999"]);
+  });
+
+  it("tells a customer to ask the staff when the shop has no PROMPTPAY_ID, or the service refuses", async () => {
+    const noId = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect((await handleText(text("qr 150"), noId, depsWith(fakeSlip(), { promptPayId: undefined }))).outcome).toBe("refused");
+    expect(visibleText(lastReply(noId))).toMatch(/ask the shop's staff/);
+    const expired = fakeSlip({
+      fail: (operation) => {
+        throw new PackageExpiredError(operation, "Package expired");
+      },
+    });
+    const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect((await handleText(text("คิวอาร์ 150"), ctx, depsWith(expired))).outcome).toBe("package_expired");
+    expect(visibleText(lastReply(ctx))).toMatch(/สอบถามพนักงาน/);
+    expect(visibleText(lastReply(ctx))).not.toMatch(/แพ็กเกจ|หมดอายุ|package/i);
+  });
+
+  it("gives a customer's words one friendly note per chat in 12 hours, then stays quiet", async () => {
+    const d = depsWith(fakeSlip());
+    const say = async (words: string, at: Date) => {
+      const ctx = { ...recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff), now: at };
+      const outcome = await handleText(text(words), ctx, d);
+      return { outcome: outcome.outcome, sent: ctx.sent };
+    };
+    const first = await say("โอนแล้วค่ะ", new Date("2026-11-22T07:00:00Z"));
+    expect(first.outcome).toBe("noted");
+    expect(visibleText(first.sent.at(-1) ?? [])).toMatch(/ทางร้านจะตอบกลับ[\s\S]*คิวอาร์ 150/);
+    expect(visibleText(first.sent.at(-1) ?? [])).not.toMatch(/ไม่รู้จักคำสั่ง|ประวัติ/);
+    for (const words of ["สวัสดี", "🙏", "ส่งของวันไหนคะ?"]) expect((await say(words, new Date("2026-11-22T08:00:00Z"))).sent).toEqual([]);
+    expect((await say("ยังอยู่ไหมคะ", new Date("2026-11-22T19:00:00Z"))).outcome).toBe("noted");
+  });
+
+  it("keeps stickers and images from customers silent, and answers a staff member's photo with a hint", async () => {
+    for (const type of ["sticker", "image"]) {
+      const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+      expect((await handleNonText(type, ctx, depsWith(fakeSlip()))).outcome).toBe("ignored");
+      expect(ctx.sent).toEqual([]);
+    }
+    const staffPhoto = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip()))).outcome).toBe("unknown_command");
+  });
+
+  it("refuses a paging postback to a customer too", async () => {
+    const tap = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect((await handlePostback("history 2026-11-22 page 2", tap, depsWith(fakeSlip()))).outcome).toBe("refused");
+  });
+
+  it("greets a customer who adds the bot with how to pay, and staff with the menu", async () => {
+    const customer = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    await handleGreeting(customer, depsWith(fakeSlip()));
+    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["คิวอาร์", "ช่วยเหลือ"]);
+    const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    await handleGreeting(member, depsWith(fakeSlip()));
+    expect(quickReplyLabels(lastReply(member)[0])).toHaveLength(5);
   });
 });
 
@@ -315,7 +431,7 @@ describe("service failures", () => {
   const cases: [string, () => AnySlipClientError, string, RegExp][] = [
     ["package_expired", () => new PackageExpiredError("GET /api/account/info", "Package expired"), "package_expired", /renew/],
     ["invalid_request", () => new InvalidRequestError("GET /api/account/info", "from must be a date"), "invalid_request", /from must be a date/],
-    ["unauthorized", () => new UnauthorizedError("GET /api/account/info", 401, "Unauthorized"), "service_error", /API secret setting/],
+    ["unauthorized", () => new UnauthorizedError("GET /api/account/info", 401, "Unauthorized"), "service_error", /SLIP_API_SECRET setting/],
     ["service_error", () => new ServiceError("GET /api/account/info", 200, "500123", "Internal"), "service_error", /answered with an error/],
     ["service_unavailable", () => new ServiceUnavailableError("GET /api/account/info", 3, 503, "HTTP 503"), "service_unavailable", /try again shortly/],
     ["response_shape", () => new ResponseShapeError("GET /api/account/info", 200, "data.tokens: expected a number"), "service_error", /cannot read/],
@@ -343,7 +459,7 @@ describe("service failures", () => {
     });
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text("คิวอาร์ 0812345678 10"), ctx, deps(slip))).toEqual({ command: "qr", outcome: "invalid_request" });
-    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปไม่รับคำขอนี้: ${message}`);
+    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปไม่รับคำขอนี้ค่ะ: ${message}`);
   });
 
   it("lets a bug (not a service error) reach the dispatcher", async () => {

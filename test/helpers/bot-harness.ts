@@ -16,6 +16,7 @@ import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { createBotApp } from "../../src/server.js";
 import type { BotApp } from "../../src/server.js";
 import { createSlipClient } from "../../src/slip/client.js";
+import { createQuietNotes } from "../../src/roles/quiet-notes.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { captureLogs } from "./log-capture.js";
 import type { CapturedLogs } from "./log-capture.js";
@@ -108,7 +109,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const bot = createBotApp({
       channelSecret,
       sender,
-      handlerDeps: { slip, settings, log },
+      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
     });

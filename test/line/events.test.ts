@@ -22,6 +22,10 @@ function recordingHandlers(overrides: Partial<EventHandlers> = {}) {
       calls.push({ kind: "text", text: input.text, chat: ctx.chat.id });
       return answer(ctx, `echo ${input.text}`);
     },
+    handleNonText: async (messageType, ctx) => {
+      calls.push({ kind: "non_text", text: messageType, chat: ctx.chat.id });
+      return answer(ctx, `non-text ${messageType}`);
+    },
     handlePostback: async (data, ctx) => {
       calls.push({ kind: "postback", text: data, chat: ctx.chat.id });
       return answer(ctx, `postback ${data}`);
@@ -169,11 +173,19 @@ describe("event dispatcher", () => {
     expect(typeof lines[0]?.durationMs).toBe("number");
   });
 
-  it("stays quiet for stickers, in a 1:1 chat too", async () => {
+  it("hands a sticker in a 1:1 chat to the non-text handler, and keeps a group's stickers from every handler", async () => {
     const { handlers, calls } = recordingHandlers();
     bot = await startBotHarness({ handlers });
+    await bot.exchange([stickerEvent({ source: { type: "user", userId: USER }, replyToken: bot.token(USER) })]);
+    expect(calls).toEqual([{ kind: "non_text", text: "sticker", chat: USER }]);
+    const inGroup = await bot.exchange([stickerEvent({ source: { type: "group", groupId: GROUP, userId: USER }, replyToken: bot.token(GROUP) })]);
+    expect(inGroup).toEqual([]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("stays quiet for stickers with the real handlers, in a 1:1 chat too", async () => {
+    bot = await startBotHarness({ handlers: REAL_HANDLERS, settings: { staffUserIds: new Set([USER]) } });
     const sent = await bot.exchange([stickerEvent({ source: { type: "user", userId: USER }, replyToken: bot.token(USER) })]);
     expect(sent).toEqual([]);
-    expect(calls).toEqual([]);
   });
 });

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { renderQr, withQrSize } from "../../src/render/qr.js";
-import { renderHistory, shortenRef, type HistoryView } from "../../src/render/history.js";
+import { renderHistory, type HistoryView } from "../../src/render/history.js";
 import { renderBalance } from "../../src/render/balance.js";
 import { renderHelp } from "../../src/render/help.js";
 import {
-  renderAccessRefused,
   renderGreeting,
+  renderStaffOnly,
   renderNoPromptPayId,
   renderServiceFailure,
   renderUnknownCommand,
@@ -33,19 +33,30 @@ function bubbleBytes(message: messagingApi.FlexMessage): number {
   return Buffer.byteLength(JSON.stringify(message.contents), "utf8");
 }
 
-function postbacks(message: messagingApi.FlexMessage): messagingApi.PostbackAction[] {
+/** The postback actions under `node`, in order. */
+function postbacksIn(node: unknown): messagingApi.PostbackAction[] {
   const found: messagingApi.PostbackAction[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === "object") {
-      const record = node as Record<string, unknown>;
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === "object") {
+      const record = value as Record<string, unknown>;
       const action = record.action as messagingApi.Action | undefined;
       if (action?.type === "postback") found.push(action);
       Object.values(record).forEach(walk);
     }
   };
-  walk(message.contents);
+  walk(node);
   return found;
+}
+
+/** The paging buttons under the bubble. */
+function postbacks(message: messagingApi.FlexMessage): messagingApi.PostbackAction[] {
+  return postbacksIn((message.contents as messagingApi.FlexBubble).footer);
+}
+
+/** The rows' tap actions. */
+function rowPostbacks(message: messagingApi.FlexMessage): messagingApi.PostbackAction[] {
+  return postbacksIn((message.contents as messagingApi.FlexBubble).body);
 }
 
 const parseContext = { now: NOW, timeZone: TZ, defaultLang: "th" as const };
@@ -183,7 +194,7 @@ describe("renderHistory", () => {
     expect(postbacks(card).map((p) => p.data)).toEqual([`${lang === "th" ? "ประวัติ" : "history"} 2026-11-16..2026-11-22 ${lang === "th" ? "ผ่าน หน้า" : "valid page"} 9998`]);
   });
 
-  it("shows the rows a person needs: time, amount, coloured status word, names, short ref, source", () => {
+  it("shows the rows a person needs: time, amount, coloured status word, names, full ref, source", () => {
     const view = largestHistory("th");
     const text = visibleText(renderHistory(view));
     expect(text).toContain("ประวัติตรวจสลิป");
@@ -192,7 +203,7 @@ describe("renderHistory", () => {
     expect(text).toContain("22 พ.ย. 13:00"); // createdAt 06:00Z in Bangkok, with the day because the range spans days
     expect(text).toContain("LINE OA (ร้าน)");
     expect(text).toContain("some_new_channel_th…"); // an unknown source, raw and cut
-    expect(text).toContain(`อ้างอิง ${shortenRef(`${"9".repeat(30)}0`)}`);
+    expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
     expect(text).toContain("ยอดรวมนับจาก 2,000 รายการล่าสุด");
@@ -259,11 +270,22 @@ describe("renderHistory", () => {
         lang: "th",
         request: { by: "range", range: { kind: "dates", from: { year: 2026, month: 11, day: 21 }, to: { year: 2026, month: 11, day: 21 } }, status: "fraud", page: 3 },
       },
+      bare: false,
     });
     expect(parseCommand(previous?.data ?? "", parseContext)).toMatchObject({ ok: true, command: { request: { page: 1 } } });
     expect(visibleText([card])).toContain("หน้า 2 จาก 4");
     expect(visibleText([card])).toMatch(/^13:00$/m); // a one-day range shows only the time
     expect(quickReplyTexts(card)).toContain("ประวัติ เมื่อวาน ซ้ำ");
+    // Tapping a row shows that check alone: its reference's view, written as the person would type it.
+    const rows = rowPostbacks(card);
+    expect(rows).toHaveLength(10);
+    for (const [i, row] of rows.entries()) {
+      expect(row.displayText).toBe(row.data);
+      expect(parseCommand(row.data ?? "", parseContext)).toMatchObject({
+        ok: true,
+        command: { kind: "history", request: { by: "ref", transRef: view.rows[i]?.transRef, page: 1 } },
+      });
+    }
   });
 
   it("has no next page on the last page, and a ref lookup pages by ref", () => {
@@ -277,7 +299,8 @@ describe("renderHistory", () => {
     };
     const card = flex(renderHistory(view));
     expect(postbacks(card)).toEqual([]);
-    expect(visibleText([card])).toContain("Ref 015326…CDEF");
+    expect(rowPostbacks(card)).toEqual([]);
+    expect(visibleText([card])).toContain("Ref 015326123456789ABCDEF");
     expect(visibleText([card])).toContain("Valid total ฿150.00");
   });
 });
@@ -331,7 +354,7 @@ describe("renderBalance", () => {
 
 describe("renderHelp", () => {
   it.each(["th", "en"] as const)("lists every command with one example and offers the commands as quick replies (%s)", (lang) => {
-    const messages = renderHelp({ lang });
+    const messages = renderHelp({ lang, role: "staff" });
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
     const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอด"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
@@ -342,9 +365,22 @@ describe("renderHelp", () => {
   });
 
   it("explains one command when asked", () => {
-    const text = visibleText(renderHelp({ lang: "en", topic: "history" }));
+    const text = visibleText(renderHelp({ lang: "en", role: "staff", topic: "history" }));
     expect(text).toContain("Usage: history");
     expect(text).toContain("Example: history yesterday fraud");
+  });
+});
+
+describe("renderHelp for customers", () => {
+  it.each(["th", "en"] as const)("shows only how to pay the shop and offers qr and help (%s)", (lang) => {
+    for (const topic of [undefined, "history", "balance", "qr"] as const) {
+      const messages = renderHelp({ lang, role: "customer", topic });
+      expect(lineLimitProblems(messages)).toEqual([]);
+      const text = visibleText(messages);
+      expect(text).toContain(lang === "th" ? "คิวอาร์ 150" : "qr 150");
+      for (const staffWord of ["history", "balance", "ประวัติ", "โทเคน", "token", "แพ็กเกจ", "package", "0812345678"]) expect(text).not.toContain(staffWord);
+      expect(quickReplyTexts(messages[0])).toEqual(lang === "th" ? ["คิวอาร์", "ช่วยเหลือ"] : ["qr", "help"]);
+    }
   });
 });
 
@@ -363,7 +399,7 @@ describe("error and other short replies", () => {
   });
 
   it("points an unknown command to qr, history and balance", () => {
-    expect(visibleText(renderUnknownCommand("en", "qrr"))).toBe('Unknown command “qrr”. Try qr, history, balance, or send "help".');
+    expect(visibleText(renderUnknownCommand("en", "qrr"))).toBe("Unknown command “qrr”. Try qr, history, balance, or send “help”.");
     const thai = renderUnknownCommand("th");
     expect(visibleText(thai)).toContain("คิวอาร์, ประวัติ, ยอด");
     expect(quickReplyLabels(thai[0])).toHaveLength(5);
@@ -372,8 +408,8 @@ describe("error and other short replies", () => {
   it.each([
     ["package_expired", "en", "The shop's slip-check package has expired. Please renew the package, then try again."],
     ["service_unavailable", "en", "The slip service is not answering right now. Please try again shortly."],
-    ["unauthorized", "en", "The bot cannot sign in to the slip service. Please ask the shop to check the API secret setting."],
-    ["service_error", "th", "ระบบตรวจสลิปตอบกลับผิดพลาด กรุณาลองใหม่อีกสักครู่"],
+    ["unauthorized", "en", "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting."],
+    ["service_error", "th", "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่"],
     ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
     expect(visibleText(renderServiceFailure({ kind }, lang))).toBe(expected);
@@ -388,9 +424,14 @@ describe("error and other short replies", () => {
 
   it("says how to give the PromptPay id, refuses politely, greets and shows ids", () => {
     expect(visibleText(renderNoPromptPayId("en"))).toContain("qr 0812345678 150");
-    expect(visibleText(renderAccessRefused("th"))).toContain('"ไอดี"');
-    const greeting = renderGreeting("th");
+    expect(visibleText(renderStaffOnly("th", false))).toContain("“ไอดี”");
+    expect(visibleText(renderStaffOnly("en", true))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*STAFF_USER_IDS/);
+    const greeting = renderGreeting("th", "staff");
     expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+    const customerGreeting = renderGreeting("th", "customer");
+    expect(quickReplyLabels(customerGreeting[0])).toEqual(["คิวอาร์", "ช่วยเหลือ"]);
+    expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
+    expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
     expect(visibleText(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))).toBe(
       "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
     );
