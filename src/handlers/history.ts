@@ -1,6 +1,6 @@
 // history: fetches a range (or a transRef) from the service in pages of 100, sums it up and shows one page of 10 rows.
-import type { Command, HistoryRequest } from "../commands/types.js";
-import { resolveRange } from "../commands/range.js";
+import type { Command, HistoryRequest, RangeSpec } from "../commands/types.js";
+import { compareCalendarDates, resolveRange } from "../commands/range.js";
 import { toSatang } from "../render/format.js";
 import {
   HISTORY_PAGE_SIZE,
@@ -93,12 +93,25 @@ async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number):
   return { summary, rows: held.slice(offset, offset + HISTORY_PAGE_SIZE) };
 }
 
+/**
+ * The range as staff would name it: "next page" carries absolute dates (so it pages the same days after
+ * midnight), but page 2 of today is still today to the person reading it.
+ */
+function namedRange(range: RangeSpec, now: Date, timeZone: string): RangeSpec {
+  if (range.kind !== "dates" || compareCalendarDates(range.from, range.to) !== 0) return range;
+  for (const kind of ["today", "yesterday"] as const) {
+    if (compareCalendarDates(resolveRange({ kind }, now, timeZone).fromDate, range.from) === 0) return { kind };
+  }
+  return range;
+}
+
 function scopeOf(request: HistoryRequest, now: Date, timeZone: string): { scope: HistoryScope; query: HistoryQuery } {
   if (request.by === "ref") return { scope: { by: "ref", transRef: request.transRef }, query: { transRef: request.transRef } };
   const { status } = request;
   const resolved = resolveRange(request.range, now, timeZone);
+  const range = namedRange(request.range, now, timeZone);
   return {
-    scope: { by: "range", range: request.range, fromDate: resolved.fromDate, toDate: resolved.toDate, status },
+    scope: { by: "range", range, fromDate: resolved.fromDate, toDate: resolved.toDate, status },
     query: { from: resolved.from, to: resolved.to, status },
   };
 }

@@ -349,7 +349,11 @@ export function missingDemoChecks(key: DemoShopKey, state: DemoShopState, nowMs:
   // day, drawn from the hours gone by with their weights; the hour under way ends now.
   const rng = createRng(mixSeeds(profile.seed, todayWall / DAY_MS, 0x7f100d));
   const hourNow = Math.floor((nowMs - todayStart) / HOUR_MS);
-  const pickPastHour = weighted(HOUR_WEIGHTS.slice(0, hourNow + 1).map((w, h) => [h, w] as const));
+  // The hour under way counts for the part of it gone by, so a start at 09:00:05 does not crowd 09:00.
+  const hourNowGone = (nowMs - todayStart - hourNow * HOUR_MS) / HOUR_MS;
+  const pickPastHour = weighted(
+    HOUR_WEIGHTS.slice(0, hourNow + 1).map((w, h) => [h, h === hourNow ? w * hourNowGone : w] as const),
+  );
   const extra: CheckDraft[] = [];
   for (let i = 0; i < short; i++) {
     const hourStart = todayStart + pickPastHour(rng) * HOUR_MS;

@@ -142,6 +142,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.tapButton("Next page");
     const second = await c.waitForBotMessage(/Page 2 of \d+/, REPLY);
     await expect(pageLine(second)).resolves.toBe(`Page 2 of ${pages}`);
+    await expect(second.locator(".flex-header").textContent()).resolves.toContain("Today ·");
     const secondRows = await historyRows(second);
     expect(secondRows).toHaveLength(Math.min(10, total - 10));
     // Each row carries its own transfer reference, so no row of page 2 repeats one of page 1.

@@ -177,6 +177,17 @@ describe("history", () => {
     expect(rowRefs(reply)).toEqual(items.slice(2000, 2010).map((i) => i.transRef));
   });
 
+  it("still calls page 2 of today 'today', though its button carries the date", async () => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handlePostback("history 2026-11-22 page 2", ctx, deps(fakeSlip({ items: makeItems(37) }), { defaultLang: "en" }));
+    const seen = visibleText(lastReply(ctx));
+    expect(seen).toContain("Today · 22 Nov 2026");
+    expect(seen).toContain("Page 2 of 4");
+    const yesterday = recordingContext(USER_CHAT, "U1111");
+    await handlePostback("ประวัติ 2026-11-21 หน้า 2", yesterday, deps(fakeSlip({ items: makeItems(37) })));
+    expect(visibleText(lastReply(yesterday))).toContain("เมื่อวาน · 21 พ.ย. 2569");
+  });
+
   it("says plainly when nothing matches, and that a page is past the end", async () => {
     const empty = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history yesterday"), empty, deps(fakeSlip({ items: makeItems(5) })));

@@ -64,6 +64,17 @@ describe("a fresh sandbox, at any hour", () => {
     expect(Math.min(...all.map((c) => c.createdAtMs))).toBeGreaterThanOrEqual(startOfBangkokDay(now) - 89 * DAY);
   });
 
+  it("spreads the extra checks of an early start over the hours gone by, not into the minute just begun", () => {
+    const now = bangkok("2026-11-24T09:00:30");
+    const s = store();
+    s.refreshDemo(now);
+    const today = checks(s, "shop", startOfBangkokDay(now), now);
+    expect(today.length).toBeGreaterThanOrEqual(25);
+    expect(today.filter((c) => c.createdAtMs >= bangkok("2026-11-24T09:00:00")).length).toBeLessThanOrEqual(2);
+    // Most fall in the opening hours, as the day's shape says, not in the small hours.
+    expect(today.filter((c) => c.createdAtMs >= bangkok("2026-11-24T06:00:00")).length).toBeGreaterThan(today.length / 2);
+  });
+
   it("is the same on every machine for the same clock", () => {
     const now = bangkok(HOURS["09:00"]);
     const a = store();
