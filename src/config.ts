@@ -25,6 +25,12 @@ export interface Config {
    */
   readonly sandbox: { readonly dbPath: string; readonly publicUrl: string | undefined; readonly withLine: boolean };
   readonly accountCacheSeconds: number;
+  /** On SIGTERM/SIGINT, how long accepted events may take to finish. */
+  readonly shutdownGraceSeconds: number;
+  /** Events that may wait for a turn before the webhook answers 503. */
+  readonly maxQueuedEvents: number;
+  /** When set, GET /metrics wants it as a bearer token. */
+  readonly metricsToken: string | undefined;
   readonly logLevel: string;
   readonly settings: BotSettings;
 }
@@ -171,6 +177,16 @@ export function loadConfig(env: Env): Config {
     readInteger(get("ACCOUNT_CACHE_SECONDS"), 30, 0, MAX_ACCOUNT_CACHE_SECONDS) ??
     fail("ACCOUNT_CACHE_SECONDS", `must be a whole number of seconds from 0 to ${MAX_ACCOUNT_CACHE_SECONDS}`);
 
+  const shutdownGraceSeconds =
+    readInteger(get("SHUTDOWN_GRACE_SECONDS"), 25, 1, 3_600) ??
+    fail("SHUTDOWN_GRACE_SECONDS", "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)");
+  const maxQueuedEvents =
+    readInteger(get("MAX_QUEUED_EVENTS"), 1_000, 1, 1_000_000) ?? fail("MAX_QUEUED_EVENTS", "must be a whole number from 1 to 1000000");
+  const metricsToken = get("METRICS_TOKEN");
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    fail("METRICS_TOKEN", "must be at least 16 visible characters without spaces (it is a password for /metrics)");
+  }
+
   const logLevelRaw = get("LOG_LEVEL")?.toLowerCase() ?? "info";
   const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
     ? logLevelRaw
@@ -189,6 +205,8 @@ export function loadConfig(env: Env): Config {
     defaultLang === undefined ||
     timeZone === undefined ||
     accountCacheSeconds === undefined ||
+    shutdownGraceSeconds === undefined ||
+    maxQueuedEvents === undefined ||
     logLevel === undefined
   ) {
     throw new ConfigError(problems);
@@ -205,6 +223,9 @@ export function loadConfig(env: Env): Config {
       withLine: line !== undefined && sandboxWithLine === true,
     }),
     accountCacheSeconds,
+    shutdownGraceSeconds,
+    maxQueuedEvents,
+    metricsToken,
     logLevel,
     settings: Object.freeze({
       promptPayId,

@@ -1,7 +1,6 @@
 // The entry point and the only reader of process.env: load the config, wire the parts, listen, shut down cleanly.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
@@ -21,11 +20,10 @@ import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
 import { startSandbox } from "./sandbox/server.js";
-import { createBotApp } from "./server.js";
+import { createBotApp, createBotServer } from "./server.js";
+import type { BotApp } from "./server.js";
+import { createMetrics } from "./metrics/metrics.js";
 import { createSlipClient } from "./slip/client.js";
-
-/** Longest wait for events still being handled when a shutdown signal arrives. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 type Closer = { name: string; close: () => Promise<void> };
 
@@ -48,7 +46,7 @@ async function run(): Promise<void> {
   };
   const log = createLogger({
     level: config.logLevel,
-    secrets: [line.channelSecret, line.channelAccessToken, config.slip?.apiSecret],
+    secrets: [line.channelSecret, line.channelAccessToken, config.slip?.apiSecret, config.metricsToken],
   });
   installHttpTimeouts();
 
@@ -68,6 +66,7 @@ async function start(
   log: Logger,
   closers: Closer[],
 ): Promise<void> {
+  const metrics = createMetrics();
   // The slip service, or the embedded sandbox with its demo shop.
   let slipTarget = config.slip;
   let promptPayId = config.settings.promptPayId;
@@ -92,6 +91,7 @@ async function start(
     baseUrl: slipTarget.baseUrl,
     apiSecret: slipTarget.apiSecret,
     accountCacheSeconds: config.accountCacheSeconds,
+    observer: metrics.slip,
   });
   closers.push({ name: "slip client", close: () => slip.close() });
 
@@ -105,7 +105,7 @@ async function start(
     log.info({ url: platform.url }, "no LINE channel configured: local mode with the LINE stand-in");
   }
   const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
-  const sender = createLineSender({ api, log });
+  const sender = createLineSender({ api, log, observer: metrics.line });
 
   const settings: BotSettings = {
     ...config.settings,
@@ -126,23 +126,16 @@ async function start(
     sender,
     handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
     log,
+    maxQueuedEvents: config.maxQueuedEvents,
+    metrics,
+    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
   });
   // In local mode only this machine calls the webhook, and the chat console shares the bot's port;
   // a real channel needs every interface and serves the bot alone.
   const host = platform === undefined ? undefined : "127.0.0.1";
   const root = platform === undefined ? bot.app : express();
-  const server = await listen(createServer(root), config.port, host);
+  const server = await listen(createBotServer(root), config.port, host);
   const port = (server.address() as AddressInfo).port;
-  closers.push({
-    name: "bot",
-    close: async () => {
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      server.closeIdleConnections();
-      await withDeadline(bot.drain(), SHUTDOWN_GRACE_MS);
-      server.closeAllConnections();
-      await closed;
-    },
-  });
   log.info({ port, mode: platform === undefined ? "line" : "local" }, "slipline bot listening");
 
   if (platform !== undefined) {
@@ -162,19 +155,39 @@ async function start(
       `\nslipline is running. LINE webhook: http://localhost:${port}/webhook (set this path on your public https URL).\n\n`,
     );
   }
+  bot.markReady();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
       // A second Ctrl-C means "now".
+      log.warn({ signal }, "second signal: stopping at once");
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal }, "shutting down");
-    void closeAll(closers, log).then(() => process.exit(0));
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    log.info({ signal, graceSeconds: config.shutdownGraceSeconds, waiting: bot.dispatcher.waiting, running: bot.dispatcher.running }, "shutting down");
+    void shutdown(bot, server, graceMs, closers, log).then((abandoned) => process.exit(abandoned === 0 ? 0 : 1));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+/**
+ * /readyz goes 503 and new events are refused; no new connections; every accepted event is handled to the
+ * end, up to the grace period; only then do the parts it needs (LINE, the slip service) close. Returns
+ * how many events were abandoned at the deadline.
+ */
+async function shutdown(bot: BotApp, server: Server, graceMs: number, closers: Closer[], log: Logger): Promise<number> {
+  bot.stopAccepting();
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  server.closeIdleConnections();
+  const { abandoned } = await bot.drain(graceMs);
+  server.closeAllConnections();
+  await closed;
+  await closeAll(closers, log);
+  log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length }, "stopped");
+  return abandoned.length;
 }
 
 /** Local mode: unless the lists are set, the console's staff personas and its staff group are the staff. */
@@ -204,17 +217,6 @@ function listen(server: Server, port: number, host: string | undefined): Promise
     });
     if (host === undefined) server.listen(port, () => done(server));
     else server.listen(port, host, () => done(server));
-  });
-}
-
-function withDeadline(work: Promise<void>, ms: number): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    void work.finally(() => {
-      clearTimeout(timer);
-      done();
-    });
   });
 }
 

@@ -1,11 +1,16 @@
-// The bot's HTTP face: POST /webhook (signature checked, answered at once, events handled after) and GET /healthz.
+// The bot's HTTP face: POST /webhook (admitted, signed, answered at once, events handled after),
+// GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics.
+import { timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import express from "express";
-import type { ErrorRequestHandler, Express, Request, Response } from "express";
+import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from "express";
 import { JSONParseError, SignatureValidationFailed, middleware } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { HandlerDeps } from "./handlers/context.js";
-import { createEventDispatcher } from "./line/events.js";
-import type { EventHandlers } from "./line/events.js";
+import type { Metrics } from "./metrics/metrics.js";
+import { createEventDispatcher } from "./pipeline/dispatcher.js";
+import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
 import type { LineSender } from "./line/sender.js";
 
 export interface BotAppDeps {
@@ -16,48 +21,93 @@ export interface BotAppDeps {
   /** Default: the real handlers. */
   handlers?: EventHandlers;
   now?: () => Date;
+  /** Events that may wait for a turn before the webhook answers 503. Default 1,000. */
+  maxQueuedEvents?: number;
+  /** Events handled at once. Default 64. */
+  maxConcurrentEvents?: number;
+  metrics?: Metrics;
+  /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
 }
 
 export interface BotApp {
   readonly app: Express;
-  /** Resolves once every event accepted so far has been handled (for shutdown and tests). */
-  drain(): Promise<void>;
+  readonly dispatcher: EventDispatcher;
+  /** From now on /readyz says ready (call once every part has started). */
+  markReady(): void;
+  /**
+   * Shutdown, step one: /readyz answers 503 and the webhook refuses new events with 503 (LINE
+   * redelivers them when redelivery is on), so that what is accepted can finish.
+   */
+  stopAccepting(): void;
+  /** Waits for the accepted events, up to `graceMs` (no limit when left out); reports what was abandoned. */
+  drain(graceMs?: number): Promise<DrainReport>;
 }
 
-// LINE's webhooks are small (text is at most 5,000 characters per message); anything far larger is not LINE.
-const WEBHOOK_BODY_LIMIT = "1mb";
+/**
+ * The largest webhook body accepted. A text message holds at most 5,000 characters: in Thai, about 15 KB of
+ * UTF-8, and a whole event with mentions and a quoted message stays under 17 KB. 128 KB leaves room for
+ * several such events in one webhook, while 512 held connections cost at most 64 MB.
+ */
+export const WEBHOOK_BODY_LIMIT_BYTES = 128 * 1024;
+
+type State = "starting" | "ready" | "draining";
 
 export function createBotApp(deps: BotAppDeps): BotApp {
-  const { log } = deps;
+  const { log, metrics } = deps;
   const dispatcher = createEventDispatcher({
     sender: deps.sender,
     handlerDeps: deps.handlerDeps,
     log,
     ...(deps.handlers === undefined ? {} : { handlers: deps.handlers }),
     ...(deps.now === undefined ? {} : { now: deps.now }),
+    ...(deps.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: deps.maxQueuedEvents }),
+    ...(deps.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: deps.maxConcurrentEvents }),
+    ...(metrics === undefined ? {} : { observer: metrics.pipeline }),
   });
-  const inFlight = new Set<Promise<void>>();
+  metrics?.watchQueue(dispatcher);
+  let state: State = "starting";
+
+  const refuse = (res: Response, status: number, reason: string, message: string): void => {
+    metrics?.webhookRefused(reason);
+    // The body is not read: closing the connection discards it instead of leaving it in the socket.
+    res.status(status).set("Connection", "close").json({ message });
+  };
+
+  /** Checks that cost nothing come before reading a byte of the body. */
+  const admit = (req: Request, res: Response, next: NextFunction): void => {
+    if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
+    if (!dispatcher.hasRoom()) {
+      log.warn({ waiting: dispatcher.waiting }, "webhook refused: too many events waiting");
+      res.set("Retry-After", "1");
+      return refuse(res, 503, "busy", "Busy; send again shortly");
+    }
+    if (req.headers["x-line-signature"] === undefined) {
+      log.warn("webhook refused: no x-line-signature header");
+      return refuse(res, 401, "unsigned", "Invalid signature");
+    }
+    next();
+  };
 
   const app = express();
   app.disable("x-powered-by");
 
   app.post(
     "/webhook",
+    admit,
     // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
     middleware({ channelSecret: deps.channelSecret }),
     (req: Request, res: Response) => {
       const body: unknown = req.body;
       if (!isCallbackRequest(body)) {
+        metrics?.webhookRefused("bad_body");
         res.status(400).json({ message: "Body must be a JSON object with an events array" });
         return;
       }
       res.status(200).json({});
       if (body.events.length === 0) return; // the console's "Verify" button, or LINE checking in
-      // Handled after the answer: LINE counts anything over 2 s as a timeout.
-      const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() => dispatcher.dispatchAll(body.events));
-      inFlight.add(job);
-      void job.finally(() => inFlight.delete(job));
+      void dispatcher.dispatchAll(body.events);
     },
   );
   app.all("/webhook", (_req: Request, res: Response) => {
@@ -68,24 +118,43 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     res.status(200).json({ status: "ok" });
   });
 
+  app.get("/readyz", (_req: Request, res: Response) => {
+    res.status(state === "ready" ? 200 : 503).json({ status: state });
+  });
+
+  if (metrics !== undefined) {
+    app.get("/metrics", (req: Request, res: Response, next: NextFunction) => {
+      if (deps.metricsToken !== undefined && !bearerMatches(req.headers.authorization, deps.metricsToken)) {
+        res.status(401).set("WWW-Authenticate", "Bearer").json({ message: "Metrics need Authorization: Bearer <METRICS_TOKEN>" });
+        return;
+      }
+      metrics.scrape().then(({ contentType, body }) => {
+        res.status(200).type(contentType).send(body);
+      }, next);
+    });
+  }
+
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ message: "Not found" });
   });
 
   const onError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
     if (err instanceof SignatureValidationFailed) {
-      log.warn({ reason: err.message }, "webhook refused: bad or missing signature");
+      metrics?.webhookRefused("bad_signature");
+      log.warn({ reason: err.message }, "webhook refused: bad signature");
       res.status(401).json({ message: "Invalid signature" });
       return;
     }
     if (err instanceof JSONParseError) {
+      metrics?.webhookRefused("bad_json");
       log.warn("webhook refused: body is not JSON");
       res.status(400).json({ message: "Body is not valid JSON" });
       return;
     }
     const status = httpStatusOf(err);
     if (status !== undefined && status >= 400 && status < 500) {
-      res.status(status).json({ message: status === 413 ? "Body too large" : "Bad request" });
+      metrics?.webhookRefused(status === 413 ? "too_large" : "bad_request");
+      res.status(status).set("Connection", "close").json({ message: status === 413 ? "Body too large" : "Bad request" });
       return;
     }
     log.error({ err }, "request failed");
@@ -96,11 +165,51 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   return {
     app,
-    async drain() {
-      // Bounded by the work accepted: each round awaits what is in flight, and a settled job leaves the set.
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    dispatcher,
+    markReady() {
+      if (state === "starting") state = "ready";
+    },
+    stopAccepting() {
+      state = "draining";
+    },
+    drain(graceMs) {
+      return dispatcher.drain(graceMs);
     },
   };
+}
+
+/** How long clients may take, and how many may hold a connection, so slow or idle ones cannot hold memory. */
+export const SERVER_LIMITS = {
+  /** All the request's headers must arrive within this. */
+  headersTimeoutMs: 10_000,
+  /** The whole request, body included. LINE sends a webhook in one go. */
+  requestTimeoutMs: 15_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+  /** Connections at once; past it new ones are closed at once. 512 bodies of 128 KB stay under 100 MB. */
+  maxConnections: 512,
+} as const;
+
+/** The HTTP server for the bot's app, with the limits above (Node checks the timeouts every second). */
+export function createBotServer(app: RequestListener): Server {
+  const server = createServer(
+    {
+      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+      keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
+  server.maxConnections = SERVER_LIMITS.maxConnections;
+  return server;
+}
+
+/** Compares in constant time, so the token cannot be guessed from how fast a wrong one is refused. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? "")?.[1] ?? "");
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 function isCallbackRequest(body: unknown): body is { events: unknown[] } {

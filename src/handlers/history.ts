@@ -10,7 +10,7 @@ import {
   type HistorySummary,
 } from "../render/history.js";
 import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } from "../slip/types.js";
-import { runBounded } from "../work-queue.js";
+import PQueue from "p-queue";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
 /** The most the service serves per call (contract section 8). */
@@ -51,11 +51,10 @@ async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number):
 
   /** The items of service pages `from` to `to` (inclusive), in order. */
   const itemsOfPages = async (from: number, to: number): Promise<HistoryItem[]> => {
-    const pages = await runBounded(
+    const pages = await new PQueue({ concurrency: FETCH_CONCURRENCY }).addAll(
       Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => () =>
         slip.slipHistory({ ...query, limit: size, page: from + i }).then((p) => p.items),
       ),
-      FETCH_CONCURRENCY,
     );
     return pages.flat();
   };
@@ -69,11 +68,10 @@ async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number):
     if (query.status !== undefined) {
       counts.set(query.status, total);
     } else {
-      const perStatus = await runBounded(
+      const perStatus = await new PQueue({ concurrency: FETCH_CONCURRENCY }).addAll(
         SLIP_STATUSES.map((status) => () =>
           slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const),
         ),
-        FETCH_CONCURRENCY,
       );
       for (const [status, count] of perStatus) counts.set(status, count);
     }

@@ -1,8 +1,24 @@
-// Delivery to LINE: reply first, push (with a retry key) when the reply token is no good, bounded retries.
+// Delivery to LINE, honestly: every answer once, never twice, and the truth about what happened.
+//
+// The rules:
+// - A reply is retried with the same reply token after a 5xx, a network error or a timeout. A reply token
+//   works once, so a retry can never make a second copy: it delivers the only one, or LINE answers
+//   "Invalid reply token" because an earlier attempt did get through (then the event counts as answered).
+// - "Invalid reply token" on the first attempt means the token expired (the answer took too long) or was
+//   used before: the answer is pushed instead, with an X-Line-Retry-Key, so a repeated push is answered
+//   409 and sent once.
+// - When every reply attempt failed and LINE said so (5xx) or never got the request (connection refused),
+//   the answer is pushed: nobody is left without an answer that LINE said it did not deliver. When LINE
+//   took a request and never answered, nothing more is sent: it may have arrived, and a possible silence
+//   is preferred to a possible duplicate only when LINE itself gave no answer. The log says which.
+// - 429 "rate limit" waits (Retry-After when LINE gives one, up to a bound) and tries the same call
+//   again; it never turns a free reply into a paid push. 429 "monthly limit" and other 4xx are final.
 import { randomUUID } from "node:crypto";
 import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
+import { parseRetryAfterMs, retryDelayMs } from "../retry.js";
+import type { RetryPolicy } from "../retry.js";
 
 /** The three calls the sender makes; a real MessagingApiClient fits, so does a test double. */
 export type LineApi = Pick<
@@ -10,16 +26,21 @@ export type LineApi = Pick<
   "replyMessageWithHttpInfo" | "pushMessageWithHttpInfo" | "showLoadingAnimationWithHttpInfo"
 >;
 
+/** What the sender tells its watcher (the metrics): one API call and LINE's answer (`200`, `429`, `network`...). */
+export interface LineObserver {
+  call(endpoint: "reply" | "push" | "loading", status: string): void;
+}
+
 export interface LineSenderOptions {
   api: LineApi;
   log: Logger;
-  /** Push attempts in all, the first included (5xx, network errors and rate limits are retried). Default 4. */
-  pushAttempts?: number;
-  /** Reply attempts while LINE answers "rate limit exceeded" (nothing was sent, so a retry is safe). Default 3. */
-  replyAttempts?: number;
-  /** Backoff between attempts: base * 2^(n-1), capped, with jitter. Defaults 250 ms and 4,000 ms. */
+  /** Attempts per call, the first included. Default 4. */
+  attempts?: number;
+  /** Backoff between attempts: full jitter below base * 2^(n-1), capped. Defaults 250 ms and 4,000 ms. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /** The longest Retry-After honoured on a 429; longer ones are cut to it. Default 10,000. */
+  maxRetryAfterMs?: number;
   /** How long the loading animation may run (5..60, a multiple of 5). Default 10. */
   loadingSeconds?: number;
   /**
@@ -29,16 +50,25 @@ export interface LineSenderOptions {
   loadingDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  now?: () => number;
   newRetryKey?: () => string;
+  observer?: LineObserver;
 }
 
 /** How one batch of messages reached the chat, or why it did not. */
 export type Delivery =
   | { via: "reply" }
   | { via: "push"; retryKey: string; attempts: number; reason: PushReason }
-  | { via: "none"; reason: "monthly_limit" | "rejected" | "gave_up" | "empty" };
+  | { via: "none"; reason: NotDeliveredReason };
 
-export type PushReason = "no_reply_token" | "invalid_reply_token" | "reply_failed" | "reply_rate_limited" | "second_batch";
+export type PushReason = "no_reply_token" | "invalid_reply_token" | "reply_failed" | "second_batch";
+
+/**
+ * `monthly_limit`: the channel's monthly push quota is used up. `rate_limited`: LINE kept answering 429.
+ * `rejected`: LINE refused the request (a 4xx). `line_down`: LINE failed or could not be reached on every
+ * attempt. `line_unknown`: LINE took the request but never answered; it may have arrived. `empty`: no messages.
+ */
+export type NotDeliveredReason = "monthly_limit" | "rate_limited" | "rejected" | "line_down" | "line_unknown" | "empty";
 
 /** One event's outlet: the first batch uses the reply token, later batches are pushed. */
 export interface EventOutlet {
@@ -54,108 +84,133 @@ export interface LineSender {
 
 /** LINE's answer to a failed call, reduced to what decides the next step and what belongs in the log. */
 type CallFailure =
-  | { kind: "http"; status: number; lineMessage: string | undefined; requestId: string | null; details: unknown }
-  | { kind: "network"; code: string | undefined; message: string };
+  | { kind: "http"; status: number; lineMessage: string | undefined; requestId: string | null; retryAfter: string | undefined; details: unknown }
+  /** `sent`: whether the request may have reached LINE (a timeout after sending) or surely did not (refused). */
+  | { kind: "network"; code: string | undefined; message: string; sent: boolean };
+
+/** What to do after a failed call. */
+type Verdict = "retry" | "rate_limited" | "monthly_limit" | "rejected";
 
 const MESSAGES_PER_REQUEST = 5;
 
+/** Network errors that happen before a request can reach LINE: nothing was sent. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+
 export function createLineSender(options: LineSenderOptions): LineSender {
-  const pushAttempts = Math.max(1, options.pushAttempts ?? 4);
-  const replyAttempts = Math.max(1, options.replyAttempts ?? 3);
-  const baseMs = options.backoffBaseMs ?? 250;
-  const maxMs = options.backoffMaxMs ?? 4_000;
+  const attempts = Math.max(1, options.attempts ?? 4);
+  const policy: RetryPolicy = {
+    retries: attempts - 1,
+    backoffBaseMs: options.backoffBaseMs ?? 250,
+    maxDelayMs: options.backoffMaxMs ?? 4_000,
+  };
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
   const loadingSeconds = options.loadingSeconds ?? 10;
   const loadingDelayMs = options.loadingDelayMs ?? 300;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
   const newRetryKey = options.newRetryKey ?? randomUUID;
-  const { api } = options;
+  const { api, observer } = options;
 
-  const backoff = (attempt: number): number => {
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  /** The wait before attempt `attempt + 1`: LINE's Retry-After on a 429 (bounded), else jittered backoff. */
+  const waitBefore = (attempt: number, failure: CallFailure): number => {
+    const retryAfterMs = failure.kind === "http" && failure.status === 429 ? parseRetryAfterMs(failure.retryAfter, now()) : undefined;
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxRetryAfterMs);
+    return retryDelayMs(attempt, policy, undefined, random);
   };
 
-  async function push(
-    to: string,
-    messages: messagingApi.Message[],
-    reason: PushReason,
-    log: Logger,
-  ): Promise<Delivery> {
+  const report = (endpoint: "reply" | "push" | "loading", outcome: CallFailure | "200"): void => {
+    if (observer === undefined) return;
+    if (outcome === "200") observer.call(endpoint, "200");
+    else observer.call(endpoint, outcome.kind === "http" ? String(outcome.status) : outcome.sent ? "timeout" : "network");
+  };
+
+  async function push(to: string, messages: messagingApi.Message[], reason: PushReason, log: Logger): Promise<Delivery> {
     // One key for every attempt: LINE answers 409 instead of sending a second copy.
     const retryKey = newRetryKey();
-    for (let attempt = 1; attempt <= pushAttempts; attempt++) {
+    let lastFailure: CallFailure | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const { httpResponse } = await api.pushMessageWithHttpInfo({ to, messages }, retryKey);
+        report("push", "200");
         log.info({ op: "push", reason, attempt, retryKey, requestId: httpResponse.headers.get("x-line-request-id") }, "pushed instead of replying");
         return { via: "push", retryKey, attempts: attempt, reason };
       } catch (err) {
         if (err instanceof SyntaxError) {
           // LINE accepted the push (2xx) but its body did not parse; the messages went out.
+          report("push", "200");
           return { via: "push", retryKey, attempts: attempt, reason };
         }
         const failure = describeFailure(err);
+        report("push", failure);
         if (failure.kind === "http" && failure.status === 409) {
           log.info({ op: "push", reason, attempt, retryKey, requestId: failure.requestId }, "push already accepted under this retry key");
           return { via: "push", retryKey, attempts: attempt, reason };
         }
+        lastFailure = failure;
         const verdict = judge(failure);
-        const last = attempt === pushAttempts || verdict !== "retry";
-        log[last ? "error" : "warn"]({ op: "push", reason, attempt, retryKey, ...failureFields(failure) }, pushFailureText(verdict, last));
-        if (verdict === "monthly_limit") return { via: "none", reason: "monthly_limit" };
-        if (verdict === "stop") return { via: "none", reason: "rejected" };
-        if (last) return { via: "none", reason: "gave_up" };
-        await sleep(backoff(attempt));
+        if (verdict === "monthly_limit" || verdict === "rejected") {
+          log.error({ op: "push", reason, attempt, retryKey, ...failureFields(failure) }, verdict === "monthly_limit" ? "LINE monthly message limit reached; push not sent" : "LINE rejected the push; not retried");
+          return { via: "none", reason: verdict };
+        }
+        if (attempt === attempts) break;
+        log.warn({ op: "push", reason, attempt, retryKey, ...failureFields(failure) }, "push failed; retrying with the same retry key");
+        await sleep(waitBefore(attempt, failure));
       }
     }
-    return { via: "none", reason: "gave_up" };
+    const gaveUp: NotDeliveredReason = lastFailure !== undefined && judge(lastFailure) === "rate_limited" ? "rate_limited" : "line_down";
+    log.error({ op: "push", reason, attempts, retryKey, ...(lastFailure === undefined ? {} : failureFields(lastFailure)) }, "push failed on every attempt; not delivered");
+    return { via: "none", reason: gaveUp };
   }
 
-  /** Replies once; a retry happens only after a rate-limit answer, when LINE provably sent nothing. */
-  async function reply(
-    replyToken: string,
-    to: string,
-    messages: messagingApi.Message[],
-    log: Logger,
-  ): Promise<Delivery> {
-    for (let attempt = 1; attempt <= replyAttempts; attempt++) {
+  /** Replies, retrying with the same token where that is safe (see the rules at the top). */
+  async function reply(replyToken: string, to: string, messages: messagingApi.Message[], log: Logger): Promise<Delivery> {
+    /** An earlier attempt may have reached LINE without an answer: it may have delivered. */
+    let mayHaveArrived = false;
+    let lastFailure: CallFailure | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const { httpResponse } = await api.replyMessageWithHttpInfo({ replyToken, messages });
+        report("reply", "200");
         log.debug({ op: "reply", attempt, requestId: httpResponse.headers.get("x-line-request-id") }, "replied");
         return { via: "reply" };
       } catch (err) {
-        if (err instanceof SyntaxError) return { via: "reply" }; // 2xx with an unreadable body: sent
+        if (err instanceof SyntaxError) {
+          report("reply", "200");
+          return { via: "reply" }; // 2xx with an unreadable body: sent
+        }
         const failure = describeFailure(err);
+        report("reply", failure);
+        lastFailure = failure;
         if (failure.kind === "http" && failure.status === 400 && isInvalidReplyToken(failure.lineMessage)) {
+          if (attempt > 1) {
+            log.info({ op: "reply", attempt, ...failureFields(failure) }, "reply token already used by an earlier attempt: that reply was delivered");
+            return { via: "reply" };
+          }
           log.info({ op: "reply", ...failureFields(failure) }, "reply token expired or used; pushing instead");
           return push(to, messages, "invalid_reply_token", log);
         }
         const verdict = judge(failure);
-        if (verdict === "monthly_limit") {
-          log.error({ op: "reply", ...failureFields(failure) }, "LINE monthly message limit reached; nothing sent");
-          return { via: "none", reason: "monthly_limit" };
+        if (verdict === "monthly_limit" || verdict === "rejected") {
+          log.error({ op: "reply", ...failureFields(failure) }, verdict === "monthly_limit" ? "LINE monthly message limit reached; nothing sent" : "LINE rejected the reply; nothing sent");
+          return { via: "none", reason: verdict };
         }
-        if (verdict === "stop") {
-          log.error({ op: "reply", ...failureFields(failure) }, "LINE rejected the reply; nothing sent");
-          return { via: "none", reason: "rejected" };
-        }
-        if (failure.kind === "http" && failure.status === 429) {
-          if (attempt < replyAttempts) {
-            log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply rate limited; retrying");
-            await sleep(backoff(attempt));
-            continue;
-          }
-          log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply still rate limited; pushing instead");
-          return push(to, messages, "reply_rate_limited", log);
-        }
-        // A 5xx or a network error: LINE may or may not have taken the reply. Never send the reply a
-        // second time; push with a retry key instead, because silence confuses staff more than a rare
-        // duplicate does.
-        log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply failed; pushing instead (a duplicate is possible)");
-        return push(to, messages, "reply_failed", log);
+        if (failure.kind === "network" && failure.sent) mayHaveArrived = true;
+        if (attempt === attempts) break;
+        log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply failed; retrying with the same reply token (it cannot deliver twice)");
+        await sleep(waitBefore(attempt, failure));
       }
     }
-    return push(to, messages, "reply_rate_limited", log);
+    if (lastFailure !== undefined && judge(lastFailure) === "rate_limited") {
+      log.error({ op: "reply", attempts, ...failureFields(lastFailure) }, "LINE kept answering 429; reply not sent (no paid push for a rate limit)");
+      return { via: "none", reason: "rate_limited" };
+    }
+    if (mayHaveArrived) {
+      log.error({ op: "reply", attempts, ...(lastFailure === undefined ? {} : failureFields(lastFailure)) }, "LINE never answered the reply; it may have arrived, so nothing more is sent");
+      return { via: "none", reason: "line_unknown" };
+    }
+    log.warn({ op: "reply", attempts, ...(lastFailure === undefined ? {} : failureFields(lastFailure)) }, "LINE said the reply failed on every attempt; pushing instead");
+    return push(to, messages, "reply_failed", log);
   }
 
   return {
@@ -169,9 +224,10 @@ export function createLineSender(options: LineSenderOptions): LineSender {
         loadingTimer = undefined;
         if (answered) return;
         api.showLoadingAnimationWithHttpInfo({ chatId: target.chatId, loadingSeconds }).then(
-          () => undefined,
+          () => report("loading", "200"),
           (err: unknown) => {
             const failure = describeFailure(err);
+            report("loading", failure);
             log.warn({ op: "loading", ...failureFields(failure) }, "loading animation refused");
           },
         );
@@ -188,7 +244,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
           for (let start = 0; start < messages.length; start += MESSAGES_PER_REQUEST) {
             const batch = messages.slice(start, start + MESSAGES_PER_REQUEST);
             const token = replyToken;
-            replyToken = undefined; // single use, whatever the outcome
+            replyToken = undefined; // one reply per event, whatever the outcome
             const delivery =
               token === undefined
                 ? await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", log)
@@ -207,19 +263,11 @@ export function createLineSender(options: LineSenderOptions): LineSender {
   };
 }
 
-type Verdict = "retry" | "stop" | "monthly_limit";
-
 function judge(failure: CallFailure): Verdict {
   if (failure.kind === "network") return "retry";
-  if (failure.status === 429) return isMonthlyLimit(failure.lineMessage) ? "monthly_limit" : "retry";
+  if (failure.status === 429) return isMonthlyLimit(failure.lineMessage) ? "monthly_limit" : "rate_limited";
   if (failure.status >= 500) return "retry";
-  return "stop";
-}
-
-function pushFailureText(verdict: Verdict, last: boolean): string {
-  if (verdict === "monthly_limit") return "LINE monthly message limit reached; push not sent";
-  if (verdict === "stop") return "LINE rejected the push; not retried";
-  return last ? "push failed; giving up" : "push failed; retrying";
+  return "rejected";
 }
 
 function isInvalidReplyToken(message: string | undefined): boolean {
@@ -244,12 +292,23 @@ function describeFailure(err: unknown): CallFailure {
     } catch {
       lineMessage = err.body.slice(0, 200) || undefined;
     }
-    return { kind: "http", status: err.status, lineMessage, requestId: err.headers.get("x-line-request-id"), details };
+    return {
+      kind: "http",
+      status: err.status,
+      lineMessage,
+      requestId: err.headers.get("x-line-request-id"),
+      retryAfter: err.headers.get("retry-after") ?? undefined,
+      details,
+    };
   }
-  const cause = err instanceof Error ? err.cause : undefined;
-  const code =
-    typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined;
-  return { kind: "network", code, message: err instanceof Error ? err.message : String(err) };
+  // fetch throws "fetch failed" with the socket's error as its cause; some layers throw that error itself.
+  const code = codeOf(err instanceof Error ? err.cause : undefined) ?? codeOf(err);
+  const message = err instanceof Error ? err.message : typeof err === "object" && err !== null && "message" in err ? String(err.message) : String(err);
+  return { kind: "network", code, message, sent: code === undefined || !NOT_SENT_CODES.has(code) };
+}
+
+function codeOf(value: unknown): string | undefined {
+  return typeof value === "object" && value !== null && "code" in value && typeof value.code === "string" ? value.code : undefined;
 }
 
 function failureFields(failure: CallFailure): Record<string, unknown> {
@@ -258,7 +317,8 @@ function failureFields(failure: CallFailure): Record<string, unknown> {
         status: failure.status,
         lineMessage: failure.lineMessage,
         requestId: failure.requestId,
+        ...(failure.retryAfter === undefined ? {} : { retryAfter: failure.retryAfter }),
         ...(failure.details === undefined ? {} : { details: failure.details }),
       }
-    : { networkError: failure.code ?? failure.message };
+    : { networkError: failure.code ?? failure.message, maybeSent: failure.sent };
 }

@@ -120,3 +120,8 @@ export function renderGreeting(lang: Lang, role: Role): messagingApi.Message[] {
 export function renderApology(lang: Lang): messagingApi.Message[] {
   return [textMessage(texts(lang).apology)];
 }
+
+/** An event the bot accepted but could not finish before it stopped: send it again. */
+export function renderRestarting(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).restarting)];
+}

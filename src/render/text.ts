@@ -88,6 +88,7 @@ export interface Texts {
   customerGreeting: (qrExample: string) => string;
   greeting: string;
   apology: string;
+  restarting: string;
 
   idYourUser: (userId: string) => string;
   idNoUser: string;
@@ -255,6 +256,7 @@ const th: Texts = {
     `สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนค่ะ ชำระเงินได้โดยพิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) มีคำถามพิมพ์ทิ้งไว้ได้เลย ทางร้านจะตอบกลับโดยเร็วค่ะ`,
   greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่างหรือพิมพ์ ${quote("วิธีใช้")} ค่ะ`,
   apology: "ขออภัยค่ะ เกิดข้อผิดพลาด กรุณาลองใหม่อีกครั้ง",
+  restarting: "ขออภัยค่ะ บอทกำลังเริ่มระบบใหม่ จึงยังตอบข้อความนี้ไม่ได้ กรุณาส่งอีกครั้งในอีกสักครู่",
 
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
   idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมาค่ะ (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
@@ -414,6 +416,7 @@ const en: Texts = {
     `Hello, and thanks for adding us! To pay, send ${quote(qrExample)} (with your amount). Questions? Write them here and the shop will reply soon.`,
   greeting: `Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send ${quote("help")}.`,
   apology: "Sorry, something went wrong. Please try again.",
+  restarting: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment.",
 
   idYourUser: (userId) => `Your user id: ${userId}`,
   idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",

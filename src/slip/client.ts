@@ -1,9 +1,14 @@
-// The slip service client: one keep-alive pool per base URL, per-attempt deadlines, bounded retries, typed errors and data.
+// The slip service client: one keep-alive pool per base URL, no more calls than connections, per-attempt
+// deadlines, bounded retries, a circuit breaker, typed errors and data.
+import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
+import { CircuitState as BreakerState, ConsecutiveBreaker, circuitBreaker, handleWhen, isBrokenCircuitError } from "cockatiel";
+import PQueue from "p-queue";
 import { Pool } from "undici";
 import type { Dispatcher } from "undici";
 import {
   InvalidRequestError,
+  isSlipClientError,
   PackageExpiredError,
   ResponseShapeError,
   ServiceError,
@@ -19,10 +24,11 @@ import {
   SUCCESS_CODE,
 } from "./guards.js";
 import type { Guarded } from "./guards.js";
-import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from "./retry.js";
-import type { RetryPolicy } from "./retry.js";
+import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from "../retry.js";
+import type { RetryPolicy } from "../retry.js";
 import type {
   AccountInfo,
+  CircuitState,
   HistoryPage,
   HistoryQuery,
   PromptPayQr,
@@ -30,6 +36,7 @@ import type {
   PromptPayQrUrl,
   PromptPayQrUrlRequest,
   SlipClient,
+  SlipObserver,
 } from "./types.js";
 
 export interface SlipClientOptions {
@@ -53,8 +60,19 @@ export interface SlipClientOptions {
   maxRetryDelayMs?: number;
   /** How long a successful account info answer is reused. Default 30; 0 turns the cache off. */
   accountCacheSeconds?: number;
-  /** Most sockets open to the service at once. Default 8. */
+  /**
+   * Most calls in flight (and sockets open) at once. A call waits for a free one before its deadline
+   * starts. Default 32.
+   */
   maxConnections?: number;
+  /** Longest wait for a free connection; past it the call fails as "service unavailable (busy)". Default 10000. */
+  maxWaitMs?: number;
+  /** Operations failing in a row (service unavailable) that open the circuit. Default 5. */
+  breakAfterFailures?: number;
+  /** How long an open circuit answers "service unavailable" at once before one trial call. Default 10000. */
+  breakForMs?: number;
+  /** Told about each operation's end and each change of the circuit (metrics). */
+  observer?: SlipObserver;
   /** Largest body accepted. Default 1 MiB (a page of 100 history items is about 40 KB). */
   maxBodyBytes?: number;
   /** Clock for the account cache and Retry-After dates. Default `Date.now`. */
@@ -75,12 +93,16 @@ interface Settings {
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
   readonly maxConnections: number;
+  readonly maxWaitMs: number;
+  readonly breakAfterFailures: number;
+  readonly breakForMs: number;
   readonly policy: RetryPolicy;
   readonly accountCacheMs: number;
   readonly maxBodyBytes: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
+  readonly observer: SlipObserver | undefined;
 }
 
 /** One call as the retry loop sees it. */
@@ -97,6 +119,8 @@ interface Call<T> {
 type Attempt =
   | { readonly kind: "answer"; readonly status: number; readonly headers: Dispatcher.ResponseData["headers"]; readonly text: string }
   | { readonly kind: "too_large"; readonly status: number }
+  /** No free connection within maxWaitMs: the service is already as busy as we let it be. */
+  | { readonly kind: "busy" }
   | { readonly kind: "no_answer"; readonly problem: string; readonly cause: unknown };
 
 const DEFAULTS = {
@@ -106,7 +130,10 @@ const DEFAULTS = {
   backoffBaseMs: 200,
   maxRetryDelayMs: 2000,
   accountCacheSeconds: 30,
-  maxConnections: 8,
+  maxConnections: 32,
+  maxWaitMs: 10_000,
+  breakAfterFailures: 5,
+  breakForMs: 10_000,
   maxBodyBytes: 1024 * 1024,
 } as const;
 
@@ -156,10 +183,14 @@ function readSettings(options: SlipClientOptions): Settings {
     },
     accountCacheMs: checkNumber("accountCacheSeconds", options.accountCacheSeconds, DEFAULTS.accountCacheSeconds, 0, 86_400) * 1000,
     maxConnections: checkNumber("maxConnections", options.maxConnections, DEFAULTS.maxConnections, 1, 256),
+    maxWaitMs: checkNumber("maxWaitMs", options.maxWaitMs, DEFAULTS.maxWaitMs, 1, 120_000),
+    breakAfterFailures: checkNumber("breakAfterFailures", options.breakAfterFailures, DEFAULTS.breakAfterFailures, 1, 1_000),
+    breakForMs: checkNumber("breakForMs", options.breakForMs, DEFAULTS.breakForMs, 1, 600_000),
     maxBodyBytes: checkNumber("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 64 * 1024 * 1024),
     now: options.now ?? Date.now,
     sleep: options.sleep ?? ((ms) => delay(ms)),
     random: options.random ?? Math.random,
+    observer: options.observer,
   };
 }
 
@@ -218,6 +249,17 @@ function describeNetworkError(error: unknown, settings: Settings): string {
   }
 }
 
+function circuitStateName(state: BreakerState): CircuitState {
+  switch (state) {
+    case BreakerState.Closed:
+      return "closed";
+    case BreakerState.HalfOpen:
+      return "half_open";
+    default:
+      return "open";
+  }
+}
+
 async function readLimited(body: Dispatcher.ResponseData["body"], maxBytes: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -241,6 +283,14 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
     headersTimeout: settings.headersTimeoutMs,
     bodyTimeout: settings.bodyTimeoutMs,
   });
+  // Calls in flight never outnumber the pool's connections (see attemptOnce).
+  const slots = new PQueue({ concurrency: settings.maxConnections });
+  // Only outages open the circuit: a refused request or an expired package is an answer, not a failure.
+  const breaker = circuitBreaker(
+    handleWhen((error) => error instanceof ServiceUnavailableError),
+    { halfOpenAfter: settings.breakForMs, breaker: new ConsecutiveBreaker(settings.breakAfterFailures) },
+  );
+  breaker.onStateChange((state) => settings.observer?.circuit(circuitStateName(state)));
   const historyFlights = new InFlight<HistoryPage>();
   const accountFlights = new InFlight<AccountInfo>();
   let account: { value: AccountInfo; freshUntilMs: number } | undefined;
@@ -249,7 +299,30 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
   // A service message is outside input: if it ever echoed the secret, the secret would reach staff and logs.
   const redact = (text: string): string => text.split(settings.secret).join("[redacted]");
 
+  /**
+   * One attempt, once a connection is free: the deadline covers the attempt itself, not the wait for a
+   * connection, which is bounded on its own. Calls never outnumber connections, so undici never queues.
+   */
   async function attemptOnce(call: Call<unknown>): Promise<Attempt> {
+    const waitOver = new AbortController();
+    const waitTimer = setTimeout(() => waitOver.abort(), settings.maxWaitMs);
+    try {
+      return await slots.add(
+        () => {
+          clearTimeout(waitTimer);
+          return attemptWithConnection(call);
+        },
+        { signal: waitOver.signal },
+      );
+    } catch (error) {
+      if (waitOver.signal.aborted) return { kind: "busy" };
+      throw error;
+    } finally {
+      clearTimeout(waitTimer);
+    }
+  }
+
+  async function attemptWithConnection(call: Call<unknown>): Promise<Attempt> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), settings.timeoutMs);
     try {
@@ -313,9 +386,27 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
     throw new ResponseShapeError(operation, status, `unexpected HTTP status ${status}`);
   }
 
+  /** The retries and the circuit around them, timed and reported once per operation. */
   async function execute<T>(call: Call<T>): Promise<T> {
     if (closed) throw new Error("The slip client is closed");
     const operation = `${call.method} ${call.path}`;
+    const started = performance.now();
+    const report = (outcome: string): void => settings.observer?.call(operation, outcome, (performance.now() - started) / 1000);
+    try {
+      const value = await breaker.execute(() => withRetries(operation, call));
+      report("ok");
+      return value;
+    } catch (error) {
+      if (isBrokenCircuitError(error)) {
+        report("circuit_open");
+        throw new ServiceUnavailableError(operation, 0, undefined, `circuit open after ${settings.breakAfterFailures} failures in a row`, error);
+      }
+      report(isSlipClientError(error) ? error.kind : "bug");
+      throw error;
+    }
+  }
+
+  async function withRetries<T>(operation: string, call: Call<T>): Promise<T> {
     const attempts = settings.policy.retries + 1;
     let last: { status: number | undefined; problem: string; cause: unknown } = { status: undefined, problem: "not attempted", cause: undefined };
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
@@ -323,6 +414,10 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
       let retryAfterMs: number | undefined;
       if (result.kind === "too_large") {
         throw new ResponseShapeError(operation, result.status, `body larger than ${settings.maxBodyBytes} bytes`);
+      }
+      // Waiting again would only add to the queue that made this one wait.
+      if (result.kind === "busy") {
+        throw new ServiceUnavailableError(operation, attempt - 1, undefined, `busy: no free connection within ${settings.maxWaitMs} ms`);
       }
       if (result.kind === "no_answer") {
         last = { status: undefined, problem: result.problem, cause: result.cause };

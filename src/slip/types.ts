@@ -102,3 +102,12 @@ export interface SlipClient {
   accountInfo(): Promise<AccountInfo>;
   close(): Promise<void>;
 }
+
+export type CircuitState = "closed" | "open" | "half_open";
+
+/** What the client tells its watcher (the metrics): each operation's end, and each change of the circuit. */
+export interface SlipObserver {
+  /** `outcome`: `ok`, an error kind (`service_unavailable`, `package_expired`...), or `circuit_open`. */
+  call(operation: string, outcome: string, seconds: number): void;
+  circuit(state: CircuitState): void;
+}

@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { messagingApi } from "@line/bot-sdk";
 import type { BotSettings } from "../../src/config.js";
-import type { EventHandlers } from "../../src/line/events.js";
+import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
 import { createLineSender } from "../../src/line/sender.js";
 import type { LineSenderOptions } from "../../src/line/sender.js";
 import { startLinePlatform } from "../../src/local-line/platform.js";

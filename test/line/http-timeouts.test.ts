@@ -25,13 +25,30 @@ describe("global fetch timeouts", () => {
     const sender = createLineSender({
       api: new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url }),
       log: createLogger({ level: "debug", destination: logs }),
-      pushAttempts: 2,
+      attempts: 2,
       sleep: async () => undefined,
     });
     const outlet = sender.forEvent({ replyToken: undefined, chatId: `U${"9".repeat(32)}`, chatType: "user" });
     await outlet.send([{ type: "text", text: "hi" }]);
-    expect(outlet.deliveries).toEqual([{ via: "none", reason: "gave_up" }]);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "line_down" }]);
     expect(hanging.count).toBe(2);
     expect(logs.text()).toContain("UND_ERR_HEADERS_TIMEOUT");
+  });
+
+  it("a reply LINE never answers is retried with the same token, then not pushed: it may have arrived", async () => {
+    const logs = captureLogs();
+    const before = hanging.count;
+    const sender = createLineSender({
+      api: new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url }),
+      log: createLogger({ level: "debug", destination: logs }),
+      attempts: 2,
+      sleep: async () => undefined,
+    });
+    const outlet = sender.forEvent({ replyToken: "slow-token", chatId: `U${"9".repeat(32)}`, chatType: "user" });
+    await outlet.send([{ type: "text", text: "hi" }]);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "line_unknown" }]);
+    // Two reply attempts and no push.
+    expect(hanging.count - before).toBe(2);
+    expect(hanging.requests.slice(before).map((r) => r.url)).toEqual(["/v2/bot/message/reply", "/v2/bot/message/reply"]);
   });
 });

@@ -114,37 +114,55 @@ describe("sender", () => {
     expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 2 }]);
   });
 
-  it("retries a rate-limited push with growing backoff", async () => {
+  it("retries a rate-limited push with growing jittered backoff, and honours LINE's Retry-After up to a bound", async () => {
     const scope = nock(LINE)
       .post("/v2/bot/message/push")
       .times(2)
       .reply(429, RATE_LIMIT)
       .post("/v2/bot/message/push")
+      .reply(429, RATE_LIMIT, { "retry-after": "3" })
+      .post("/v2/bot/message/push")
+      .reply(429, RATE_LIMIT, { "retry-after": "120" })
+      .post("/v2/bot/message/push")
       .reply(200, {});
-    const { sender, delays } = setup({ backoffBaseMs: 100, backoffMaxMs: 10_000 });
+    const { sender, delays } = setup({ backoffBaseMs: 100, backoffMaxMs: 10_000, attempts: 5, maxRetryAfterMs: 10_000 });
     const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
-    expect(delays).toEqual([75, 150]); // base * 2^(n-1), jitter fixed at the middle
-    expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 3 }]);
+    // Full jitter below base * 2^(n-1) (random fixed at 0.5), then Retry-After: 3 s, then 120 s cut to the bound.
+    expect(delays).toEqual([50, 100, 3_000, 10_000]);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 5 }]);
   });
 
   it("retries a rate-limited reply (nothing was sent) and never sends the reply twice once accepted", async () => {
     let replies = 0;
     const scope = nock(LINE)
       .post("/v2/bot/message/reply")
-      .reply(429, RATE_LIMIT)
+      .reply(429, RATE_LIMIT, { "retry-after": "1" })
       .post("/v2/bot/message/reply")
       .reply(() => {
         replies++;
         return [200, {}];
       });
-    const { sender } = setup();
+    const { sender, delays } = setup();
     const outlet = sender.forEvent({ replyToken: "tok-2", chatId: USER, chatType: "user" });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(replies).toBe(1);
+    expect(delays).toEqual([1_000]);
     expect(outlet.deliveries).toEqual([{ via: "reply" }]);
+  });
+
+  it("never turns a rate-limited reply into a paid push: after every attempt it is not delivered, and says why", async () => {
+    const replies = nock(LINE).post("/v2/bot/message/reply").times(3).reply(429, RATE_LIMIT);
+    const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
+    const { sender, logs } = setup({ attempts: 3 });
+    const outlet = sender.forEvent({ replyToken: "tok-rl", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(replies.isDone()).toBe(true);
+    expect(push.isDone()).toBe(false);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "rate_limited" }]);
+    expect(logs.text()).toMatch(/no paid push for a rate limit/);
   });
 
   it("stops at LINE's monthly limit without retrying, and says so in the log", async () => {
@@ -160,47 +178,73 @@ describe("sender", () => {
     expect(String(line?.msg)).toMatch(/monthly/);
   });
 
-  it("does not retry a reply after a 5xx, pushes instead", async () => {
-    let replyCalls = 0;
-    const scope = nock(LINE)
-      .post("/v2/bot/message/reply")
-      .reply(() => {
-        replyCalls++;
-        return [502, { message: "Bad gateway" }];
-      })
-      .post("/v2/bot/message/push")
-      .reply(200, {});
+  it("retries a reply after a 5xx with the same token: one copy whether the first got through or not", async () => {
+    // LINE said 502, then the retry with the same token is accepted: one reply.
+    const retried = nock(LINE).post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO }).reply(502, { message: "Bad gateway" })
+      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO }).reply(200, {});
     const { sender } = setup();
     const outlet = sender.forEvent({ replyToken: "tok-3", chatId: USER, chatType: "user" });
     await outlet.send(HELLO);
-    expect(scope.isDone()).toBe(true);
-    expect(replyCalls).toBe(1);
-    expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed" }]);
+    expect(retried.isDone()).toBe(true);
+    expect(outlet.deliveries).toEqual([{ via: "reply" }]);
+
+    // The first reply went through although LINE answered 500: the retry learns the token is used. No push, no second copy.
+    const used = nock(LINE).post("/v2/bot/message/reply").reply(500, { message: "Internal" })
+      .post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" });
+    const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
+    const second = setup().sender.forEvent({ replyToken: "tok-3b", chatId: USER, chatType: "user" });
+    await second.send(HELLO);
+    expect(used.isDone()).toBe(true);
+    expect(push.isDone()).toBe(false);
+    expect(second.deliveries).toEqual([{ via: "reply" }]);
   });
 
-  it("pushes after a network error on the reply, retrying the push's own network errors", async () => {
+  it("pushes when LINE said every reply attempt failed, so the user is not left without an answer", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/reply").times(3).reply(503, { message: "Service unavailable" })
+      .post("/v2/bot/message/push", { to: USER, messages: HELLO }).reply(200, {});
+    const { sender } = setup({ attempts: 3 });
+    const outlet = sender.forEvent({ replyToken: "tok-503", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed", attempts: 1 }]);
+  });
+
+  it("pushes after the reply could not even connect, retrying the push's own network errors", async () => {
     const scope = nock(LINE)
       .post("/v2/bot/message/reply")
+      .times(2)
       .replyWithError({ code: "ECONNREFUSED", message: "connect ECONNREFUSED" })
       .post("/v2/bot/message/push")
-      .replyWithError({ code: "ETIMEDOUT", message: "timed out" })
+      .replyWithError({ code: "ECONNREFUSED", message: "connect ECONNREFUSED" })
       .post("/v2/bot/message/push")
       .reply(200, {});
-    const { sender } = setup();
+    const { sender } = setup({ attempts: 2 });
     const outlet = sender.forEvent({ replyToken: "tok-4", chatId: USER, chatType: "user" });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed", attempts: 2 }]);
   });
 
-  it("gives up after a bounded number of push attempts", async () => {
+  it("sends nothing more when LINE took the reply but never answered: it may have arrived", async () => {
+    const replies = nock(LINE).post("/v2/bot/message/reply").times(2).replyWithError({ code: "UND_ERR_HEADERS_TIMEOUT", message: "Headers Timeout Error" });
+    const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
+    const { sender, logs } = setup({ attempts: 2 });
+    const outlet = sender.forEvent({ replyToken: "tok-slow", chatId: USER, chatType: "user" });
+    await outlet.send(HELLO);
+    expect(replies.isDone()).toBe(true);
+    expect(push.isDone()).toBe(false);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "line_unknown" }]);
+    expect(logs.text()).toMatch(/may have arrived/);
+  });
+
+  it("gives up after a bounded number of push attempts, and calls it LINE being down", async () => {
     const scope = nock(LINE).post("/v2/bot/message/push").times(3).reply(503, { message: "Service unavailable" });
-    const { sender, delays } = setup({ pushAttempts: 3 });
+    const { sender, delays } = setup({ attempts: 3 });
     const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(delays).toHaveLength(2);
-    expect(outlet.deliveries).toEqual([{ via: "none", reason: "gave_up" }]);
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "line_down" }]);
   });
 
   it("does not retry a push LINE rejects as invalid", async () => {

@@ -1,6 +1,6 @@
 // The retry policy as pure functions: which statuses retry, how Retry-After is read, and how long each wait is.
 import { describe, expect, it } from "vitest";
-import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from "../../src/slip/retry.js";
+import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from "../src/retry.js";
 
 const policy = { retries: 2, backoffBaseMs: 200, maxDelayMs: 2000 };
 const now = Date.UTC(2026, 10, 20, 7, 0, 0);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatContext, HandlerOutcome } from "../../src/handlers/context.js";
-import { REAL_HANDLERS } from "../../src/line/events.js";
-import type { EventHandlers } from "../../src/line/events.js";
+import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
+import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { followEvent, lineId, newEventId, otherEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
@@ -70,7 +70,7 @@ describe("event dispatcher", () => {
     expect(bot.platform.sent.map((s) => s.kind)).toEqual(["reply"]);
   });
 
-  it("keeps each event in its own error boundary: a bug in one is logged, the 1:1 chat gets an apology, the rest go on", async () => {
+  it("keeps each event in its own error boundary: a bug in one is logged, its chat (a group too) gets an apology, the rest go on", async () => {
     const { handlers } = recordingHandlers({
       handleText: async (input, ctx) => {
         if (input.text === "boom") throw new TypeError("a bug");
@@ -87,7 +87,10 @@ describe("event dispatcher", () => {
     expect(sent.filter((s) => s.chatId === USER).map((s) => s.messages)).toEqual([
       [{ type: "text", text: "Sorry, something went wrong. Please try again." }],
     ]);
-    expect(sent.filter((s) => s.chatId === GROUP)).toEqual([]); // no apology in a group
+    // A group is not left in silence either.
+    expect(sent.filter((s) => s.chatId === GROUP).map((s) => s.messages)).toEqual([
+      [{ type: "text", text: "Sorry, something went wrong. Please try again." }],
+    ]);
     expect(sent.filter((s) => s.chatId === OTHER_USER).map((s) => s.messages)).toEqual([[{ type: "text", text: "fine" }]]);
     const failures = bot.logs.entries().filter((e) => e.msg === "handler failed");
     expect(failures).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEventDeduper } from "../../src/line/dedupe.js";
+import { createEventDeduper } from "../../src/pipeline/dedupe.js";
 
 describe("event deduper", () => {
   it("lets an event id through once and refuses its repeats", () => {

@@ -1,4 +1,4 @@
-// When the slip client tries again and how long it waits: pure functions over statuses, Retry-After and a random source.
+// When a call is tried again and how long it waits (the slip client and the LINE sender): pure functions over statuses, Retry-After and a random source.
 
 export interface RetryPolicy {
   /** Extra attempts after the first one. */

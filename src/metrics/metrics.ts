@@ -1,0 +1,134 @@
+// The bot's Prometheus metrics (prom-client): the process's own, plus events, LINE calls, service calls,
+// the event queue and the service circuit. Parts report through small observer hooks, so none of them
+// imports prom-client, and a test can leave them out.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { LineObserver } from "../line/sender.js";
+import type { PipelineObserver } from "../pipeline/dispatcher.js";
+import type { CircuitState, SlipObserver } from "../slip/types.js";
+
+
+export interface Metrics {
+  readonly registry: Registry;
+  readonly pipeline: PipelineObserver;
+  readonly slip: SlipObserver;
+  readonly line: LineObserver;
+  /** A webhook answered without being handled: `busy` (503), `draining` (503), `unsigned` (401), `too_large` (413)... */
+  webhookRefused(reason: string): void;
+  /** Reports the event queue's depth and running count at every scrape. */
+  watchQueue(queue: { readonly waiting: number; readonly running: number }): void;
+  /** The Prometheus text of every metric. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+const CIRCUIT_VALUES: Record<CircuitState, number> = { closed: 0, half_open: 0.5, open: 1 };
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "slipline_" });
+
+  const events = new Counter({
+    name: "slipline_events_total",
+    help: "Webhook events handled, by event type and outcome (answered, answered_by_push, not_delivered, refused, ignored...)",
+    labelNames: ["type", "outcome"] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "slipline_event_duration_seconds",
+    help: "Time from an event's turn to its log line, in seconds",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const duplicates = new Counter({
+    name: "slipline_duplicate_events_total",
+    help: "Events not handled because their webhookEventId was already handled",
+    registers: [registry],
+  });
+  const redeliveries = new Counter({
+    name: "slipline_redelivered_events_total",
+    help: "Events LINE marked as redelivered",
+    registers: [registry],
+  });
+  const abandoned = new Counter({
+    name: "slipline_abandoned_events_total",
+    help: "Events still unfinished at the end of the shutdown grace period",
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: "slipline_webhook_refused_total",
+    help: "Webhook requests answered without handling, by reason",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const lineCalls = new Counter({
+    name: "slipline_line_api_requests_total",
+    help: "Calls to the LINE Messaging API, by endpoint and LINE's status (or network)",
+    labelNames: ["endpoint", "status"] as const,
+    registers: [registry],
+  });
+  const slipCalls = new Counter({
+    name: "slipline_slip_service_requests_total",
+    help: "Slip service operations, by operation and outcome (retries inside one operation count once)",
+    labelNames: ["operation", "outcome"] as const,
+    registers: [registry],
+  });
+  const slipSeconds = new Histogram({
+    name: "slipline_slip_service_request_duration_seconds",
+    help: "Time of one slip service operation, waiting for a connection and retries included",
+    labelNames: ["operation"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    registers: [registry],
+  });
+  const circuit = new Gauge({
+    name: "slipline_slip_service_circuit_state",
+    help: "The slip service circuit: 0 closed (calls go through), 0.5 half-open (one trial call), 1 open (calls fail at once)",
+    registers: [registry],
+  });
+  circuit.set(0);
+  let queue: { readonly waiting: number; readonly running: number } | undefined;
+  new Gauge({
+    name: "slipline_event_queue_depth",
+    help: "Events waiting for a turn",
+    registers: [registry],
+    collect() {
+      this.set(queue?.waiting ?? 0);
+    },
+  });
+  new Gauge({
+    name: "slipline_events_in_flight",
+    help: "Events being handled now",
+    registers: [registry],
+    collect() {
+      this.set(queue?.running ?? 0);
+    },
+  });
+
+  return {
+    registry,
+    pipeline: {
+      eventHandled(type, outcome, seconds) {
+        events.inc({ type, outcome });
+        duration.observe(seconds);
+      },
+      duplicate: () => duplicates.inc(),
+      redelivery: () => redeliveries.inc(),
+      abandoned: () => abandoned.inc(),
+    },
+    slip: {
+      call(operation, outcome, seconds) {
+        slipCalls.inc({ operation, outcome });
+        slipSeconds.observe({ operation }, seconds);
+      },
+      circuit: (state) => circuit.set(CIRCUIT_VALUES[state]),
+    },
+    line: {
+      call: (endpoint, status) => lineCalls.inc({ endpoint, status }),
+    },
+    webhookRefused: (reason) => refused.inc({ reason }),
+    watchQueue(source) {
+      queue = source;
+    },
+    async scrape() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

@@ -1,0 +1,333 @@
+// The event pipeline on one instance: each webhook event once, to the right handler, inside its own error
+// boundary, with one log line; a bounded number running and waiting; and a drain that finishes every
+// accepted event on shutdown, or apologises to its chat and says so in the log.
+import { performance } from "node:perf_hooks";
+import PQueue from "p-queue";
+import type { Logger } from "pino";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
+import { handleGreeting, handleNonText, handlePostback, handleText } from "../handlers/index.js";
+import { readEvent } from "../line/incoming.js";
+import type { IncomingEvent } from "../line/incoming.js";
+import type { Delivery, EventOutlet, LineSender } from "../line/sender.js";
+import { renderApology, renderRestarting } from "../render/errors.js";
+import { audienceOf } from "../roles/audience.js";
+import { createEventDeduper } from "./dedupe.js";
+import type { EventDeduper } from "./dedupe.js";
+
+export interface EventHandlers {
+  handleText: typeof handleText;
+  handleNonText: typeof handleNonText;
+  handlePostback: typeof handlePostback;
+  handleGreeting: typeof handleGreeting;
+}
+
+export const REAL_HANDLERS: EventHandlers = { handleText, handleNonText, handlePostback, handleGreeting };
+
+/** What the pipeline tells the metrics about; every hook is optional. */
+export interface PipelineObserver {
+  eventHandled?(eventType: string, outcome: string, seconds: number): void;
+  duplicate?(): void;
+  redelivery?(): void;
+  abandoned?(): void;
+}
+
+export interface EventDispatcherOptions {
+  sender: LineSender;
+  handlerDeps: HandlerDeps;
+  log: Logger;
+  /** Default: the real handlers. */
+  handlers?: EventHandlers;
+  deduper?: EventDeduper;
+  now?: () => Date;
+  /** Events handled at once; the rest wait their turn in arrival order. Default 64. */
+  maxConcurrentEvents?: number;
+  /** Events that may wait for a turn; past it `hasRoom()` says no and the webhook answers 503. Default 1,000. */
+  maxQueuedEvents?: number;
+  observer?: PipelineObserver;
+}
+
+/** An event that did not finish within the grace period at shutdown. */
+export interface AbandonedEvent {
+  eventId: string | undefined;
+  chatId: string | undefined;
+  /** Whether its chat was told to send again. */
+  apologised: boolean;
+}
+
+export interface DrainReport {
+  abandoned: AbandonedEvent[];
+}
+
+export interface EventDispatcher {
+  /** Whether another webhook's events may be accepted: false once the waiting events reach the bound. */
+  hasRoom(): boolean;
+  /** Accepts one webhook's events at once and handles them: in order within a chat, chats side by side. Never rejects. */
+  dispatchAll(events: readonly unknown[]): Promise<void>;
+  /** Events waiting for a turn, and events being handled. */
+  readonly waiting: number;
+  readonly running: number;
+  /**
+   * Waits up to `graceMs` for every accepted event to finish. Any still unfinished then is abandoned:
+   * its chat gets a short "please send again" (unless something was already sent), it is logged with its
+   * id and chat, and reported. Nothing sent for it afterwards goes out.
+   */
+  drain(graceMs?: number): Promise<DrainReport>;
+}
+
+/** The log line's `outcome`: a handler's, what the dispatcher decided without one, or what delivery made of it. */
+type Outcome = HandlerOutcome["outcome"] | "duplicate" | "standby" | "failed" | "answered_by_push" | "not_delivered" | "abandoned";
+
+/** One accepted event, from arrival to its log line. */
+interface Tracked {
+  event: IncomingEvent;
+  outlet: EventOutlet | undefined;
+  /** A send is under way: abandoning now could cross it, so no apology is added. */
+  sending: boolean;
+  abandoned: boolean;
+  /** Resolves when the event's log line is written (or it is abandoned). */
+  done: Promise<void>;
+  finish: () => void;
+}
+
+/** Apologies at shutdown must not hold the exit up: each gets this long. */
+const APOLOGY_TIMEOUT_MS = 3_000;
+
+export function createEventDispatcher(options: EventDispatcherOptions): EventDispatcher {
+  const handlers = options.handlers ?? REAL_HANDLERS;
+  const deduper = options.deduper ?? createEventDeduper();
+  const now = options.now ?? (() => new Date());
+  const { sender, handlerDeps, log } = options;
+  const observer = options.observer ?? {};
+  const maxQueued = options.maxQueuedEvents ?? 1_000;
+  const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? 64 });
+  const unfinished = new Set<Tracked>();
+
+  function outletFor(tracked: Tracked): EventOutlet | undefined {
+    const { event } = tracked;
+    if (event.chat === undefined) return undefined;
+    tracked.outlet ??= sender.forEvent({ replyToken: event.replyToken, chatId: event.chat.id, chatType: event.chat.type }, log.child({ eventId: event.eventId }));
+    return tracked.outlet;
+  }
+
+  async function dispatchOne(tracked: Tracked, started: number, waitedMs: number): Promise<void> {
+    const { event } = tracked;
+    const eventLog = log.child({ eventId: event.eventId });
+    const line = {
+      eventType: event.type,
+      chatType: event.chat?.type,
+      redelivery: event.isRedelivery,
+    };
+    const finish = (command: string, handled: Outcome, deliveries: readonly Delivery[] = [], level: "info" | "debug" = "info"): void => {
+      if (tracked.abandoned) return; // its line was written when it was abandoned
+      const { outcome, reason } = deliveryOutcome(handled, deliveries);
+      const seconds = (performance.now() - started) / 1000;
+      eventLog[outcome === "not_delivered" ? "warn" : level](
+        {
+          ...line,
+          command,
+          outcome,
+          ...(reason === undefined ? {} : { reason }),
+          delivery: deliveries.map(describeDelivery),
+          durationMs: Math.round(seconds * 10_000) / 10,
+          waitedMs: Math.round(waitedMs * 10) / 10,
+        },
+        "event handled",
+      );
+      observer.eventHandled?.(event.type, outcome, seconds);
+    };
+
+    if (event.isRedelivery) observer.redelivery?.();
+    // Standby: another channel owns the chat right now; LINE gives no reply token and we send nothing.
+    if (event.mode === "standby") return finish("none", "standby", [], "debug");
+    if (event.eventId !== undefined && !deduper.firstSeen(event.eventId)) {
+      observer.duplicate?.();
+      return finish("none", "duplicate");
+    }
+
+    const { action } = event;
+    if (action.kind === "ignore") return finish("none", "ignored", [], "debug");
+    const chat = event.chat;
+    if (chat === undefined) {
+      eventLog.warn(line, "event names no chat; ignored");
+      return finish("none", "ignored");
+    }
+    // A photo or sticker in a group is never for the bot (a chatty bot annoys a group).
+    if (action.kind === "non_text" && chat.type !== "user") return finish("none", "ignored", [], "debug");
+
+    const outlet = outletFor(tracked);
+    if (outlet === undefined) return finish("none", "ignored");
+    const send = async (messages: Parameters<EventOutlet["send"]>[0]): Promise<void> => {
+      if (tracked.abandoned) {
+        eventLog.warn("answer ready after the event was abandoned at shutdown; not sent");
+        return;
+      }
+      tracked.sending = true;
+      try {
+        await outlet.send(messages);
+      } finally {
+        tracked.sending = false;
+      }
+    };
+    const ctx: ChatContext = {
+      chat,
+      userId: event.userId,
+      audience: audienceOf(chat, event.userId, handlerDeps.settings),
+      now: now(),
+      send,
+      showLoading: () => outlet.showLoading(),
+    };
+    const deps: HandlerDeps = { ...handlerDeps, log: eventLog };
+
+    try {
+      const result = await runHandler(event, ctx, deps);
+      finish(result.command, result.outcome, outlet.deliveries);
+    } catch (err) {
+      // A handler throws only on a bug. Log it, and say sorry in the chat (a group too) rather than leave it silent.
+      eventLog.error({ err, ...line }, "handler failed");
+      if (outlet.deliveries.length === 0) {
+        try {
+          await send(renderApology(handlerDeps.settings.defaultLang));
+        } catch (sendErr) {
+          eventLog.error({ err: sendErr }, "apology not sent");
+        }
+      }
+      finish("unknown", "failed", outlet.deliveries);
+    }
+  }
+
+  async function runHandler(event: IncomingEvent, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+    const { action } = event;
+    switch (action.kind) {
+      case "text":
+        return handlers.handleText({ text: action.text, mentionees: action.mentionees }, ctx, deps);
+      case "postback":
+        return handlers.handlePostback(action.data, ctx, deps);
+      case "greeting":
+        return handlers.handleGreeting(ctx, deps);
+      case "non_text":
+        return handlers.handleNonText(action.messageType, ctx, deps);
+      case "ignore":
+        return { command: "none", outcome: "ignored" };
+    }
+  }
+
+  function track(event: IncomingEvent): Tracked {
+    let finish = (): void => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const tracked: Tracked = { event, outlet: undefined, sending: false, abandoned: false, done, finish };
+    unfinished.add(tracked);
+    return tracked;
+  }
+
+  async function guarded(tracked: Tracked): Promise<void> {
+    try {
+      // Timed from when the event's turn comes, so the log shows this event's own handling, and apart
+      // from the time it waited for a turn.
+      const queued = performance.now();
+      await queue.add(() => {
+        const started = performance.now();
+        if (tracked.abandoned) return Promise.resolve();
+        return dispatchOne(tracked, started, started - queued);
+      });
+    } catch (err) {
+      // Only a bug in the dispatcher itself gets here; one event must never stop the others.
+      log.error({ err }, "event dispatch failed");
+    } finally {
+      unfinished.delete(tracked);
+      tracked.finish();
+    }
+  }
+
+  /** At the deadline: a short apology where nothing was sent yet, a log line, and no later sends. */
+  async function abandon(tracked: Tracked): Promise<AbandonedEvent> {
+    tracked.abandoned = true;
+    const { event } = tracked;
+    const outlet = outletFor(tracked);
+    let apologised = false;
+    if (outlet !== undefined && !tracked.sending && outlet.deliveries.length === 0) {
+      const apology = outlet.send(renderRestarting(handlerDeps.settings.defaultLang)).then(
+        () => outlet.deliveries.some((d) => d.via !== "none"),
+        () => false,
+      );
+      const late = new Promise<boolean>((resolve) => setTimeout(resolve, APOLOGY_TIMEOUT_MS, false).unref());
+      apologised = await Promise.race([apology, late]);
+    }
+    log.error(
+      { eventId: event.eventId, chatId: event.chat?.id, chatType: event.chat?.type, eventType: event.type, outcome: "abandoned", apologised },
+      "event unfinished at the end of the shutdown grace period",
+    );
+    observer.abandoned?.();
+    tracked.finish();
+    return { eventId: event.eventId, chatId: event.chat?.id, apologised };
+  }
+
+  return {
+    hasRoom() {
+      return queue.size < maxQueued;
+    },
+    get waiting() {
+      return queue.size;
+    },
+    get running() {
+      return queue.pending;
+    },
+    async dispatchAll(events) {
+      const byChat = new Map<string, Tracked[]>();
+      for (const raw of events) {
+        const tracked = track(readEvent(raw));
+        const chatKey = tracked.event.chat?.id ?? "(no chat)";
+        const chain = byChat.get(chatKey);
+        if (chain === undefined) byChat.set(chatKey, [tracked]);
+        else chain.push(tracked);
+      }
+      // Known (and so drained) from the moment they are accepted, handled from the next turn of the event
+      // loop, so the webhook's 200 goes out first: LINE counts anything over 2 s as a timeout.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(
+        [...byChat.values()].map(async (chain) => {
+          for (const tracked of chain) await guarded(tracked);
+        }),
+      );
+    },
+    async drain(graceMs) {
+      // Events accepted while waiting join the wait: a round ends when every event known at its start is done.
+      const everything = (async (): Promise<"done"> => {
+        while (unfinished.size > 0) await Promise.all([...unfinished].map((t) => t.done));
+        return "done";
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline =
+        graceMs === undefined ? new Promise<never>(() => undefined) : new Promise<"late">((resolve) => (timer = setTimeout(resolve, graceMs, "late")));
+      const result = await Promise.race([everything, deadline]);
+      clearTimeout(timer);
+      if (result === "done") return { abandoned: [] };
+      // Events still waiting will not start now; those running get no more sends.
+      queue.clear();
+      const left = [...unfinished];
+      unfinished.clear();
+      return { abandoned: await Promise.all(left.map(abandon)) };
+    },
+  };
+}
+
+/**
+ * What the chat actually got: a handler's "answered" that went out by push is `answered_by_push`; any
+ * reply that reached nobody is `not_delivered`, with LINE's reason.
+ */
+function deliveryOutcome(handled: Outcome, deliveries: readonly Delivery[]): { outcome: Outcome; reason?: string } {
+  const failed = deliveries.find((d) => d.via === "none" && d.reason !== "empty");
+  if (failed !== undefined && failed.via === "none") return { outcome: "not_delivered", reason: failed.reason };
+  if (handled === "answered" && deliveries.some((d) => d.via === "push")) return { outcome: "answered_by_push" };
+  return { outcome: handled };
+}
+
+function describeDelivery(delivery: Delivery): string {
+  switch (delivery.via) {
+    case "reply":
+      return "reply";
+    case "push":
+      return `push:${delivery.reason}`;
+    case "none":
+      return `none:${delivery.reason}`;
+  }
+}
