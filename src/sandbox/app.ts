@@ -1,5 +1,6 @@
 // The sandbox's HTTP request handler: routing, auth, package check, bodies and the JSON envelope (docs/sandbox.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import type { AccountInfo, HistoryItem, HistoryPage, PromptPayQr, PromptPayQrUrl } from "../slip/types.js";
 import { ERRORS, ITEM_CODES, SUCCESS } from "./codes.js";
 import type { CheckRecord } from "./demo.js";
@@ -21,6 +22,8 @@ export interface SandboxAppOptions {
   qrCache: QrImageCache;
   /** Told about unexpected failures (answered 500); never given request headers or bodies. */
   onError?: (error: unknown) => void;
+  /** Added before every answer of the four operations, to try the bot against a slow service. Default 0. */
+  latencyMs?: number;
 }
 
 type ErrorSpec = { status: number; code: string };
@@ -261,6 +264,7 @@ function qrImage(ctx: Context): void {
 
 export function createSandboxHandler(options: SandboxAppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const reportError = options.onError ?? ((error: unknown) => console.error("sandbox: unexpected error", error));
+  const latencyMs = options.latencyMs ?? 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = splitTarget(req.url ?? "/");
@@ -293,6 +297,7 @@ export function createSandboxHandler(options: SandboxAppOptions): (req: Incoming
       return;
     }
     const data = await route.run(ctx, shop);
+    if (latencyMs > 0) await delay(latencyMs);
     sendJson(res, 200, { code: SUCCESS.code, message: SUCCESS.message, data });
   }
 

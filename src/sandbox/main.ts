@@ -1,4 +1,4 @@
-// `npm run sandbox`: the sandbox slip service on its own (env PORT, SANDBOX_DB, SANDBOX_PUBLIC_URL, SANDBOX_HOST).
+// `npm run sandbox`: the sandbox slip service on its own (env PORT, SANDBOX_DB, SANDBOX_PUBLIC_URL, SANDBOX_HOST, SANDBOX_LATENCY_MS).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DEMO_SECRETS, DEMO_STORE_NAMES, demoShopId } from "./demo.js";
@@ -14,6 +14,7 @@ interface Settings {
   publicUrl: string | undefined;
   seed: number | undefined;
   serve: boolean;
+  latencyMs: number;
 }
 
 /** Reads env and arguments; returns every problem at once. */
@@ -38,6 +39,12 @@ function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): { settin
     problems.push(`SANDBOX_PUBLIC_URL must be an http(s) URL without query or fragment, got "${publicUrl}"`);
   }
 
+  let latencyMs = 0;
+  if (env.SANDBOX_LATENCY_MS !== undefined) {
+    latencyMs = /^[0-9]{1,6}$/.test(env.SANDBOX_LATENCY_MS) ? Number(env.SANDBOX_LATENCY_MS) : -1;
+    if (latencyMs < 0 || latencyMs > 120_000) problems.push(`SANDBOX_LATENCY_MS must be milliseconds from 0 to 120000, got "${env.SANDBOX_LATENCY_MS}"`);
+  }
+
   let seed: number | undefined;
   let serve = false;
   for (let i = 0; i < argv.length; i++) {
@@ -57,7 +64,7 @@ function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): { settin
     }
   }
   if (problems.length > 0) return { problems };
-  return { settings: { port, host, dbPath, publicUrl, seed, serve: seed === undefined || serve }, problems };
+  return { settings: { port, host, dbPath, publicUrl, seed, serve: seed === undefined || serve, latencyMs }, problems };
 }
 
 async function main(): Promise<void> {
@@ -90,6 +97,7 @@ async function main(): Promise<void> {
     port: settings.port,
     host: settings.host,
     store,
+    latencyMs: settings.latencyMs,
     ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
   });
 

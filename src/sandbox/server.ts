@@ -23,6 +23,8 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Told about unexpected failures answered with 500. */
   onError?: (error: unknown) => void;
+  /** Added before every answer of the four operations (a slow service, for trying timeouts). Default 0. */
+  latencyMs?: number;
 }
 
 export interface RunningSandbox {
@@ -52,6 +54,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return app.publicUrl;
     },
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
   });
   const server = createServer(handler);
 

@@ -1,7 +1,6 @@
 // The whole bot on loopback for end-to-end tests: real HTTP server, real signatures, the sandbox, the LINE stand-in.
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
-import type { Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { messagingApi } from "@line/bot-sdk";
 import type { BotSettings } from "../../src/config.js";
@@ -13,7 +12,9 @@ import type { LinePlatform, RecordedSend } from "../../src/local-line/platform.j
 import { createLogger } from "../../src/log.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { createBotApp } from "../../src/server.js";
+import { createBotApp, createBotServer } from "../../src/server.js";
+import { createMetrics } from "../../src/metrics/metrics.js";
+import type { Metrics } from "../../src/metrics/metrics.js";
 import type { BotApp } from "../../src/server.js";
 import { createSlipClient } from "../../src/slip/client.js";
 import { createQuietNotes } from "../../src/roles/quiet-notes.js";
@@ -35,6 +36,10 @@ export interface BotHarnessOptions {
   /** The LINE API the bot calls; default the stand-in. */
   lineBaseUrl?: string;
   sender?: Partial<Omit<LineSenderOptions, "api" | "log">>;
+  maxQueuedEvents?: number;
+  maxConcurrentEvents?: number;
+  /** Default: metrics on, /metrics open. */
+  metricsToken?: string;
 }
 
 export interface BotHarness {
@@ -47,6 +52,7 @@ export interface BotHarness {
   readonly apiSecret: string;
   readonly slip: SlipClient;
   readonly bot: BotApp;
+  readonly metrics: Metrics;
   /** A reply token the stand-in will accept once, for `chatId`. */
   token(chatId: string): string;
   /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
@@ -87,17 +93,19 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const logs = captureLogs();
     const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret] });
 
+    const metrics = createMetrics();
     const slip = createSlipClient({
       baseUrl: slipBaseUrl,
       apiSecret,
       timeoutMs: options.slipTimeoutMs ?? 5_000,
       ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }),
       accountCacheSeconds: 0,
+      observer: metrics.slip,
     });
     closers.push(() => slip.close());
 
     const api = new messagingApi.MessagingApiClient({ channelAccessToken: accessToken, baseURL: options.lineBaseUrl ?? platform.url });
-    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.sender });
+    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, observer: metrics.line, ...options.sender });
     const settings: BotSettings = {
       promptPayId: { type: "phone", digits: "0812345678" },
       staffUserIds: new Set(),
@@ -112,11 +120,18 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+      ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),
+      ...(options.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: options.maxConcurrentEvents }),
+      metrics,
+      ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }),
     });
     const server = await listen(bot.app);
+    bot.markReady();
     closers.push(async () => {
       await bot.drain();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const webhookUrl = `${url}/webhook`;
@@ -133,6 +148,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       apiSecret,
       slip,
       bot,
+      metrics,
       token: (chatId) => platform.issueReplyToken(chatId),
       post,
       async exchange(events) {
@@ -150,9 +166,10 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
   }
 }
 
-function listen(app: Parameters<typeof createServer>[1]): Promise<Server> {
+function listen(app: RequestListener): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    // The production server, with its timeouts and connection cap.
+    const server = createBotServer(app);
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve(server));
   });

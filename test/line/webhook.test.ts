@@ -1,7 +1,9 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
-import { lineId, postWebhook, signBody, textEvent, webhookBody } from "../helpers/webhook.js";
+import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../helpers/webhook.js";
 
 // LINE's published test vector for the signature.
 const VECTOR = {
@@ -72,7 +74,7 @@ describe("POST /webhook", () => {
     expect(bot.platform.sent.length).toBe(before + 1);
   });
 
-  it("answers 413 for a body far larger than any webhook", async () => {
+  it("answers 413 for a body far larger than any webhook, without reading it", async () => {
     const body = JSON.stringify({ events: [], pad: "x".repeat(1_100_000) });
     const answer = await postWebhook(bot.webhookUrl, body, { secret: VECTOR.secret });
     expect(answer.status).toBe(413);
@@ -96,5 +98,190 @@ describe("other routes", () => {
     const res = await fetch(`${bot.url}/nope`, { method: "POST" });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ message: "Not found" });
+  });
+});
+
+/** Sends raw bytes over TCP and reads what comes back until the server closes, or `waitMs` passes. */
+function rawExchange(url: string, request: string, waitMs: number): Promise<{ answer: string; closedByServer: boolean; ms: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answer = "";
+    let done = false;
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    const finish = (closedByServer: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ answer, closedByServer, ms: performance.now() - started });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+    socket.on("end", () => finish(true));
+    socket.on("close", () => finish(true));
+    socket.on("error", (error) => (done ? undefined : reject(error)));
+  });
+}
+
+describe("webhook hardening", () => {
+  it("refuses a request without x-line-signature before reading its body, and closes the connection", async () => {
+    const head = `POST /webhook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"events":[`;
+    // The body is promised but never sent: the answer cannot have waited for it.
+    const { answer, closedByServer } = await rawExchange(bot.url, head, 5_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer).toMatch(/connection: close/i);
+    expect(closedByServer).toBe(true);
+  });
+
+  it("takes a webhook body up to 128 KB and refuses a larger one with 413", async () => {
+    const pad = (bytes: number) => JSON.stringify({ destination: "U1", events: [], pad: "x".repeat(bytes) });
+    expect((await postWebhook(bot.webhookUrl, pad(120_000), { secret: VECTOR.secret })).status).toBe(200);
+    expect((await postWebhook(bot.webhookUrl, pad(132_000), { secret: VECTOR.secret })).status).toBe(413);
+  });
+});
+
+describe("probes and metrics", () => {
+  it("GET /readyz is 200 once started", async () => {
+    const res = await fetch(`${bot.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ready" });
+  });
+
+  it("GET /metrics speaks Prometheus: events by type and outcome, LINE and service calls, the queue, the circuit", async () => {
+    const user = lineId("U", 0x403);
+    await bot.exchange([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "qr 150" })]);
+    const res = await fetch(`${bot.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(/^slipline_events_total\{type="message",outcome="answered"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_event_duration_seconds_bucket\{le="\+Inf"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_line_api_requests_total\{endpoint="reply",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_slip_service_requests_total\{operation="POST \/api\/promptpay-qr-url",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_event_queue_depth 0$/m);
+    expect(text).toMatch(/^slipline_slip_service_circuit_state 0$/m);
+    expect(text).toMatch(/^slipline_webhook_refused_total\{reason="unsigned"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_process_resident_memory_bytes \d+/m);
+    for (const secret of [bot.channelSecret, bot.accessToken, bot.apiSecret]) expect(text).not.toContain(secret);
+  });
+});
+
+describe("readiness, admission and the metrics token", () => {
+  it("answers 503 to a webhook once the waiting events reach the bound, and handles every event it accepted", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const handled: string[] = [];
+    const b = await startBotHarness({
+      maxConcurrentEvents: 1,
+      maxQueuedEvents: 2,
+      handlers: {
+        ...REAL_HANDLERS,
+        handleText: async (input, ctx) => {
+          await gate;
+          handled.push(input.text);
+          await ctx.send([{ type: "text", text: `done ${input.text}` }]);
+          return { command: "help", outcome: "answered" };
+        },
+      },
+    });
+    try {
+      const say = (n: number) => {
+        const user = lineId("U", 0x500 + n);
+        return b.post([textEvent({ source: { type: "user", userId: user }, replyToken: b.token(user), text: `e${n}` })]);
+      };
+      const statuses: number[] = [];
+      for (let n = 0; n < 5; n++) {
+        statuses.push((await say(n)).status);
+        await new Promise((resolve) => setImmediate(resolve)); // let the accepted event take its turn or its place
+      }
+      // One running, two waiting: the fourth and fifth are refused before any work, with a hint to retry.
+      expect(statuses).toEqual([200, 200, 200, 503, 503]);
+      open();
+      await b.bot.drain();
+      expect(handled.sort()).toEqual(["e0", "e1", "e2"]);
+      expect(b.platform.sent).toHaveLength(3);
+      expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^slipline_webhook_refused_total\{reason="busy"\} 2$/m);
+    } finally {
+      open();
+      await b.close();
+    }
+  });
+
+  it("while stopping: /readyz 503 and new webhooks 503, while accepted events still finish", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const b = await startBotHarness({
+      handlers: {
+        ...REAL_HANDLERS,
+        handleText: async (_input, ctx) => {
+          await gate;
+          await ctx.send([{ type: "text", text: "finished" }]);
+          return { command: "help", outcome: "answered" };
+        },
+      },
+    });
+    try {
+      const user = lineId("U", 0x520);
+      expect((await b.post([textEvent({ source: { type: "user", userId: user }, replyToken: b.token(user), text: "x" })])).status).toBe(200);
+      b.bot.stopAccepting();
+      const ready = await fetch(`${b.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "draining" });
+      const late = lineId("U", 0x521);
+      expect((await b.post([textEvent({ source: { type: "user", userId: late }, replyToken: b.token(late), text: "y" })])).status).toBe(503);
+      const drained = b.bot.drain(5_000);
+      open();
+      expect(await drained).toEqual({ abandoned: [] });
+      expect(b.platform.sent.map((s) => s.chatId)).toEqual([user]);
+    } finally {
+      open();
+      await b.close();
+    }
+  });
+
+  it("at the end of the grace period tells each unfinished chat to send again, logs it, and sends nothing after", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const b = await startBotHarness({
+      settings: { defaultLang: "en" },
+      handlers: {
+        ...REAL_HANDLERS,
+        handleText: async (_input, ctx) => {
+          await gate;
+          await ctx.send([{ type: "text", text: "too late" }]);
+          return { command: "help", outcome: "answered" };
+        },
+      },
+    });
+    try {
+      const group = lineId("C", 0x530);
+      const eventId = newEventId();
+      await b.post([textEvent({ source: { type: "group", groupId: group, userId: lineId("U", 0x531) }, replyToken: b.token(group), text: "x", eventId })]);
+      b.bot.stopAccepting();
+      const report = await b.bot.drain(200);
+      expect(report).toEqual({ abandoned: [{ eventId, chatId: group, apologised: true }] });
+      open();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(b.platform.sent.map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment." }]]);
+      const line = b.logs.entries().find((e) => e.msg === "event unfinished at the end of the shutdown grace period");
+      expect(line).toMatchObject({ eventId, chatId: group, outcome: "abandoned", apologised: true });
+    } finally {
+      open();
+      await b.close();
+    }
+  });
+
+  it("with METRICS_TOKEN set, /metrics wants it as a bearer token", async () => {
+    const b = await startBotHarness({ metricsToken: "metrics-token-0123456789" });
+    try {
+      expect((await fetch(`${b.url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${b.url}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789" } })).status).toBe(401);
+      const ok = await fetch(`${b.url}/metrics`, { headers: { authorization: "Bearer metrics-token-0123456789" } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).not.toContain("metrics-token-0123456789");
+    } finally {
+      await b.close();
+    }
   });
 });
