@@ -1,5 +1,6 @@
 // `npm run bench`: slipline against the official echo-bot pattern under the same open-loop webhook load,
-// all on loopback, plus the qr-image and history-query figures. Prints a table; writes JSON to bench/results/.
+// all on loopback, plus the qr-image and history-query figures, and two scenarios with a slow slip service
+// (bench/slow-service.ts: goodput, and SIGTERM mid-burst). Prints a table; writes JSON to bench/results/.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpuSeconds, freePort, peakRssMiB, startChild, type Child } from "./processes.js";
@@ -7,6 +8,7 @@ import { runStep, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchHistoryQuery } from "./history-query.js";
+import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -16,6 +18,11 @@ const STEP_MS = QUICK ? 2_000 : 5_000;
 const PROFILE = process.env.BENCH_PROFILE === "1";
 const CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"; // a channel secret is 32 hex digits
 const ACCESS_TOKEN = "bench-access-token";
+// The slow-service scenarios: `qr 150` at 100 events/s against a sandbox answering each operation in 2 s.
+// Quick runs send fewer events at the same rate and latency (the SIGTERM one enough to go on past 1.5 s).
+const SLOW = { latencyMs: 2_000, eventsPerSecond: 100, text: "qr 150" };
+const GOODPUT_EVENTS = QUICK ? 100 : 300;
+const SIGTERM_EVENTS = QUICK ? 200 : 300;
 const TEXTS = ["balance", "qr 0812345678 150", "history", "help", "ยอด", "คิวอาร์ 150", "ประวัติ", "ช่วยเหลือ"];
 
 interface BotFigures {
@@ -185,6 +192,12 @@ async function main(): Promise<void> {
     const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
     const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
 
+    const slowSetup: SlowServiceSetup = { line, channelSecret: CHANNEL_SECRET, accessToken: ACCESS_TOKEN, ...SLOW };
+    process.stderr.write(`goodput with the slip service answering in ${SLOW.latencyMs / 1000} s...\n`);
+    const goodput = await benchGoodput(slowSetup, { events: GOODPUT_EVENTS, waitMs: 90_000, goalShare: 0.95 });
+    process.stderr.write("SIGTERM mid-burst...\n");
+    const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
+
     const rows = RATES.map((rate, index) => {
       const ours = slipline.steps[index];
       const base = baseline.steps[index];
@@ -224,12 +237,31 @@ async function main(): Promise<void> {
     console.log(
       `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
     );
+    const counts = (record: Record<string, number>) =>
+      Object.keys(record).length === 0 ? "0" : Object.entries(record).map(([key, n]) => `${n} ${key}`).join(", ");
+    console.log(
+      `goodput with the slip service answering in ${SLOW.latencyMs / 1000} s (${goodput.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s): ` +
+        `acknowledged ${goodput.acknowledged}, real answers ${goodput.realAnswers}, "service unavailable" ${goodput.unavailableAnswers}, ` +
+        `other ${goodput.otherAnswers}, no answer ${goodput.noAnswer}; real ${round(goodput.realShare * 100, 1)}% ` +
+        `(goal >= ${goodput.goalShare * 100}%: ${goodput.goalMet ? "met" : "MISSED"}); ` +
+        `time to answer p50/p99 ${goodput.answerP50Ms}/${goodput.answerP99Ms} ms (real answers ${goodput.realAnswerP50Ms}/${goodput.realAnswerP99Ms} ms)`,
+    );
+    console.log(
+      `SIGTERM mid-burst (${sigterm.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, SIGTERM at ${round(sigterm.sigtermAtMs / 1000, 2)} s ` +
+        `after ${sigterm.sentBeforeSigterm} webhooks): acknowledged ${sigterm.acknowledged}, refused 503 ${sigterm.refused503}, ` +
+        `other statuses ${counts(sigterm.otherStatuses)}, connection errors ${counts(sigterm.connectionErrors)}; ` +
+        `acknowledged without answer ${sigterm.acknowledgedUnanswered} (goal 0: ${sigterm.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
+        `answered: ${sigterm.acknowledgedReal} real, ${sigterm.acknowledgedUnavailable} "service unavailable", ` +
+        `${sigterm.acknowledgedRestarting} "restarting", ${sigterm.acknowledgedOther} other; ` +
+        `exit code ${String(sigterm.exitCode)}${sigterm.exitSignal ? ` (${sigterm.exitSignal})` : ""}${sigterm.killed ? " after SIGKILL" : ""} ` +
+        `${round(sigterm.exitAfterMs / 1000, 2)} s after SIGTERM; /readyz 0.2 s after SIGTERM: ${sigterm.readyzAfterSigterm}`,
+    );
 
     mkdirSync("bench/results", { recursive: true });
     const file = `bench/results/bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), node: process.version, rates: RATES, stepMs: STEP_MS, slipline, baseline, qrImage, historyQuery }, null, 2),
+      JSON.stringify({ at: new Date().toISOString(), node: process.version, rates: RATES, stepMs: STEP_MS, slipline, baseline, qrImage, historyQuery, slowService: { goodput, sigterm } }, null, 2),
     );
     console.log(`results: ${file}`);
   } finally {
