@@ -31,9 +31,15 @@ export interface Config {
   readonly maxQueuedEvents: number;
   /** When set, GET /metrics wants it as a bearer token. */
   readonly metricsToken: string | undefined;
+  /** Shared, durable state for several instances; absent: one process, in memory. */
+  readonly redisUrl: string | undefined;
+  /** What this instance does with Redis: take webhooks, work the event queue, or both. */
+  readonly role: InstanceRole;
   readonly logLevel: string;
   readonly settings: BotSettings;
 }
+
+export type InstanceRole = "both" | "web" | "worker";
 
 /** One wrong variable: its name and what is wrong, never its value when the variable is a secret. */
 export interface ConfigProblem {
@@ -187,6 +193,19 @@ export function loadConfig(env: Env): Config {
     fail("METRICS_TOKEN", "must be at least 16 visible characters without spaces (it is a password for /metrics)");
   }
 
+  const redisUrl = get("REDIS_URL");
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    fail("REDIS_URL", "must be a redis:// or rediss:// URL, such as redis://:password@host:6379/0 (the value is not shown here)");
+  }
+  const roleRaw = get("INSTANCE_ROLE")?.toLowerCase() ?? "both";
+  const role: InstanceRole | undefined =
+    roleRaw === "both" || roleRaw === "web" || roleRaw === "worker"
+      ? roleRaw
+      : fail("INSTANCE_ROLE", `"${get("INSTANCE_ROLE") ?? ""}" is not a role: use both, web or worker`);
+  if (role !== undefined && role !== "both" && redisUrl === undefined) {
+    fail("INSTANCE_ROLE", `"${role}" needs REDIS_URL: without Redis one process takes the webhooks and handles them`);
+  }
+
   const logLevelRaw = get("LOG_LEVEL")?.toLowerCase() ?? "info";
   const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
     ? logLevelRaw
@@ -207,6 +226,7 @@ export function loadConfig(env: Env): Config {
     accountCacheSeconds === undefined ||
     shutdownGraceSeconds === undefined ||
     maxQueuedEvents === undefined ||
+    role === undefined ||
     logLevel === undefined
   ) {
     throw new ConfigError(problems);
@@ -226,6 +246,8 @@ export function loadConfig(env: Env): Config {
     shutdownGraceSeconds,
     maxQueuedEvents,
     metricsToken,
+    redisUrl,
+    role,
     logLevel,
     settings: Object.freeze({
       promptPayId,
@@ -235,6 +257,26 @@ export function loadConfig(env: Env): Config {
       timeZone,
     }),
   });
+}
+
+function isRedisUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The password of a Redis URL, for the log redaction list. */
+export function redisPassword(redisUrl: string | undefined): string | undefined {
+  if (redisUrl === undefined) return undefined;
+  try {
+    const password = decodeURIComponent(new URL(redisUrl).password);
+    return password === "" ? undefined : password;
+  } catch {
+    return undefined;
+  }
 }
 
 function readInteger(raw: string | undefined, fallback: number, min: number, max: number): number | undefined {

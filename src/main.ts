@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import { parsePromptPayId } from "./commands/promptpay-id.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, redisPassword } from "./config.js";
 import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineSender } from "./line/sender.js";
@@ -16,6 +16,10 @@ import { createConsoleApp } from "./local-line/console.js";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "./local-line/webhook-events.js";
 import { hasStaff } from "./roles/audience.js";
 import { createQuietNotes } from "./roles/quiet-notes.js";
+import { createDurableEventQueue } from "./shared-state/event-queue.js";
+import type { DurableEventQueue } from "./shared-state/event-queue.js";
+import { connectRedis } from "./shared-state/redis.js";
+import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes } from "./shared-state/stores.js";
 import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
@@ -46,7 +50,7 @@ async function run(): Promise<void> {
   };
   const log = createLogger({
     level: config.logLevel,
-    secrets: [line.channelSecret, line.channelAccessToken, config.slip?.apiSecret, config.metricsToken],
+    secrets: [line.channelSecret, line.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl],
   });
   installHttpTimeouts();
 
@@ -67,6 +71,26 @@ async function start(
   closers: Closer[],
 ): Promise<void> {
   const metrics = createMetrics();
+  // Shared state when REDIS_URL is set: events kept until answered, and what every instance must agree on.
+  const redis = config.redisUrl === undefined ? undefined : connectRedis({ url: config.redisUrl, log, onError: () => metrics.redisError() });
+  const shared =
+    redis === undefined
+      ? undefined
+      : {
+          redis,
+          queue: createDurableEventQueue({ commands: redis.commands, workers: redis.workers, log, observer: { recovered: () => metrics.jobRecovered() } }),
+          ledger: redisLedger(redis.commands),
+          journal: redisJournal(redis.commands),
+          quietNotes: redisQuietNotes(redis.commands),
+          accountCache: redisAccountCache(redis.commands),
+        };
+  if (shared !== undefined) {
+    closers.push({ name: "redis", close: () => shared.redis.close() });
+    closers.push({ name: "event queue", close: () => shared.queue.close() });
+    metrics.watchStoredQueue(() => shared.queue.waiting());
+    log.info({ role: config.role }, "REDIS_URL set: events are stored in redis and shared by every instance");
+  }
+
   // The slip service, or the embedded sandbox with its demo shop.
   let slipTarget = config.slip;
   let promptPayId = config.settings.promptPayId;
@@ -92,6 +116,7 @@ async function start(
     apiSecret: slipTarget.apiSecret,
     accountCacheSeconds: config.accountCacheSeconds,
     observer: metrics.slip,
+    ...(shared === undefined ? {} : { accountCache: shared.accountCache }),
   });
   closers.push({ name: "slip client", close: () => slip.close() });
 
@@ -105,7 +130,7 @@ async function start(
     log.info({ url: platform.url }, "no LINE channel configured: local mode with the LINE stand-in");
   }
   const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
-  const sender = createLineSender({ api, log, observer: metrics.line });
+  const sender = createLineSender({ api, log, observer: metrics.line, ...(shared === undefined ? {} : { journal: shared.journal }) });
 
   const settings: BotSettings = {
     ...config.settings,
@@ -124,11 +149,19 @@ async function start(
   const bot = createBotApp({
     channelSecret: line.channelSecret,
     sender,
-    handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
+    handlerDeps: { slip, settings, log, quietNotes: shared?.quietNotes ?? createQuietNotes() },
     log,
     maxQueuedEvents: config.maxQueuedEvents,
     metrics,
     ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+    ...(shared === undefined
+      ? {}
+      : {
+          ...(config.role === "worker" ? {} : { store: shared.queue }),
+          takesWebhooks: config.role !== "worker",
+          dependenciesUp: () => shared.redis.isUp(),
+          ledger: shared.ledger,
+        }),
   });
   // In local mode only this machine calls the webhook, and the chat console shares the bot's port;
   // a real channel needs every interface and serves the bot alone.
@@ -155,6 +188,11 @@ async function start(
       `\nslipline is running. LINE webhook: http://localhost:${port}/webhook (set this path on your public https URL).\n\n`,
     );
   }
+  if (shared !== undefined && config.role !== "web") {
+    // A worker for each partition; ready once they all have their connections.
+    await shared.queue.startWorkers((event) => bot.dispatcher.handleNow(event));
+    log.info("event queue workers started");
+  }
   bot.markReady();
 
   let stopping = false;
@@ -167,7 +205,7 @@ async function start(
     stopping = true;
     const graceMs = config.shutdownGraceSeconds * 1000;
     log.info({ signal, graceSeconds: config.shutdownGraceSeconds, waiting: bot.dispatcher.waiting, running: bot.dispatcher.running }, "shutting down");
-    void shutdown(bot, server, graceMs, closers, log).then((abandoned) => process.exit(abandoned === 0 ? 0 : 1));
+    void shutdown(bot, server, shared?.queue, graceMs, closers, log).then((abandoned) => process.exit(abandoned === 0 ? 0 : 1));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
@@ -178,15 +216,24 @@ async function start(
  * end, up to the grace period; only then do the parts it needs (LINE, the slip service) close. Returns
  * how many events were abandoned at the deadline.
  */
-async function shutdown(bot: BotApp, server: Server, graceMs: number, closers: Closer[], log: Logger): Promise<number> {
+async function shutdown(
+  bot: BotApp,
+  server: Server,
+  queue: DurableEventQueue | undefined,
+  graceMs: number,
+  closers: Closer[],
+  log: Logger,
+): Promise<number> {
   bot.stopAccepting();
   const closed = new Promise<void>((done) => server.close(() => done()));
   server.closeIdleConnections();
-  const { abandoned } = await bot.drain(graceMs);
+  // Stored events still in hand at the deadline are not lost: their locks expire and another instance
+  // (or this one, restarted) takes them up. Events handled in-process have only this process.
+  const [leftForOthers, { abandoned }] = await Promise.all([queue?.stopWorkers(graceMs) ?? Promise.resolve(0), bot.drain(graceMs)]);
   server.closeAllConnections();
   await closed;
   await closeAll(closers, log);
-  log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length }, "stopped");
+  log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");
   return abandoned.length;
 }
 

@@ -12,6 +12,8 @@ import type { Metrics } from "./metrics/metrics.js";
 import { createEventDispatcher } from "./pipeline/dispatcher.js";
 import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
 import type { LineSender } from "./line/sender.js";
+import type { EventLedger } from "./pipeline/ledger.js";
+import type { DurableEventQueue } from "./shared-state/event-queue.js";
 
 export interface BotAppDeps {
   channelSecret: string;
@@ -28,6 +30,17 @@ export interface BotAppDeps {
   metrics?: Metrics;
   /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
+  /**
+   * With shared state: where verified events are stored before the webhook answers 200. Events it cannot
+   * take in time are handled in this process instead, and logged as not stored.
+   */
+  store?: DurableEventQueue;
+  /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
+  takesWebhooks?: boolean;
+  /** Whether what the bot depends on (Redis) is reachable; /readyz is 503 while it is not. */
+  dependenciesUp?: () => boolean;
+  /** The ledger of answered events; default this process's memory. */
+  ledger?: EventLedger;
 }
 
 export interface BotApp {
@@ -64,7 +77,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     ...(deps.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: deps.maxQueuedEvents }),
     ...(deps.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: deps.maxConcurrentEvents }),
     ...(metrics === undefined ? {} : { observer: metrics.pipeline }),
+    ...(deps.ledger === undefined ? {} : { ledger: deps.ledger }),
   });
+  const { store } = deps;
+  const takesWebhooks = deps.takesWebhooks ?? true;
   metrics?.watchQueue(dispatcher);
   let state: State = "starting";
 
@@ -76,6 +92,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   /** Checks that cost nothing come before reading a byte of the body. */
   const admit = (req: Request, res: Response, next: NextFunction): void => {
+    if (!takesWebhooks) return refuse(res, 503, "worker_only", "This instance only works the event queue (INSTANCE_ROLE=worker)");
     if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
     if (!dispatcher.hasRoom()) {
       log.warn({ waiting: dispatcher.waiting }, "webhook refused: too many events waiting");
@@ -105,9 +122,21 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         res.status(400).json({ message: "Body must be a JSON object with an events array" });
         return;
       }
-      res.status(200).json({});
-      if (body.events.length === 0) return; // the console's "Verify" button, or LINE checking in
-      void dispatcher.dispatchAll(body.events);
+      const { events } = body;
+      if (events.length === 0 || store === undefined) {
+        res.status(200).json({});
+        if (events.length > 0) void dispatcher.dispatchAll(events); // none: the "Verify" button, or LINE checking in
+        return;
+      }
+      // Stored before the 200, so an instance that dies now loses nothing; handled here if Redis is slow or away.
+      void store.store(events, STORE_TIMEOUT_MS).then((stored) => {
+        if (!stored) {
+          metrics?.notStored(events.length);
+          log.warn({ events: events.length, eventIds: events.map(eventIdOf) }, "events not stored in redis; handling them in this process");
+          void dispatcher.dispatchAll(events);
+        }
+        res.status(200).json({});
+      });
     },
   );
   app.all("/webhook", (_req: Request, res: Response) => {
@@ -119,6 +148,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   });
 
   app.get("/readyz", (_req: Request, res: Response) => {
+    if (state === "ready" && deps.dependenciesUp?.() === false) {
+      res.status(503).json({ status: "redis_unreachable" });
+      return;
+    }
     res.status(state === "ready" ? 200 : 503).json({ status: state });
   });
 
@@ -176,6 +209,13 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       return dispatcher.drain(graceMs);
     },
   };
+}
+
+/** How long the webhook waits for Redis to take its events before handling them in-process (LINE waits 2 s). */
+const STORE_TIMEOUT_MS = 500;
+
+function eventIdOf(event: unknown): unknown {
+  return typeof event === "object" && event !== null ? (event as { webhookEventId?: unknown }).webhookEventId : undefined;
 }
 
 /** How long clients may take, and how many may hold a connection, so slow or idle ones cannot hold memory. */

@@ -13,7 +13,11 @@
 //   is preferred to a possible duplicate only when LINE itself gave no answer. The log says which.
 // - 429 "rate limit" waits (Retry-After when LINE gives one, up to a bound) and tries the same call
 //   again; it never turns a free reply into a paid push. 429 "monthly limit" and other 4xx are final.
+// - When an event is run again after a crash (with shared state), its journal says which batches went out
+//   and which replies were attempted; a push's retry key comes from the event id and the batch, so the
+//   same push repeated by another instance is answered 409 instead of sent twice.
 import { randomUUID } from "node:crypto";
+import { v5 as uuidv5 } from "uuid";
 import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
@@ -25,6 +29,14 @@ export type LineApi = Pick<
   messagingApi.MessagingApiClient,
   "replyMessageWithHttpInfo" | "pushMessageWithHttpInfo" | "showLoadingAnimationWithHttpInfo"
 >;
+
+/** What an earlier run of an event did, batch by batch: written before a reply is tried and when a batch is done. */
+export interface DeliveryJournal {
+  read(eventId: string): Promise<ReadonlyMap<number, BatchState>>;
+  write(eventId: string, batch: number, state: BatchState): Promise<void>;
+}
+
+export type BatchState = "reply_attempted" | "done";
 
 /** What the sender tells its watcher (the metrics): one API call and LINE's answer (`200`, `429`, `network`...). */
 export interface LineObserver {
@@ -51,13 +63,18 @@ export interface LineSenderOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /** Tests pin retry keys with this; by default a key comes from the event id and the batch. */
   newRetryKey?: () => string;
   observer?: LineObserver;
+  /** Where an event's progress is kept for a run after a crash; default none (one process, no reruns). */
+  journal?: DeliveryJournal;
 }
 
 /** How one batch of messages reached the chat, or why it did not. */
 export type Delivery =
   | { via: "reply" }
+  /** Sent by an earlier run of the same event, before a crash. */
+  | { via: "earlier" }
   | { via: "push"; retryKey: string; attempts: number; reason: PushReason }
   | { via: "none"; reason: NotDeliveredReason };
 
@@ -78,8 +95,24 @@ export interface EventOutlet {
   readonly deliveries: readonly Delivery[];
 }
 
+export interface DeliveryTarget {
+  replyToken: string | undefined;
+  chatId: string;
+  chatType: "user" | "group" | "room";
+  /** LINE's webhookEventId: the source of retry keys, and the journal's key. */
+  eventId?: string | undefined;
+}
+
 export interface LineSender {
-  forEvent(target: { replyToken: string | undefined; chatId: string; chatType: "user" | "group" | "room" }, log?: Logger): EventOutlet;
+  forEvent(target: DeliveryTarget, log?: Logger): EventOutlet;
+}
+
+/** A fixed namespace for retry keys: UUID v5 of `<eventId>:<batch>`, the same on every instance. */
+const RETRY_KEY_NAMESPACE = "9b4b2d6e-7c1f-5a3e-8d2b-4f6a1c0e9d37";
+
+/** The push retry key of one batch of one event; random for an event without an id. */
+export function retryKeyFor(eventId: string | undefined, batch: number): string {
+  return eventId === undefined ? randomUUID() : uuidv5(`${eventId}:${batch}`, RETRY_KEY_NAMESPACE);
 }
 
 /** LINE's answer to a failed call, reduced to what decides the next step and what belongs in the log. */
@@ -109,8 +142,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const newRetryKey = options.newRetryKey ?? randomUUID;
-  const { api, observer } = options;
+  const { api, observer, journal } = options;
 
   /** The wait before attempt `attempt + 1`: LINE's Retry-After on a 429 (bounded), else jittered backoff. */
   const waitBefore = (attempt: number, failure: CallFailure): number => {
@@ -125,9 +157,8 @@ export function createLineSender(options: LineSenderOptions): LineSender {
     else observer.call(endpoint, outcome.kind === "http" ? String(outcome.status) : outcome.sent ? "timeout" : "network");
   };
 
-  async function push(to: string, messages: messagingApi.Message[], reason: PushReason, log: Logger): Promise<Delivery> {
-    // One key for every attempt: LINE answers 409 instead of sending a second copy.
-    const retryKey = newRetryKey();
+  async function push(to: string, messages: messagingApi.Message[], reason: PushReason, retryKey: string, log: Logger): Promise<Delivery> {
+    // One key for every attempt (and every instance): LINE answers 409 instead of sending a second copy.
     let lastFailure: CallFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
@@ -163,10 +194,20 @@ export function createLineSender(options: LineSenderOptions): LineSender {
     return { via: "none", reason: gaveUp };
   }
 
-  /** Replies, retrying with the same token where that is safe (see the rules at the top). */
-  async function reply(replyToken: string, to: string, messages: messagingApi.Message[], log: Logger): Promise<Delivery> {
+  /**
+   * Replies, retrying with the same token where that is safe (see the rules at the top). `triedBefore`:
+   * an earlier run of the event tried this reply, so it may have delivered.
+   */
+  async function reply(
+    replyToken: string,
+    to: string,
+    messages: messagingApi.Message[],
+    pushKey: string,
+    triedBefore: boolean,
+    log: Logger,
+  ): Promise<Delivery> {
     /** An earlier attempt may have reached LINE without an answer: it may have delivered. */
-    let mayHaveArrived = false;
+    let mayHaveArrived = triedBefore;
     let lastFailure: CallFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
@@ -183,12 +224,12 @@ export function createLineSender(options: LineSenderOptions): LineSender {
         report("reply", failure);
         lastFailure = failure;
         if (failure.kind === "http" && failure.status === 400 && isInvalidReplyToken(failure.lineMessage)) {
-          if (attempt > 1) {
+          if (attempt > 1 || triedBefore) {
             log.info({ op: "reply", attempt, ...failureFields(failure) }, "reply token already used by an earlier attempt: that reply was delivered");
-            return { via: "reply" };
+            return triedBefore && attempt === 1 ? { via: "earlier" } : { via: "reply" };
           }
           log.info({ op: "reply", ...failureFields(failure) }, "reply token expired or used; pushing instead");
-          return push(to, messages, "invalid_reply_token", log);
+          return push(to, messages, "invalid_reply_token", pushKey, log);
         }
         const verdict = judge(failure);
         if (verdict === "monthly_limit" || verdict === "rejected") {
@@ -210,7 +251,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
       return { via: "none", reason: "line_unknown" };
     }
     log.warn({ op: "reply", attempts, ...(lastFailure === undefined ? {} : failureFields(lastFailure)) }, "LINE said the reply failed on every attempt; pushing instead");
-    return push(to, messages, "reply_failed", log);
+    return push(to, messages, "reply_failed", pushKey, log);
   }
 
   return {
@@ -232,6 +273,25 @@ export function createLineSender(options: LineSenderOptions): LineSender {
           },
         );
       };
+      const { eventId } = target;
+      let batchNumber = 0;
+      let earlier: Promise<ReadonlyMap<number, BatchState>> | undefined;
+      const earlierRun = (): Promise<ReadonlyMap<number, BatchState>> => {
+        if (journal === undefined || eventId === undefined) return Promise.resolve(new Map());
+        earlier ??= journal.read(eventId).catch((err: unknown) => {
+          log.warn({ err }, "could not read the event's delivery journal; sending as if first");
+          return new Map();
+        });
+        return earlier;
+      };
+      const note = async (batch: number, state: BatchState): Promise<void> => {
+        if (journal === undefined || eventId === undefined) return;
+        try {
+          await journal.write(eventId, batch, state);
+        } catch (err) {
+          log.warn({ err, batch, state }, "could not write the event's delivery journal");
+        }
+      };
       return {
         deliveries,
         async send(messages) {
@@ -241,14 +301,27 @@ export function createLineSender(options: LineSenderOptions): LineSender {
             deliveries.push({ via: "none", reason: "empty" });
             return;
           }
+          const before = await earlierRun();
           for (let start = 0; start < messages.length; start += MESSAGES_PER_REQUEST) {
             const batch = messages.slice(start, start + MESSAGES_PER_REQUEST);
+            const number = batchNumber++;
             const token = replyToken;
             replyToken = undefined; // one reply per event, whatever the outcome
-            const delivery =
-              token === undefined
-                ? await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", log)
-                : await reply(token, target.chatId, batch, log);
+            if (before.get(number) === "done") {
+              log.info({ batch: number }, "batch already sent by an earlier run of this event; not sent again");
+              deliveries.push({ via: "earlier" });
+              continue;
+            }
+            const pushKey = options.newRetryKey?.() ?? retryKeyFor(eventId, number);
+            let delivery: Delivery;
+            if (token === undefined) {
+              delivery = await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", pushKey, log);
+            } else {
+              const triedBefore = before.get(number) === "reply_attempted";
+              await note(number, "reply_attempted");
+              delivery = await reply(token, target.chatId, batch, pushKey, triedBefore, log);
+            }
+            await note(number, "done");
             deliveries.push(delivery);
           }
         },

@@ -16,6 +16,14 @@ export interface Metrics {
   webhookRefused(reason: string): void;
   /** Reports the event queue's depth and running count at every scrape. */
   watchQueue(queue: { readonly waiting: number; readonly running: number }): void;
+  /** Reports the shared queue's length (events waiting in Redis) at every scrape. */
+  watchStoredQueue(waiting: () => Promise<number>): void;
+  /** Events Redis could not take in time, handled in-process instead. */
+  notStored(count: number): void;
+  /** A Redis connection error. */
+  redisError(): void;
+  /** An event found with a dead worker and taken up again. */
+  jobRecovered(): void;
   /** The Prometheus text of every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -102,6 +110,31 @@ export function createMetrics(): Metrics {
     },
   });
 
+  let storedWaiting: (() => Promise<number>) | undefined;
+  new Gauge({
+    name: "slipline_stored_queue_length",
+    help: "Events waiting in Redis for a worker of any instance (0 without REDIS_URL)",
+    registers: [registry],
+    async collect() {
+      this.set(storedWaiting === undefined ? 0 : await storedWaiting().catch(() => Number.NaN));
+    },
+  });
+  const notStored = new Counter({
+    name: "slipline_events_not_stored_total",
+    help: "Events Redis could not take in time, handled in this process instead",
+    registers: [registry],
+  });
+  const redisErrors = new Counter({
+    name: "slipline_redis_errors_total",
+    help: "Redis connection errors",
+    registers: [registry],
+  });
+  const recovered = new Counter({
+    name: "slipline_jobs_recovered_total",
+    help: "Events found in the hands of a worker that stopped (a crash) and taken up again",
+    registers: [registry],
+  });
+
   return {
     registry,
     pipeline: {
@@ -127,6 +160,12 @@ export function createMetrics(): Metrics {
     watchQueue(source) {
       queue = source;
     },
+    watchStoredQueue(waiting) {
+      storedWaiting = waiting;
+    },
+    notStored: (count) => notStored.inc(count),
+    redisError: () => redisErrors.inc(),
+    jobRecovered: () => recovered.inc(),
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -11,8 +11,8 @@ import type { IncomingEvent } from "../line/incoming.js";
 import type { Delivery, EventOutlet, LineSender } from "../line/sender.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
 import { audienceOf } from "../roles/audience.js";
-import { createEventDeduper } from "./dedupe.js";
-import type { EventDeduper } from "./dedupe.js";
+import { memoryLedger } from "./ledger.js";
+import type { EventLedger } from "./ledger.js";
 
 export interface EventHandlers {
   handleText: typeof handleText;
@@ -37,7 +37,8 @@ export interface EventDispatcherOptions {
   log: Logger;
   /** Default: the real handlers. */
   handlers?: EventHandlers;
-  deduper?: EventDeduper;
+  /** Default: one process's memory. */
+  ledger?: EventLedger;
   now?: () => Date;
   /** Events handled at once; the rest wait their turn in arrival order. Default 64. */
   maxConcurrentEvents?: number;
@@ -63,7 +64,12 @@ export interface EventDispatcher {
   hasRoom(): boolean;
   /** Accepts one webhook's events at once and handles them: in order within a chat, chats side by side. Never rejects. */
   dispatchAll(events: readonly unknown[]): Promise<void>;
-  /** Events waiting for a turn, and events being handled. */
+  /**
+   * Handles one event now, outside the in-process queue: a worker of the shared queue has given it its
+   * turn (and owns the event until this resolves). Never rejects.
+   */
+  handleNow(event: unknown): Promise<void>;
+  /** Events waiting for a turn in this process, and events being handled (queued here or given by a worker). */
   readonly waiting: number;
   readonly running: number;
   /**
@@ -94,18 +100,23 @@ const APOLOGY_TIMEOUT_MS = 3_000;
 
 export function createEventDispatcher(options: EventDispatcherOptions): EventDispatcher {
   const handlers = options.handlers ?? REAL_HANDLERS;
-  const deduper = options.deduper ?? createEventDeduper();
+  const ledger = options.ledger ?? memoryLedger();
   const now = options.now ?? (() => new Date());
   const { sender, handlerDeps, log } = options;
   const observer = options.observer ?? {};
   const maxQueued = options.maxQueuedEvents ?? 1_000;
   const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? 64 });
   const unfinished = new Set<Tracked>();
+  /** Events a shared-queue worker handed over, being handled now. */
+  let runningNow = 0;
 
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    tracked.outlet ??= sender.forEvent({ replyToken: event.replyToken, chatId: event.chat.id, chatType: event.chat.type }, log.child({ eventId: event.eventId }));
+    tracked.outlet ??= sender.forEvent(
+      { replyToken: event.replyToken, chatId: event.chat.id, chatType: event.chat.type, eventId: event.eventId },
+      log.child({ eventId: event.eventId }),
+    );
     return tracked.outlet;
   }
 
@@ -139,7 +150,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     if (event.isRedelivery) observer.redelivery?.();
     // Standby: another channel owns the chat right now; LINE gives no reply token and we send nothing.
     if (event.mode === "standby") return finish("none", "standby", [], "debug");
-    if (event.eventId !== undefined && !deduper.firstSeen(event.eventId)) {
+    if (event.eventId !== undefined && !(await claim(event.eventId))) {
       observer.duplicate?.();
       return finish("none", "duplicate");
     }
@@ -180,6 +191,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
     try {
       const result = await runHandler(event, ctx, deps);
+      await settle(event);
       finish(result.command, result.outcome, outlet.deliveries);
     } catch (err) {
       // A handler throws only on a bug. Log it, and say sorry in the chat (a group too) rather than leave it silent.
@@ -191,7 +203,28 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
           eventLog.error({ err: sendErr }, "apology not sent");
         }
       }
+      await settle(event);
       finish("unknown", "failed", outlet.deliveries);
+    }
+  }
+
+  /** Whether to handle the event; when the ledger cannot be reached, a possible duplicate beats a lost answer. */
+  async function claim(eventId: string): Promise<boolean> {
+    try {
+      return await ledger.claim(eventId);
+    } catch (err) {
+      log.warn({ err, eventId }, "could not check whether the event was answered before; handling it");
+      return true;
+    }
+  }
+
+  /** Marks the event answered; a ledger that cannot be reached only risks a later duplicate, so it is logged, not thrown. */
+  async function settle(event: IncomingEvent): Promise<void> {
+    if (event.eventId === undefined) return;
+    try {
+      await ledger.settle(event.eventId);
+    } catch (err) {
+      log.warn({ err, eventId: event.eventId }, "could not record the event as answered");
     }
   }
 
@@ -269,7 +302,19 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       return queue.size;
     },
     get running() {
-      return queue.pending;
+      return queue.pending + runningNow;
+    },
+    async handleNow(raw) {
+      const tracked: Tracked = { event: readEvent(raw), outlet: undefined, sending: false, abandoned: false, done: Promise.resolve(), finish: () => undefined };
+      runningNow += 1;
+      const started = performance.now();
+      try {
+        await dispatchOne(tracked, started, 0);
+      } catch (err) {
+        log.error({ err }, "event dispatch failed");
+      } finally {
+        runningNow -= 1;
+      }
     },
     async dispatchAll(events) {
       const byChat = new Map<string, Tracked[]>();
@@ -325,6 +370,8 @@ function describeDelivery(delivery: Delivery): string {
   switch (delivery.via) {
     case "reply":
       return "reply";
+    case "earlier":
+      return "earlier_run";
     case "push":
       return `push:${delivery.reason}`;
     case "none":

@@ -73,6 +73,8 @@ export interface SlipClientOptions {
   breakForMs?: number;
   /** Told about each operation's end and each change of the circuit (metrics). */
   observer?: SlipObserver;
+  /** Where account info is cached; default this process's memory. Shared when several instances run. */
+  accountCache?: AccountCache;
   /** Largest body accepted. Default 1 MiB (a page of 100 history items is about 40 KB). */
   maxBodyBytes?: number;
   /** Clock for the account cache and Retry-After dates. Default `Date.now`. */
@@ -103,6 +105,23 @@ interface Settings {
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
   readonly observer: SlipObserver | undefined;
+}
+
+/** A place to keep the account info for a while; a cache that fails only costs a service call. */
+export interface AccountCache {
+  get(): Promise<AccountInfo | undefined>;
+  set(value: AccountInfo, ttlMs: number): Promise<void>;
+}
+
+function memoryAccountCache(now: () => number): AccountCache {
+  let kept: { value: AccountInfo; freshUntilMs: number } | undefined;
+  return {
+    get: () => Promise.resolve(kept !== undefined && now() < kept.freshUntilMs ? kept.value : undefined),
+    set: (value, ttlMs) => {
+      kept = { value, freshUntilMs: now() + ttlMs };
+      return Promise.resolve();
+    },
+  };
 }
 
 /** One call as the retry loop sees it. */
@@ -293,7 +312,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
   breaker.onStateChange((state) => settings.observer?.circuit(circuitStateName(state)));
   const historyFlights = new InFlight<HistoryPage>();
   const accountFlights = new InFlight<AccountInfo>();
-  let account: { value: AccountInfo; freshUntilMs: number } | undefined;
+  const accountCache = options.accountCache ?? memoryAccountCache(settings.now);
   let closed = false;
 
   // A service message is outside input: if it ever echoed the secret, the secret would reach staff and logs.
@@ -463,12 +482,15 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
       return execute({ method: "POST", path: QR_URL_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQrUrl });
     },
 
-    accountInfo(): Promise<AccountInfo> {
-      if (account !== undefined && settings.now() < account.freshUntilMs) return Promise.resolve(structuredClone(account.value));
+    async accountInfo(): Promise<AccountInfo> {
+      if (settings.accountCacheMs > 0) {
+        const cached = await accountCache.get().catch(() => undefined);
+        if (cached !== undefined) return structuredClone(cached);
+      }
       return accountFlights.run("", async () => {
         const value = await execute({ method: "GET", path: ACCOUNT_PATH, query: "", body: undefined, read: readAccountInfo });
         // Only successes are cached: an expired package or an outage must be seen again on the next call.
-        if (settings.accountCacheMs > 0) account = { value, freshUntilMs: settings.now() + settings.accountCacheMs };
+        if (settings.accountCacheMs > 0) await accountCache.set(value, settings.accountCacheMs).catch(() => undefined);
         return value;
       });
     },

@@ -1,0 +1,74 @@
+// The Redis connections of one instance: one for the bot's own quick commands (fails fast when Redis is
+// away), one shared by the queue workers (waits for Redis to come back), and whether Redis is up now.
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+
+export interface RedisLink {
+  /** Ledger, journal, notes, cache and queue producers: offline means an error at once, not a wait. */
+  readonly commands: Redis;
+  /** The queue workers' shared connection: commands wait for a reconnect (BullMQ needs that). */
+  readonly workers: Redis;
+  /** Both connections are up. */
+  isUp(): boolean;
+  close(): Promise<void>;
+}
+
+export interface RedisLinkOptions {
+  url: string;
+  log: Logger;
+  /** Told about every connection error (metrics). */
+  onError?: () => void;
+}
+
+/** A command that waits longer than this counts as failed: the callers have fallbacks. */
+const COMMAND_TIMEOUT_MS = 1_000;
+
+export function connectRedis(options: RedisLinkOptions): RedisLink {
+  const { log } = options;
+  const reconnect = (times: number): number => Math.min(100 * 2 ** Math.min(times, 5), 2_000);
+  const commands = new Redis(options.url, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    retryStrategy: reconnect,
+    connectionName: "slipline",
+  });
+  const workers = new Redis(options.url, {
+    maxRetriesPerRequest: null,
+    retryStrategy: reconnect,
+    connectionName: "slipline-workers",
+  });
+  for (const [name, connection] of [["commands", commands], ["workers", workers]] as const) {
+    let wasUp = false;
+    connection.on("ready", () => {
+      if (!wasUp) log.info({ connection: name }, "redis connected");
+      wasUp = true;
+    });
+    connection.on("error", (err: Error) => {
+      options.onError?.();
+      // ioredis repeats the same error on every reconnect attempt; the message never holds the password.
+      log.warn({ connection: name, error: err.message }, "redis error");
+    });
+    connection.on("end", () => {
+      if (wasUp) log.warn({ connection: name }, "redis connection lost");
+      wasUp = false;
+    });
+  }
+  return {
+    commands,
+    workers,
+    isUp: () => commands.status === "ready" && workers.status === "ready",
+    async close() {
+      await Promise.allSettled([commands.quit(), workers.quit()]);
+      commands.disconnect();
+      workers.disconnect();
+    },
+  };
+}
+
+/** Resolves once the connection is up (at once when it already is). */
+export function whenUp(connection: Redis): Promise<void> {
+  if (connection.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => connection.once("ready", () => resolve()));
+}

@@ -1,0 +1,199 @@
+// Several bot processes sharing one Redis (a redis-server of the test's own, on a free port), black box:
+// a burst split between two instances with one of them SIGKILLed, the same event sent to both, Redis
+// restarted mid-burst, a redelivery after a restart, one chat's events across instances, shared notes.
+import { Queue } from "bullmq";
+import { afterEach, describe, expect, it } from "vitest";
+import { partitionOf } from "../../src/shared-state/event-queue.js";
+import { killLeftovers } from "../helpers/entry-process.js";
+import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
+import type { BotProcess, World } from "../helpers/loopback-world.js";
+import { startTestRedis } from "../helpers/redis-server.js";
+import type { TestRedis } from "../helpers/redis-server.js";
+import { lineId, newEventId, textEvent, webhookBody } from "../helpers/webhook.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await killLeftovers();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(latencyMs: number): Promise<{ world: World; redis: TestRedis }> {
+  const redis = await startTestRedis();
+  cleanups.push(() => redis.stop());
+  const world = await startWorld(latencyMs);
+  cleanups.push(() => world.close());
+  return { world, redis };
+}
+
+async function instance(world: World, redis: TestRedis, env: Record<string, string> = {}): Promise<BotProcess> {
+  const bot = await startBot(world, { REDIS_URL: redis.url, ...env });
+  await whenReady(bot);
+  return bot;
+}
+
+describe("several instances on one Redis", { timeout: 180_000 }, () => {
+  it("SIGKILL one of two mid-burst: every acknowledged event is answered, none twice, the dead one's within 30 s", async () => {
+    const { world, redis } = await setup(2_000);
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    let killedAt = 0;
+    const sent = await burst(world, {
+      count: 300,
+      perSecond: 100,
+      firstChat: 0x10000,
+      // Alternate; once A is dead, everything goes to B, as a load balancer would do.
+      target: (n) => (n % 2 === 0 && killedAt === 0 ? a.webhookUrl : b.webhookUrl),
+      onSent: (n) => {
+        if (n === 150) {
+          a.process.child.kill("SIGKILL");
+          killedAt = Date.now();
+        }
+      },
+    });
+    const acked = sent.filter((s) => s.status === 200);
+    expect(acked.length).toBeGreaterThanOrEqual(290);
+    await waitUntil(() => acked.every((s) => answersByChat(world.platform).has(s.chatId)), 90_000);
+    const answers = answersByChat(world.platform);
+    const unanswered = acked.filter((s) => !answers.has(s.chatId));
+    const doubled = [...answers].filter(([, list]) => list.length > 1);
+    expect(unanswered).toEqual([]);
+    expect(doubled).toEqual([]);
+    for (const s of acked) expect(answers.get(s.chatId)).toEqual(["qr-card+image"]);
+    // What A had in hand when it died, B found (its log names the events) and answered within 30 s of the kill.
+    const recovered = [...b.process.output().matchAll(/"jobId":"([0-9A-Z]+)"[^\n]*taken up again/g)].map((m) => m[1]);
+    expect(recovered.length).toBeGreaterThan(0);
+    for (const eventId of recovered) {
+      const chatId = sent.find((s) => s.eventId === eventId)?.chatId;
+      const answeredAt = world.platform.sent.find((s) => s.chatId === chatId)?.at ?? Number.POSITIVE_INFINITY;
+      expect(answeredAt - killedAt, eventId).toBeLessThan(30_000);
+    }
+    const metrics = await (await fetch(`${b.url}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`^slipline_jobs_recovered_total ${recovered.length}$`, "m"));
+  });
+
+  it("the same event sent to both instances is answered once", async () => {
+    const { world, redis } = await setup(200);
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    const eventId = newEventId();
+    const { chatId, body } = qrWebhook(world, 0x20000, "qr 150", eventId);
+    const statuses = await Promise.all([sendSigned(a.webhookUrl, body), sendSigned(b.webhookUrl, body)]);
+    expect(statuses).toEqual([200, 200]);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a second answer, which must not come
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+  });
+
+  it("a redelivery after a restart is answered once", async () => {
+    const { world, redis } = await setup(0);
+    const first = await instance(world, redis);
+    const eventId = newEventId();
+    const { chatId, body } = qrWebhook(world, 0x30000, "qr 150", eventId);
+    expect(await sendSigned(first.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(await first.process.stop(30_000)).toBe(0);
+
+    // A restart (the data survives: append-only file), and the hour passes after which the queue forgets a
+    // finished job (removed here by hand): only the ledger of answered events still knows it.
+    await redis.restart();
+    const queue = new Queue(`events-${String(partitionOf(chatId)).padStart(2, "0")}`, { connection: { host: "127.0.0.1", port: redis.port }, prefix: "slipline" });
+    expect(await queue.getJobState(eventId)).toBe("completed");
+    await queue.remove(eventId);
+    await queue.close();
+    const second = await instance(world, redis);
+    const redelivered = body.replace('"isRedelivery":false', '"isRedelivery":true');
+    expect(redelivered).toContain('"isRedelivery":true');
+    expect(await sendSigned(second.webhookUrl, redelivered)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+    const metrics = await (await fetch(`${second.url}/metrics`)).text();
+    expect(metrics).toMatch(/^slipline_duplicate_events_total 1$/m);
+  });
+
+  it("Redis restarted mid-burst: no acknowledged event is lost", async () => {
+    const { world, redis } = await setup(300);
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    let restarting: Promise<void> | undefined;
+    const sent = await burst(world, {
+      count: 200,
+      perSecond: 100,
+      firstChat: 0x40000,
+      target: (n) => (n % 2 === 0 ? a.webhookUrl : b.webhookUrl),
+      onSent: (n) => {
+        if (n === 60) restarting = redis.restart({ downMs: 500 });
+      },
+    });
+    await restarting;
+    const acked = sent.filter((s) => s.status === 200);
+    expect(acked.length).toBe(sent.length);
+    await waitUntil(() => acked.every((s) => answersByChat(world.platform).has(s.chatId)), 90_000);
+    const answers = answersByChat(world.platform);
+    expect(acked.filter((s) => !answers.has(s.chatId))).toEqual([]);
+    // While Redis was away, events were handled where they arrived, and said so.
+    expect(a.process.output() + b.process.output()).toMatch(/events not stored in redis; handling them in this process/);
+    await whenReady(a);
+    await whenReady(b);
+  });
+
+  it("one chat's events are handled one at a time and in order, though they reach different instances", async () => {
+    const { world, redis } = await setup(1_000);
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    const chatId = lineId("U", 0x50000);
+    const webhook = (text: string) =>
+      webhookBody([textEvent({ source: { type: "user", userId: chatId }, replyToken: world.platform.issueReplyToken(chatId), text })]);
+    expect(await sendSigned(a.webhookUrl, webhook("qr 1"))).toBe(200);
+    expect(await sendSigned(b.webhookUrl, webhook("qr 2"))).toBe(200);
+    expect(await sendSigned(a.webhookUrl, webhook("qr 3"))).toBe(200);
+    await waitUntil(() => world.platform.sent.filter((s) => s.chatId === chatId).length === 3, 30_000);
+    const sends = world.platform.sent.filter((s) => s.chatId === chatId);
+    const amounts = sends.map((s) => JSON.stringify(s.messages).match(/฿(\d)\.00/)?.[1]);
+    expect(amounts).toEqual(["1", "2", "3"]);
+    // Not side by side: each waited for the one before it (the service takes 1 s each).
+    expect((sends[2]?.at ?? 0) - (sends[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_800);
+  });
+
+  it("shares the customer note's 12-hour rule between instances", async () => {
+    const { world, redis } = await setup(0);
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    const customer = lineId("U", 0x60000);
+    const say = (url: string, text: string) =>
+      sendSigned(url, webhookBody([textEvent({ source: { type: "user", userId: customer }, replyToken: world.platform.issueReplyToken(customer), text })]));
+    expect(await say(a.webhookUrl, "โอนแล้วค่ะ")).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === customer), 10_000);
+    expect(await say(b.webhookUrl, "ส่งวันไหนคะ")).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(world.platform.sent.filter((s) => s.chatId === customer)).toHaveLength(1);
+  });
+
+  it("runs as web only and worker only (the Procfile's two lines): the web instance stores, the worker answers", async () => {
+    const { world, redis } = await setup(0);
+    const worker = await instance(world, redis, { INSTANCE_ROLE: "worker" });
+    const web = await instance(world, redis, { INSTANCE_ROLE: "web" });
+    const { chatId, body } = qrWebhook(world, 0x70000);
+    expect(await sendSigned(web.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+    // A worker-only instance takes no webhooks.
+    expect(await sendSigned(worker.webhookUrl, qrWebhook(world, 0x70001).body)).toBe(503);
+    expect(web.process.output()).not.toMatch(/event queue workers started/);
+    expect(worker.process.output()).toMatch(/event queue workers started/);
+  });
+
+  it("is not ready while Redis is unreachable, and ready again when it is back", async () => {
+    const { world, redis } = await setup(0);
+    const bot = await instance(world, redis);
+    expect((await fetch(`${bot.url}/readyz`)).status).toBe(200);
+    const down = redis.restart({ downMs: 3_000 });
+    await waitUntil(() => false, 1_000);
+    const ready = await fetch(`${bot.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "redis_unreachable" });
+    await down;
+    await whenReady(bot);
+    const metrics = await (await fetch(`${bot.url}/metrics`)).text();
+    expect(metrics).toMatch(/^slipline_redis_errors_total [1-9]/m);
+  });
+});

@@ -1,0 +1,83 @@
+// A Redis of the test's own: Debian's redis-server on a free loopback port, data in a temporary folder
+// (append-only file, so a restart keeps what it had), stopped by PID. Never the machine's shared Redis.
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  /** Stops it (SIGTERM, then SIGKILL) and starts it again on the same port with the same data. */
+  restart(options?: { downMs?: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "slipline-redis-"));
+  let child: ChildProcess | undefined;
+
+  const launch = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"];
+      const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+      child = started;
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s:\n${output}`)), 10_000);
+      started.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+        output += chunk;
+        if (/Ready to accept connections/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      started.once("error", (error) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server could not start (apt-get install -y redis-server): ${error.message}`));
+      });
+      started.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code}):\n${output}`));
+      });
+    });
+
+  const kill = async (): Promise<void> => {
+    const running = child;
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill("SIGTERM");
+    const late = setTimeout(() => running.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(late);
+  };
+
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async restart(options = {}) {
+      await kill();
+      if (options.downMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.downMs));
+      await launch();
+    },
+    async stop() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
