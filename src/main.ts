@@ -28,6 +28,7 @@ import { createBotApp, createBotServer } from "./server.js";
 import type { BotApp } from "./server.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { createSlipClient } from "./slip/client.js";
+import { createSummaryLoader } from "./summary/load.js";
 
 type Closer = { name: string; close: () => Promise<void> };
 
@@ -149,7 +150,7 @@ async function start(
   const bot = createBotApp({
     channelSecret: line.channelSecret,
     sender,
-    handlerDeps: { slip, settings, log, quietNotes: shared?.quietNotes ?? createQuietNotes() },
+    handlerDeps: { slip, settings, log, quietNotes: shared?.quietNotes ?? createQuietNotes(), summaries: createSummaryLoader({ slip }) },
     log,
     maxQueuedEvents: config.maxQueuedEvents,
     metrics,

@@ -1,5 +1,5 @@
-// History requests written back as command text: postback data for paging and quick-reply texts.
-import type { HistoryRequest, Lang, RangeSpec } from "./types.js";
+// Requests written back as command text: postback data for paging and checking a payment, and quick-reply texts.
+import type { HistoryRequest, Lang, PaidRequest, RangeSpec } from "./types.js";
 import { commandWord } from "./registry.js";
 import { STATUS_WORDS } from "./parse-history.js";
 import { compareCalendarDates, formatIsoDate } from "./range.js";
@@ -44,5 +44,19 @@ export function formatHistoryCommand(request: HistoryRequest, lang: Lang): strin
     if (request.status !== undefined) parts.push(STATUS_WORDS[request.status][lang][0] ?? request.status);
   }
   if (request.page !== 1) parts.push(words.page, String(request.page));
+  return parts.join(" ");
+}
+
+/** `150` or `150.50`: an amount in satang as it is typed. */
+export function formatAmount(satang: number): string {
+  const whole = Math.floor(satang / 100);
+  const cents = satang % 100;
+  return cents === 0 ? String(whole) : `${whole}.${String(cents).padStart(2, "0")}`;
+}
+
+/** `paid 150 after 2026-11-24T07:05:00.000Z`: the QR card's "check payment" button. */
+export function formatPaidCommand(request: PaidRequest, lang: Lang): string {
+  const parts = [commandWord("paid", lang), formatAmount(request.amount)];
+  if (request.after !== undefined) parts.push(lang === "th" ? "หลัง" : "after", request.after.toISOString());
   return parts.join(" ");
 }

@@ -1,14 +1,15 @@
 // The command parser: message text to a typed command or a failure that says what was wrong (the README's Commands section).
-import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, UsageProblem } from "./types.js";
+import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, SummaryRequest, UsageProblem } from "./types.js";
 import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
 import { THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
+import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse-paid.js";
 import { todayIn } from "./range.js";
 
 /** Longest first, as tokenize needs; sorted once here rather than on every message. */
 const ARGUMENT_KEYWORDS: readonly string[] = [
-  ...new Set([...QR_THAI_KEYWORDS, ...HISTORY_THAI_KEYWORDS, ...THAI_COMMAND_WORDS].map(normalizeText)),
+  ...new Set([...QR_THAI_KEYWORDS, ...HISTORY_THAI_KEYWORDS, ...PAID_THAI_KEYWORDS, ...THAI_COMMAND_WORDS].map(normalizeText)),
 ].sort((a, b) => b.length - a.length);
 
 /** English qr words may have the number glued on (`qr150`); other English words must stand alone (`h` in `hello`). */
@@ -31,7 +32,7 @@ function noArguments(tokens: readonly Token[], command: Command): ArgsResult {
   return extra === undefined ? { ok: true, command } : { ok: false, problem: { code: "unexpected", input: extra.raw } };
 }
 
-function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext): ArgsResult {
+function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext, word: string): ArgsResult {
   switch (name) {
     case "qr": {
       const result = parseQrArgs(tokenize(args, ARGUMENT_KEYWORDS));
@@ -46,6 +47,23 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
       const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), todayIn(ctx.now, ctx.timeZone).year);
       return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
+    }
+    case "summary": {
+      // `ยอดวันนี้` already says "today".
+      if (word === "ยอดวันนี้" && args !== "") return { ok: false, problem: { code: "unexpected", input: args.split(" ")[0] ?? args } };
+      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), todayIn(ctx.now, ctx.timeZone).year);
+      if (!result.ok) return result;
+      // A summary has no pages and no reference: those words belong to `history`.
+      if (result.request.by === "ref") return { ok: false, problem: { code: "unexpected", input: "ref" } };
+      if (result.request.page !== 1) return { ok: false, problem: { code: "unexpected", input: `page ${result.request.page}` } };
+      const request: SummaryRequest = { range: result.request.range };
+      if (result.request.status !== undefined) request.status = result.request.status;
+      return { ok: true, command: { kind: "summary", lang, request } };
+    }
+    case "paid": {
+      const result = parsePaidArgs(tokenize(args, ARGUMENT_KEYWORDS));
+      return result.ok ? { ok: true, command: { kind: "paid", lang, request: result.request } } : result;
     }
     case "help": {
       const [topic, extra] = tokenize(args, ARGUMENT_KEYWORDS);
@@ -80,6 +98,7 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   const rest = space === -1 ? "" : body.slice(space + 1);
 
   let word: CommandWord | undefined = lookupCommandWord(first);
+  let matched = first.toLowerCase();
   let glued = "";
   if (word === undefined) {
     // Thai runs words together: `ประวัติเมื่อวาน`, `คิวอาร์150`.
@@ -88,9 +107,11 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
     const english = ENGLISH_GLUED_QR.exec(first);
     if (thai !== undefined) {
       word = lookupCommandWord(thai);
+      matched = thai;
       glued = first.slice(thai.length);
     } else if (english !== null) {
       word = lookupCommandWord(english[1] ?? "");
+      matched = (english[1] ?? "").toLowerCase();
       glued = english[2] ?? "";
     }
   }
@@ -98,10 +119,10 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
     failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(first) });
   if (word === undefined) return unknown();
 
-  const args = glued === "" ? rest : `${glued} ${rest}`;
-  const result = parseArguments(word.name, word.lang, args, ctx);
+  const args = (glued === "" ? rest : `${glued} ${rest}`).trim();
+  const result = parseArguments(word.name, word.lang, args, ctx, matched);
   if (result.ok) return { ok: true, command: result.command, bare: args === "" };
-  // `ประวัติศาสตร์` (the school subject) or `ยอดขาย` (sales) only start like a command: not one.
+  // `ประวัติศาสตร์` (the school subject) only starts like a command: it is not one.
   if (glued !== "" && !ARGUMENT_START.test(glued)) return unknown();
   return failure({ kind: "usage", lang: word.lang, command: word.name, problem: clipProblem(result.problem) });
 }

@@ -20,6 +20,13 @@ export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
+/** The calendar day `days` after `date` (before, when negative). */
+export function addCalendarDays(date: CalendarDate, days: number): CalendarDate {
+  // UTC so no zone can shift the day.
+  const moved = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
+}
+
 /** `2026-11-05`: how ranges are written in postback data. */
 export function formatIsoDate(date: CalendarDate): string {
   const pad = (n: number, width: number) => String(n).padStart(width, "0");

@@ -26,7 +26,7 @@ export interface CommandInfo {
 }
 
 /** The order help lists them in. */
-export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "balance", "help", "id"];
+export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary", "paid", "balance", "help", "id"];
 
 export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   qr: {
@@ -52,6 +52,31 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     description: {
       en: "slips checked in a period, with totals; statuses: valid, invalid, fraud, duplicate, not_found, error",
       th: "สลิปที่ตรวจในช่วงเวลา พร้อมยอดรวม สถานะ: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
+    },
+    audience: "staff",
+    bareInCustomerGroup: false,
+  },
+  summary: {
+    name: "summary",
+    // `ยอดวันนี้` and `ยอดขาย` are how a Thai owner asks for the day's sales.
+    words: { en: ["summary", "sales"], th: ["สรุป", "ยอดวันนี้", "ยอดขาย", "สรุปยอด"] },
+    usage: { en: "summary [today|yesterday|7d|month|lastmonth|date|A..B] [status]", th: "สรุป [วันนี้|เมื่อวาน|7วัน|เดือนนี้|เดือนที่แล้ว|วันที่|A ถึง B] [สถานะ]" },
+    example: { en: "summary 7d", th: "ยอดขาย เมื่อวาน" },
+    description: {
+      en: "totals of a period: checks, valid amount, per status and channel, tokens used, a chart",
+      th: "สรุปยอดช่วงเวลา: จำนวนรายการ ยอดที่ผ่าน แยกตามสถานะและช่องทาง โทเคนที่ใช้ พร้อมกราฟ",
+    },
+    audience: "staff",
+    bareInCustomerGroup: false,
+  },
+  paid: {
+    name: "paid",
+    words: { en: ["paid", "received"], th: ["ได้รับ", "เช็คยอด"] },
+    usage: { en: "paid <amount>", th: "ได้รับ <จำนวนเงิน>" },
+    example: { en: "paid 150", th: "เช็คยอด 150" },
+    description: {
+      en: "has a payment of exactly this amount arrived today?",
+      th: "วันนี้มีเงินโอนเข้ายอดนี้แล้วหรือยัง",
     },
     audience: "staff",
     bareInCustomerGroup: false,

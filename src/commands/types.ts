@@ -2,7 +2,7 @@
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";
-export type CommandName = "qr" | "history" | "balance" | "help" | "id";
+export type CommandName = "qr" | "history" | "summary" | "paid" | "balance" | "help" | "id";
 
 export type PromptPayIdType = "phone" | "citizen" | "ewallet";
 
@@ -35,9 +35,23 @@ export type HistoryRequest =
   | { by: "range"; range: RangeSpec; status?: SlipStatus; page: number }
   | { by: "ref"; transRef: string; page: number };
 
+/** A summary of a range: figures over every check in it (optionally of one status). */
+export interface SummaryRequest {
+  range: RangeSpec;
+  status?: SlipStatus;
+}
+
+/** "Has it arrived?": valid checks of exactly this amount today, created after `after` when given (a QR's time). */
+export interface PaidRequest {
+  amount: Satang;
+  after?: Date;
+}
+
 export type Command =
   | { kind: "qr"; lang: Lang; id?: PromptPayId; amount?: Satang }
   | { kind: "history"; lang: Lang; request: HistoryRequest }
+  | { kind: "summary"; lang: Lang; request: SummaryRequest }
+  | { kind: "paid"; lang: Lang; request: PaidRequest }
   | { kind: "balance"; lang: Lang }
   | { kind: "help"; lang: Lang; topic?: CommandName }
   | { kind: "id"; lang: Lang };
@@ -55,6 +69,7 @@ export type UsageProblem =
   | { code: "bad_range"; input: string } // start after end
   | { code: "bad_page"; input: string }
   | { code: "missing_ref" }
+  | { code: "missing_amount" } // `paid` without the amount
   | { code: "unexpected"; input: string }; // an argument that fits nothing
 
 export type ParseFailure =

@@ -1,4 +1,5 @@
-// balance: the account's tokens, package and expiry.
+// balance: the account's tokens, package and expiry, with a forecast from the last 7 days' use.
+import { resolveRange } from "../commands/range.js";
 import type { Command } from "../commands/types.js";
 import { renderBalance } from "../render/balance.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
@@ -8,7 +9,21 @@ export async function handleBalance(
   ctx: ChatContext,
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  const account = await deps.slip.accountInfo();
-  await ctx.send(renderBalance({ lang: command.lang, timeZone: deps.settings.timeZone, now: ctx.now, account }));
+  const { timeZone } = deps.settings;
+  const [account, usage] = await Promise.all([deps.slip.accountInfo(), recentUsage(ctx, deps)]);
+  await ctx.send(renderBalance({ lang: command.lang, timeZone, now: ctx.now, account, ...(usage === undefined ? {} : { usage }) }));
   return { command: "balance", outcome: "answered" };
+}
+
+/** Tokens charged over the last 7 days, for the forecast; a failure leaves the forecast out, not the balance. */
+async function recentUsage(ctx: ChatContext, deps: HandlerDeps): Promise<{ tokensCharged: number; days: number } | undefined> {
+  const days = 7;
+  try {
+    const range = resolveRange({ kind: "days", days }, ctx.now, deps.settings.timeZone);
+    const loaded = await deps.summaries.load(range, deps.settings.timeZone);
+    return { tokensCharged: loaded.figures.tokensCharged, days };
+  } catch (err) {
+    deps.log.warn({ err }, "token forecast left out: the week's history could not be read");
+    return undefined;
+  }
 }

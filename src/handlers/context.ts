@@ -1,7 +1,8 @@
 // What a handler knows about the event it answers, and what it may use: no raw events, no reply tokens.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
-import type { CommandName } from "../commands/types.js";
+import type { CommandName, Lang } from "../commands/types.js";
+import type { SummaryLoader } from "../summary/load.js";
 import type { SlipClient } from "../slip/types.js";
 import type { BotSettings } from "../config.js";
 import type { Audience, Chat } from "../roles/audience.js";
@@ -28,6 +29,22 @@ export interface HandlerDeps {
   readonly log: Logger;
   /** Which customer chats got the friendly note lately. */
   readonly quietNotes: QuietNotes;
+  /** Summaries of a range (also the balance's forecast), reused for a minute. */
+  readonly summaries: SummaryLoader;
+  /** When WATCH_PAYMENTS_MINUTES is set: watches for the payment of a staff QR's amount. */
+  readonly watches?: PaymentWatches | undefined;
+}
+
+/** A staff QR's payment to watch for: a valid check of this amount made after the QR, pushed to its chat once. */
+export interface PaymentToWatch {
+  chatId: string;
+  amountSatang: number;
+  after: Date;
+  lang: Lang;
+}
+
+export interface PaymentWatches {
+  watch(payment: PaymentToWatch): Promise<void>;
 }
 
 /** What came of one event, for the structured log line. */

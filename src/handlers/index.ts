@@ -20,6 +20,8 @@ import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { handleQr } from "./qr.js";
 import { handleHistory } from "./history.js";
+import { handlePaid } from "./paid.js";
+import { handleSummary } from "./summary.js";
 import { handleBalance } from "./balance.js";
 import { handleHelp } from "./help.js";
 import { handleId } from "./id.js";
@@ -39,6 +41,8 @@ type CommandHandler<K extends CommandName> = (
 const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   qr: handleQr,
   history: handleHistory,
+  summary: handleSummary,
+  paid: handlePaid,
   balance: handleBalance,
   help: handleHelp,
   id: handleId,

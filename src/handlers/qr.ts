@@ -1,5 +1,6 @@
 // qr: a PromptPay QR card and image from the service's QR link (size 1024). Staff may ask for any id;
 // customers get QR codes that pay the shop's own PROMPTPAY_ID and nothing else.
+import { formatPaidCommand } from "../commands/format.js";
 import type { Command, PromptPayId } from "../commands/types.js";
 import { renderNoPromptPayId, renderQrAskStaff, renderQrShopOnly } from "../render/errors.js";
 import { QR_SIZES, renderQr } from "../render/qr.js";
@@ -48,6 +49,14 @@ export async function handleQr(
     amount: command.amount === undefined ? undefined : command.amount / 100,
     size: QR_SIZES.original,
   });
-  await ctx.send(renderQr({ lang: command.lang, payee, amount: qr.amount, url: qr.url }));
+  // Staff asking for an amount can check whether it arrived; with watches on, the bot tells them itself.
+  const staffAmount = ctx.audience.role === "staff" ? command.amount : undefined;
+  const checkPayment = staffAmount === undefined ? undefined : formatPaidCommand({ amount: staffAmount, after: ctx.now }, command.lang);
+  await ctx.send(renderQr({ lang: command.lang, payee, amount: qr.amount, url: qr.url, checkPayment }));
+  if (staffAmount !== undefined && deps.watches !== undefined) {
+    await deps.watches.watch({ chatId: ctx.chat.id, amountSatang: staffAmount, after: ctx.now, lang: command.lang }).catch((err: unknown) => {
+      deps.log.warn({ err }, "payment watch not started");
+    });
+  }
   return { command: "qr", outcome: "answered" };
 }

@@ -1,10 +1,12 @@
-// The balance reply: store, package, tokens, credits, estimates, rates and expiry, with a warning when it runs low.
+// The balance reply: store, package, tokens, credits, estimates, rates and expiry, a forecast at the recent
+// pace, and a warning when it runs low.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { AccountInfo } from "../slip/types.js";
 import { calendarDaysBetween, formatCalendarDate, formatCount, formatTokens, parseInstant, zonedParts } from "./format.js";
 import { flexMessage, safeText } from "./limits.js";
-import { texts } from "./text.js";
+import { texts, type Texts } from "./text.js";
+import { addCalendarDays } from "../commands/range.js";
 
 /** Warn when the package ends within this many days. */
 const EXPIRY_WARNING_DAYS = 7;
@@ -16,6 +18,21 @@ export interface BalanceView {
   timeZone: string;
   now: Date;
   account: AccountInfo;
+  /** Tokens charged over the last `days` days (from history): the forecast's pace. Absent: no forecast shown. */
+  usage?: { tokensCharged: number; days: number };
+}
+
+/** How long the tokens last at the recent pace, and whether they or the package end first. */
+function forecastLines(view: BalanceView, expiry: Expiry | undefined, t: Texts): string[] {
+  const { usage } = view;
+  if (usage === undefined) return [];
+  if (usage.tokensCharged <= 0) return [t.forecastNoHistory];
+  const perDay = usage.tokensCharged / usage.days;
+  const days = Math.floor(view.account.tokens / perDay);
+  const until = addCalendarDays(zonedParts(view.now, view.timeZone), days);
+  const lines = [t.forecastPerDay(formatTokens(perDay)), t.forecastLasts(formatCount(days), formatCalendarDate(until, view.lang))];
+  if (expiry !== undefined && !expiry.expired) lines.push(days < expiry.daysLeft ? t.forecastTokensFirst : t.forecastPackageFirst);
+  return lines;
 }
 
 function formatAmount(value: number): string {
@@ -107,6 +124,14 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
     ),
     row(t.balanceExpires, expiryText, expiry?.soon === true ? "#D32F2F" : undefined),
   ];
+  const forecast = forecastLines(view, expiry, t);
+  if (forecast.length > 0) {
+    body.push({ type: "separator", margin: "md" });
+    body.push({ type: "text", text: t.forecastTitle, size: "xs", color: "#1B4F91", weight: "bold", margin: "md" });
+    for (const line of forecast) {
+      body.push({ type: "text", text: line, size: "xs", wrap: true, color: line.startsWith("⚠️") ? "#D32F2F" : "#555555" });
+    }
+  }
   for (const warning of warnings) {
     body.push({ type: "text", text: warning, size: "sm", color: "#D32F2F", wrap: true, margin: "md" });
   }

@@ -4,31 +4,14 @@ import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/
 import { formatHistoryCommand } from "../commands/format.js";
 import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
 import { compareCalendarDates } from "../commands/range.js";
-import {
-  isSlipStatus,
-  LISTED_SOURCES,
-  SLIP_STATUSES,
-  type HistoryItem,
-  type ListedSource,
-  type SlipStatus,
-} from "../slip/types.js";
+import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
 import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant, zonedParts } from "./format.js";
 import { flexMessage, jsonBytes, LIMITS, postbackButton, quickReply, safeText, type QuickReplyChoice } from "./limits.js";
 import { texts, type Texts } from "./text.js";
+import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 
 /** Rows on one page of our history view. */
 export const HISTORY_PAGE_SIZE = 10;
-
-const STATUS_COLORS: Record<SlipStatus, string> = {
-  valid: "#1DB446",
-  invalid: "#E67E22",
-  fraud: "#D32F2F",
-  duplicate: "#8E44AD",
-  not_found: "#607D8B",
-  error: "#7F7F7F",
-};
-/** Statuses the contract does not list get this colour and their raw word. */
-const NEUTRAL_COLOR = "#999999";
 
 export type HistoryScope =
   | { by: "range"; range: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus }
@@ -62,28 +45,9 @@ export interface HistoryView {
 }
 
 const NAME_UNITS = 40;
-const STATUS_WORD_UNITS = 20;
 /** LINE draws at most 5,000 characters per text; a reference is a bank code far shorter, but a bad service must not break the bubble. */
 const REF_UNITS = 80;
 const DASH = "–";
-
-function statusWord(status: string | null, t: Texts): string {
-  if (status === null) return DASH;
-  return isSlipStatus(status) ? t.statusWord[status] : safeText(status, STATUS_WORD_UNITS);
-}
-
-function statusColor(status: string | null): string {
-  return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
-}
-
-/** Sources the contract lists get a word; others are shown as the service wrote them. */
-function isListedSource(source: string): source is ListedSource {
-  return (LISTED_SOURCES as readonly string[]).includes(source);
-}
-
-function sourceWord(source: string, t: Texts): string {
-  return isListedSource(source) ? t.sourceWord[source] : safeText(source, STATUS_WORD_UNITS);
-}
 
 function isOneDay(from: CalendarDate, to: CalendarDate): boolean {
   return compareCalendarDates(from, to) === 0;

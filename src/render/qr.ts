@@ -3,7 +3,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { Lang, PromptPayId } from "../commands/types.js";
 import { maskPromptPayId } from "../commands/promptpay-id.js";
 import { formatMoney } from "./format.js";
-import { flexMessage, isUsableImageUrl, safeText } from "./limits.js";
+import { flexMessage, isUsableImageUrl, postbackButton, safeText } from "./limits.js";
 import { texts } from "./text.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
@@ -13,8 +13,10 @@ export interface QrView {
   payee: PromptPayId;
   /** Baht as the service echoed it; null when the payer enters the amount. */
   amount: number | null;
-  /** The service's image link (contract 4.3 rule 1: `...?data=<qrCode>&size=<size>`). */
+  /** The service's image link (`...?data=<qrCode>&size=<size>`). */
   url: string;
+  /** For staff: the command a "check payment" button sends (has this QR's amount arrived since?). */
+  checkPayment?: string | undefined;
 }
 
 /**
@@ -70,6 +72,8 @@ export function renderQr(view: QrView): messagingApi.Message[] {
   if (imagesUsable) {
     bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
   }
+  const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, t.qrCheckPayment, "primary");
+  if (checkButton !== undefined) bubble.footer = { type: "box", layout: "vertical", contents: [checkButton] };
 
   const messages: messagingApi.Message[] = [flexMessage(t.qrAlt(amount, payee, payeeType), bubble)];
   if (imagesUsable) {

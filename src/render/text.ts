@@ -38,6 +38,41 @@ export interface Texts {
   quick7Days: string;
   historyAlt: (header: string, summary: string, page: string) => string;
 
+  summaryTitle: string;
+  summaryValidLabel: string;
+  summaryByStatus: string;
+  summaryByChannel: string;
+  summaryTokensUsed: (tokens: string) => string;
+  summaryPerHour: string;
+  summaryPerDay: string;
+  summaryEmpty: string;
+  summaryAsOf: (time: string) => string;
+  summaryCapped: (covered: string, total: string) => string;
+  summaryDaysCut: (from: string, to: string) => string;
+  summaryAlt: (range: string, checks: string, valid: string) => string;
+  summaryNoSource: string;
+
+  paidTitle: (amount: string) => string;
+  paidSince: (time: string) => string;
+  paidToday: string;
+  paidFound: (count: number) => string;
+  paidNotYet: string;
+  paidAskAgain: string;
+  paidAlt: (amount: string, count: number) => string;
+  qrCheckPayment: string;
+
+  forecastTitle: string;
+  forecastPerDay: (tokens: string) => string;
+  forecastLasts: (days: string, date: string) => string;
+  forecastTokensFirst: string;
+  forecastPackageFirst: string;
+  forecastNoHistory: string;
+
+  alertLowTokens: (slips: string, threshold: string) => string;
+  alertExpiry: (days: number, date: string) => string;
+  alertPaymentReceived: (amount: string, from: string, time: string) => string;
+  dailySummaryLead: string;
+
   balanceTitle: string;
   balancePackage: string;
   balanceTokens: string;
@@ -171,6 +206,42 @@ const th: Texts = {
   quick7Days: "7 วัน",
   historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
 
+  summaryTitle: "สรุปยอด",
+  summaryValidLabel: "ยอดที่ผ่าน",
+  summaryByStatus: "แยกตามสถานะ",
+  summaryByChannel: "แยกตามช่องทาง (ยอดที่ผ่าน)",
+  summaryTokensUsed: (tokens) => `ใช้โทเคนไป ${tokens}`,
+  summaryPerHour: "รายชั่วโมง",
+  summaryPerDay: "รายวัน",
+  summaryEmpty: "ไม่มีรายการตรวจสลิปในช่วงนี้ค่ะ",
+  summaryAsOf: (time) => `ข้อมูล ณ ${time}`,
+  summaryCapped: (covered, total) => `ตัวเลขคิดจาก ${covered} รายการล่าสุด จากทั้งหมด ${total} รายการ`,
+  summaryDaysCut: (from, to) => `สรุปได้ครั้งละไม่เกิน 31 วัน: ตัวเลขนี้คือ ${from} – ${to}`,
+  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ${checks} รายการ ยอดที่ผ่าน ${valid}`,
+  summaryNoSource: "ไม่ระบุ",
+
+  paidTitle: (amount) => `เงินเข้า ${amount} หรือยัง`,
+  paidSince: (time) => `ตั้งแต่ ${time} วันนี้`,
+  paidToday: "วันนี้",
+  paidFound: (count) => `เข้าแล้ว ${count} รายการ`,
+  paidNotYet: "ยังไม่พบยอดนี้ค่ะ ลองตรวจอีกครั้งในอีกสักครู่",
+  paidAskAgain: "ตรวจอีกครั้ง",
+  paidAlt: (amount, count) => (count === 0 ? `ยังไม่พบยอด ${amount}` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
+  qrCheckPayment: "เช็คยอดเข้า",
+
+  forecastTitle: "คาดการณ์โทเคน",
+  forecastPerDay: (tokens) => `7 วันล่าสุดใช้เฉลี่ยวันละ ${tokens} โทเคน`,
+  forecastLasts: (days, date) => `ใช้ในอัตรานี้ โทเคนจะพอประมาณ ${days} วัน (ถึง ${date})`,
+  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ",
+  forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
+  forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
+
+  alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือตรวจผ่าน API ได้อีกประมาณ ${slips} สลิป (ต่ำกว่า ${threshold}) กรุณาเติมโทเคนค่ะ`,
+  alertExpiry: (days, date) =>
+    days <= 0 ? `⚠️ แพ็กเกจตรวจสลิปหมดอายุวันนี้ (${date}) กรุณาต่ออายุค่ะ` : `⚠️ แพ็กเกจตรวจสลิปจะหมดอายุในอีก ${days} วัน (${date}) กรุณาต่ออายุค่ะ`,
+  alertPaymentReceived: (amount, from, time) => `✅ ได้รับเงิน ${amount} จาก ${from} เวลา ${time} แล้วค่ะ`,
+  dailySummaryLead: "สรุปยอดประจำวันค่ะ",
+
   balanceTitle: "ข้อมูลบัญชี",
   balancePackage: "แพ็กเกจ",
   balanceTokens: "โทเคนคงเหลือ",
@@ -227,6 +298,8 @@ const th: Texts = {
         return `${quote(problem.input)} ไม่ใช่เลขหน้าค่ะ ต้องเป็นเลข 1 ขึ้นไป`;
       case "missing_ref":
         return `ใส่เลขอ้างอิงการโอนต่อจาก ${quote("อ้างอิง")} ด้วยค่ะ`;
+      case "missing_amount":
+        return "ใส่จำนวนเงินที่ต้องการตรวจด้วยค่ะ";
       case "unexpected":
         return `ไม่เข้าใจ ${quote(problem.input)} ในคำสั่งนี้ค่ะ`;
     }
@@ -329,6 +402,42 @@ const en: Texts = {
   quick7Days: "7 days",
   historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
 
+  summaryTitle: "Summary",
+  summaryValidLabel: "Valid total",
+  summaryByStatus: "By status",
+  summaryByChannel: "By channel (valid amount)",
+  summaryTokensUsed: (tokens) => `Tokens used: ${tokens}`,
+  summaryPerHour: "Per hour",
+  summaryPerDay: "Per day",
+  summaryEmpty: "No slip checks in this range.",
+  summaryAsOf: (time) => `As of ${time}`,
+  summaryCapped: (covered, total) => `Figures over the newest ${covered} of ${total} checks.`,
+  summaryDaysCut: (from, to) => `A summary covers at most 31 days: these figures are for ${from} – ${to}.`,
+  summaryAlt: (range, checks, valid) => `Summary ${range}: ${checks} checks, valid ${valid}`,
+  summaryNoSource: "unknown",
+
+  paidTitle: (amount) => `Has ${amount} arrived?`,
+  paidSince: (time) => `Since ${time} today`,
+  paidToday: "Today",
+  paidFound: (count) => (count === 1 ? "Arrived: 1 check" : `Arrived: ${count} checks`),
+  paidNotYet: "Not yet. Check again in a moment.",
+  paidAskAgain: "Check again",
+  paidAlt: (amount, count) => (count === 0 ? `${amount} has not arrived yet` : `${amount} arrived: ${count} ${count === 1 ? "check" : "checks"}`),
+  qrCheckPayment: "Check payment",
+
+  forecastTitle: "Token forecast",
+  forecastPerDay: (tokens) => `Last 7 days: ${tokens} tokens a day on average`,
+  forecastLasts: (days, date) => `At this pace, tokens last about ${days} days (until ${date})`,
+  forecastTokensFirst: "⚠️ Tokens run out before the package expires.",
+  forecastPackageFirst: "The package expires before the tokens run out.",
+  forecastNoHistory: "No checks in the last 7 days, so no forecast yet.",
+
+  alertLowTokens: (slips, threshold) => `⚠️ Tokens are left for about ${slips} API checks (below ${threshold}). Please top up.`,
+  alertExpiry: (days, date) =>
+    days <= 0 ? `⚠️ The slip-check package expires today (${date}). Please renew it.` : `⚠️ The slip-check package expires in ${days === 1 ? "1 day" : `${days} days`} (${date}). Please renew it.`,
+  alertPaymentReceived: (amount, from, time) => `✅ ${amount} received from ${from} at ${time}.`,
+  dailySummaryLead: "Today's summary",
+
   balanceTitle: "Account",
   balancePackage: "Package",
   balanceTokens: "Tokens left",
@@ -387,6 +496,8 @@ const en: Texts = {
         return `${quote(problem.input)} is not a page number (1 or more).`;
       case "missing_ref":
         return `Put the transfer reference after ${quote("ref")}.`;
+      case "missing_amount":
+        return "Put the amount to look for.";
       case "unexpected":
         return `${quote(problem.input)} does not fit this command.`;
     }

@@ -1,6 +1,7 @@
 // The command parser against the README's Commands section: every example, word, alias and usage problem.
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
+import { formatPaidCommand } from "../../src/commands/format.js";
 import { HISTORY_THAI_KEYWORDS } from "../../src/commands/parse-history.js";
 import { normalizeText } from "../../src/commands/normalize.js";
 import { COMMANDS, COMMAND_NAMES } from "../../src/commands/registry.js";
@@ -72,14 +73,17 @@ describe("command words", () => {
     (["en", "th"] as const).flatMap((lang) => COMMANDS[name].words[lang].map((word) => [word, name, lang] as const)),
   );
 
+  // `paid` needs its amount; every other command word works alone.
+  const said = (word: string, name: string) => (name === "paid" ? `${word} 150` : word);
+
   it.each(words)("%s is %s and answers in %s", (word, name, lang) => {
-    const parsed = command(word, lang === "en" ? ctx : enCtx);
+    const parsed = command(said(word, name), lang === "en" ? ctx : enCtx);
     expect(parsed.kind).toBe(name);
     expect(parsed.lang).toBe(lang);
   });
 
   it.each(words)("%s works upper-cased, with / or ! and surrounded by odd spaces", (word, name) => {
-    for (const text of [word.toUpperCase(), `/${word}`, `!${word}`, `\u00A0\u3000 ${word}\n\t`, `/ ${word}`]) {
+    for (const text of [word.toUpperCase(), `/${word}`, `!${word}`, `\u00A0\u3000 ${word}\n\t`, `/ ${word}`].map((w) => said(w, name))) {
       expect(command(text).kind, text).toBe(name);
     }
   });
@@ -132,9 +136,8 @@ describe("text that is no command", () => {
     ["สวัสดีครับ", "สวัสดีครับ", "th"],
     ["qrr 150", "qrr", "th"],
     ["h2o", "h2o", "th"],
-    // Words that only start like a Thai command: history (the school subject), sales, food menu.
+    // Words that only start like a Thai command: history (the school subject), food menu.
     ["ประวัติศาสตร์", "ประวัติศาสตร์", "th"],
-    ["ยอดขายวันนี้", "ยอดขายวันนี้", "th"],
     ["เมนูอาหาร", "เมนูอาหาร", "th"],
     ["!!qr", "!qr", "th"],
   ])("%s is unknown (word %s)", (text, word, lang) => {
@@ -490,5 +493,50 @@ describe("usage failures", () => {
 describe("Thai keywords", () => {
   it("are written in the canonical mark order the text is normalized to, or they would never match", () => {
     for (const word of HISTORY_THAI_KEYWORDS) expect(normalizeText(word), word).toBe(word);
+  });
+});
+
+describe("summary and paid", () => {
+  it.each<[string, Command]>([
+    ["summary", { kind: "summary", lang: "en", request: { range: { kind: "today" } } }],
+    ["summary 7d", { kind: "summary", lang: "en", request: { range: { kind: "days", days: 7 } } }],
+    ["sales yesterday fraud", { kind: "summary", lang: "en", request: { range: { kind: "yesterday" }, status: "fraud" } }],
+    ["สรุป", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
+    ["ยอดวันนี้", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
+    ["ยอดขาย 7วัน", { kind: "summary", lang: "th", request: { range: { kind: "days", days: 7 } } }],
+    ["ยอดขายวันนี้", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
+    ["สรุปยอด เดือนนี้", { kind: "summary", lang: "th", request: { range: { kind: "month" } } }],
+    ["summary 2026-11-01..2026-11-15", { kind: "summary", lang: "en", request: { range: { kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } } } }],
+    ["paid 150", { kind: "paid", lang: "en", request: { amount: 15000 } }],
+    ["paid ฿1,500.50", { kind: "paid", lang: "en", request: { amount: 150050 } }],
+    ["ได้รับ 150 บาท", { kind: "paid", lang: "th", request: { amount: 15000 } }],
+    ["เช็คยอด150", { kind: "paid", lang: "th", request: { amount: 15000 } }],
+    ["paid 150 after 2026-11-22T07:05:00.000Z", { kind: "paid", lang: "en", request: { amount: 15000, after: new Date("2026-11-22T07:05:00.000Z") } }],
+    ["ได้รับ 99 หลัง 2026-11-22T07:05:00Z", { kind: "paid", lang: "th", request: { amount: 9900, after: new Date("2026-11-22T07:05:00.000Z") } }],
+  ])("%s", (text, expected) => {
+    expect(command(text)).toEqual(expected);
+  });
+
+  it.each<[string, UsageProblem]>([
+    ["paid", { code: "missing_amount" }],
+    ["เช็คยอด", { code: "missing_amount" }],
+    ["paid 150 200", { code: "unexpected", input: "200" }],
+    ["paid -5", { code: "bad_amount", input: "-5" }],
+    ["paid 150 after yesterday", { code: "unexpected", input: "after yesterday" }],
+    ["summary page 2", { code: "unexpected", input: "page 2" }],
+    ["summary ref ABC", { code: "unexpected", input: "ref" }],
+    ["ยอดวันนี้ เมื่อวาน", { code: "unexpected", input: "เมื่อวาน" }],
+    ["summary 400d", { code: "range_too_long", input: "400d", maxDays: 366 }],
+  ])("%s is a usage error", (text, expected) => {
+    expect(problem(text)).toEqual(expected);
+  });
+
+  it("writes the QR card's check-payment command so that it parses back", () => {
+    const after = new Date("2026-11-22T07:05:03.123Z");
+    for (const lang of ["en", "th"] as const) {
+      for (const amount of [15000, 150050, 1]) {
+        expect(command(formatPaidCommand({ amount, after }, lang))).toEqual({ kind: "paid", lang, request: { amount, after } });
+      }
+    }
   });
 });

@@ -24,8 +24,8 @@ describe("COMMANDS", () => {
     },
   );
 
-  it("marks history and balance as staff-only, and only id as acted on alone in a customer group", () => {
-    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "balance"]);
+  it("marks history, summary, paid and balance as staff-only, and only id as acted on alone in a customer group", () => {
+    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "summary", "paid", "balance"]);
     expect(COMMAND_NAMES.filter((name) => COMMANDS[name].bareInCustomerGroup)).toEqual(["id"]);
   });
 

@@ -5,6 +5,7 @@ import type { BotSettings } from "../../src/config.js";
 import type { ChatContext, HandlerDeps } from "../../src/handlers/context.js";
 import { audienceOf, type Chat, type StaffLists } from "../../src/roles/audience.js";
 import { createQuietNotes } from "../../src/roles/quiet-notes.js";
+import { createSummaryLoader } from "../../src/summary/load.js";
 import type {
   AccountInfo,
   HistoryItem,
@@ -157,6 +158,6 @@ export function settings(overrides: Partial<BotSettings> = {}): BotSettings {
 }
 
 export function deps(slip: SlipClient, overrides: Partial<BotSettings> = {}): HandlerDeps {
-  return { slip, settings: settings(overrides), log: pino({ level: "silent" }), quietNotes: createQuietNotes() };
+  return { slip, settings: settings(overrides), log: pino({ level: "silent" }), quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip }) };
 }
 

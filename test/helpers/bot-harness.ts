@@ -18,6 +18,7 @@ import type { Metrics } from "../../src/metrics/metrics.js";
 import type { BotApp } from "../../src/server.js";
 import { createSlipClient } from "../../src/slip/client.js";
 import { createQuietNotes } from "../../src/roles/quiet-notes.js";
+import { createSummaryLoader } from "../../src/summary/load.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { captureLogs } from "./log-capture.js";
 import type { CapturedLogs } from "./log-capture.js";
@@ -117,7 +118,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const bot = createBotApp({
       channelSecret,
       sender,
-      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes() },
+      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip }) },
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),

@@ -1,0 +1,53 @@
+// paid: has a payment of exactly this amount arrived today (or since the QR was made)? The valid checks of
+// that amount, newest first, or "not yet".
+import { formatPaidCommand } from "../commands/format.js";
+import { resolveRange } from "../commands/range.js";
+import type { Command } from "../commands/types.js";
+import { renderPaid } from "../render/paid.js";
+import type { HistoryItem, SlipClient } from "../slip/types.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+
+/** Valid checks read at most per question: 20 pages of 100. */
+const MOST_PAGES = 20;
+
+/** The valid checks of exactly `amountSatang` made between `from` and `to` (and after `after`), newest first. */
+export async function findPayments(
+  slip: SlipClient,
+  window: { from: Date; to: Date; after?: Date | undefined },
+  amountSatang: number,
+): Promise<HistoryItem[]> {
+  const found: HistoryItem[] = [];
+  for (let page = 1; page <= MOST_PAGES; page++) {
+    const result = await slip.slipHistory({ from: window.after ?? window.from, to: window.to, status: "valid", limit: 100, page });
+    for (const item of result.items) {
+      if (item.amount === null || Math.round(item.amount * 100) !== amountSatang) continue;
+      const at = item.createdAt === null ? Number.NaN : Date.parse(item.createdAt);
+      if (window.after !== undefined && !(at > window.after.getTime())) continue;
+      found.push(item);
+    }
+    if (page >= result.pagination.pages) break;
+  }
+  return found;
+}
+
+export async function handlePaid(
+  command: Extract<Command, { kind: "paid" }>,
+  ctx: ChatContext,
+  deps: HandlerDeps,
+): Promise<HandlerOutcome> {
+  const { timeZone } = deps.settings;
+  const { amount, after } = command.request;
+  const today = resolveRange({ kind: "today" }, ctx.now, timeZone);
+  const found = await findPayments(deps.slip, { from: today.from, to: today.to, after }, amount);
+  await ctx.send(
+    renderPaid({
+      lang: command.lang,
+      timeZone,
+      amountSatang: amount,
+      after,
+      found,
+      askAgain: formatPaidCommand(command.request, command.lang),
+    }),
+  );
+  return { command: "paid", outcome: "answered" };
+}

@@ -1,0 +1,76 @@
+// "Has it arrived?": the valid checks of exactly the amount asked for (today, or since a QR was made),
+// newest first, or "not yet" with a quick reply to ask again.
+import type { messagingApi } from "@line/bot-sdk";
+import type { Lang } from "../commands/types.js";
+import type { HistoryItem } from "../slip/types.js";
+import { formatMoney, formatTime, parseInstant } from "./format.js";
+import { flexMessage, quickReply, safeText } from "./limits.js";
+import { sourceWord, STATUS_COLORS } from "./slip-words.js";
+import { texts } from "./text.js";
+
+/** Rows shown at most: a payment of one amount rarely arrives more than a few times a day. */
+const MOST_ROWS = 5;
+
+export interface PaidView {
+  lang: Lang;
+  timeZone: string;
+  amountSatang: number;
+  /** When set, only checks made after it count (the QR's time). */
+  after?: Date | undefined;
+  /** The matching valid checks, newest first. */
+  found: readonly HistoryItem[];
+  /** The command that asks again, for the quick reply. */
+  askAgain: string;
+}
+
+export function renderPaid(view: PaidView): messagingApi.Message[] {
+  const t = texts(view.lang);
+  const amount = formatMoney(view.amountSatang / 100);
+  const scope = view.after === undefined ? t.paidToday : t.paidSince(formatTime(view.after, view.timeZone));
+  const rows: messagingApi.FlexComponent[] = view.found.slice(0, MOST_ROWS).map((item) => {
+    const at = parseInstant(item.createdAt);
+    return {
+      type: "box",
+      layout: "vertical",
+      margin: "md",
+      contents: [
+        {
+          type: "box",
+          layout: "horizontal",
+          contents: [
+            { type: "text", text: safeText(item.senderName ?? "?", 60), size: "sm", weight: "bold", flex: 3, wrap: true },
+            { type: "text", text: at === undefined ? "–" : formatTime(at, view.timeZone), size: "sm", align: "end", flex: 1 },
+          ],
+        },
+        {
+          type: "text",
+          text: [item.transRef === null ? undefined : `${t.refShort} ${safeText(item.transRef, 80)}`, item.source === null ? undefined : sourceWord(item.source, t)]
+            .filter((part): part is string => part !== undefined)
+            .join(" · ") || "–",
+          size: "xxs",
+          color: "#888888",
+          wrap: true,
+        },
+      ],
+    };
+  });
+  const found = view.found.length > 0;
+  const bubble: messagingApi.FlexBubble = {
+    type: "bubble",
+    size: "kilo",
+    body: {
+      type: "box",
+      layout: "vertical",
+      spacing: "xs",
+      contents: [
+        { type: "text", text: t.paidTitle(amount), weight: "bold", size: "md", wrap: true },
+        { type: "text", text: scope, size: "xs", color: "#888888" },
+        found
+          ? { type: "text", text: t.paidFound(view.found.length), size: "md", weight: "bold", color: STATUS_COLORS.valid, margin: "md" }
+          : { type: "text", text: t.paidNotYet, size: "sm", color: "#E67E22", margin: "md", wrap: true },
+        ...rows,
+      ],
+    },
+  };
+  return [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([{ label: t.paidAskAgain, text: view.askAgain }]))];
+}

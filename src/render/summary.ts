@@ -1,0 +1,169 @@
+// The summary reply: one bubble with the range, the headline figures, counts and amounts per status and per
+// channel, the tokens used, and a bar chart drawn with Flex boxes (per hour for a day, per day for longer).
+import type { messagingApi } from "@line/bot-sdk";
+import { compareCalendarDates } from "../commands/range.js";
+import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
+import type { SlipStatus } from "../slip/types.js";
+import type { SummaryFigures } from "../summary/figures.js";
+import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, formatTokens } from "./format.js";
+import { flexMessage, safeText } from "./limits.js";
+import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
+import { texts, type Texts } from "./text.js";
+
+export interface SummaryView {
+  lang: Lang;
+  timeZone: string;
+  /** The range as asked (its name: today, 7 days...). */
+  range: RangeSpec;
+  status?: SlipStatus | undefined;
+  figures: SummaryFigures;
+  /** The days the figures cover, and the days asked for (different when a long range was cut). */
+  coveredFrom: CalendarDate;
+  coveredTo: CalendarDate;
+  askedFrom: CalendarDate;
+  /** Checks in the covered days at the service; more than the figures' count when capped. */
+  total: number;
+  at: Date;
+  /** A line above the title (the daily summary's "Today's summary"). */
+  lead?: string;
+}
+
+const CHART_HEIGHT_PX = 48;
+const CHART_COLOR = "#1DB446";
+const EMPTY_BAR_COLOR = "#EEEEEE";
+
+function money(satang: number): string {
+  return formatMoney(satang / 100);
+}
+
+function dates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
+  return compareCalendarDates(from, to) === 0 ? formatCalendarDate(from, lang) : `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
+}
+
+/** `Today · 24 Nov 2026`, or the dates alone for a range without a name. */
+export function rangeLine(view: Pick<SummaryView, "range" | "coveredFrom" | "coveredTo" | "lang">, t: Texts): string {
+  const name = t.rangeName(view.range);
+  const shown = dates(view.coveredFrom, view.coveredTo, view.lang);
+  return name === undefined ? shown : `${name} · ${shown}`;
+}
+
+function row(label: messagingApi.FlexText, count: string, amount: string): messagingApi.FlexBox {
+  return {
+    type: "box",
+    layout: "horizontal",
+    contents: [
+      { ...label, flex: 5 },
+      { type: "text", text: count, size: "xs", color: "#555555", align: "end", flex: 2 },
+      { type: "text", text: amount, size: "xs", align: "end", flex: 4 },
+    ],
+  };
+}
+
+function section(title: string): messagingApi.FlexText {
+  return { type: "text", text: title, size: "xs", weight: "bold", color: "#1B4F91", margin: "lg" };
+}
+
+/** Bars as boxes of a height proportional to the count; empty hours and days show a thin grey line. */
+function chart(figures: SummaryFigures, view: SummaryView, t: Texts): messagingApi.FlexComponent[] {
+  const { bars, per } = figures.chart;
+  const most = Math.max(1, ...bars.map((b) => b.count));
+  const columns: messagingApi.FlexBox[] = bars.map((bar) => ({
+    type: "box",
+    layout: "vertical",
+    justifyContent: "flex-end",
+    height: `${CHART_HEIGHT_PX}px`,
+    flex: 1,
+    contents: [
+      {
+        type: "box",
+        layout: "vertical",
+        contents: [],
+        height: `${bar.count === 0 ? 1 : Math.max(2, Math.round((bar.count / most) * CHART_HEIGHT_PX))}px`,
+        backgroundColor: bar.count === 0 ? EMPTY_BAR_COLOR : CHART_COLOR,
+      },
+    ],
+  }));
+  const first = bars[0];
+  const last = bars[bars.length - 1];
+  const label = (at: number | CalendarDate | undefined): string =>
+    at === undefined ? "" : typeof at === "number" ? `${String(at).padStart(2, "0")}:00` : formatDayMonth(at, view.lang);
+  return [
+    section(per === "hour" ? t.summaryPerHour : t.summaryPerDay),
+    { type: "box", layout: "horizontal", spacing: "xs", margin: "sm", contents: columns },
+    {
+      type: "box",
+      layout: "horizontal",
+      contents: [
+        { type: "text", text: label(first?.at), size: "xxs", color: "#AAAAAA" },
+        { type: "text", text: per === "hour" ? "23:00" : label(last?.at), size: "xxs", color: "#AAAAAA", align: "end" },
+      ],
+    },
+  ];
+}
+
+export function renderSummary(view: SummaryView): messagingApi.Message[] {
+  const t = texts(view.lang);
+  const { figures } = view;
+  const range = rangeLine(view, t);
+  const headerLines: messagingApi.FlexComponent[] = [
+    ...(view.lead === undefined ? [] : [{ type: "text", text: view.lead, size: "xs", color: "#1DB446", weight: "bold" } as messagingApi.FlexText]),
+    { type: "text", text: t.summaryTitle, weight: "bold", size: "md", color: "#1B4F91" },
+    { type: "text", text: safeText(range, 100), size: "xs", color: "#555555", wrap: true },
+    { type: "text", text: view.status === undefined ? t.filterAll : t.filterStatus(t.statusWord[view.status]), size: "xs", color: "#555555" },
+  ];
+
+  const body: messagingApi.FlexComponent[] = [
+    {
+      type: "box",
+      layout: "horizontal",
+      contents: [
+        { type: "text", text: t.summaryChecks(formatCount(figures.count)), size: "md", weight: "bold", flex: 0 },
+        { type: "text", text: money(figures.validSatang), size: "lg", weight: "bold", align: "end", color: STATUS_COLORS.valid },
+      ],
+    },
+    { type: "text", text: t.summaryValidLabel, size: "xxs", color: "#AAAAAA", align: "end" },
+  ];
+
+  if (figures.count === 0) {
+    body.push({ type: "text", text: t.summaryEmpty, size: "sm", color: "#888888", margin: "lg", wrap: true });
+  } else {
+    body.push(section(t.summaryByStatus));
+    for (const s of figures.byStatus) {
+      body.push(
+        row(
+          { type: "text", text: statusWord(s.status, t), size: "xs", weight: "bold", color: statusColor(s.status) },
+          formatCount(s.count),
+          s.amountSatang === 0 ? "–" : money(s.amountSatang),
+        ),
+      );
+    }
+    body.push(section(t.summaryByChannel));
+    for (const s of figures.bySource) {
+      body.push(
+        row(
+          { type: "text", text: s.source === "" ? t.summaryNoSource : sourceWord(s.source, t), size: "xs", wrap: true },
+          formatCount(s.count),
+          money(s.validSatang),
+        ),
+      );
+    }
+    body.push({ type: "text", text: t.summaryTokensUsed(formatTokens(figures.tokensCharged)), size: "xs", color: "#555555", margin: "lg" });
+    body.push(...chart(figures, view, t));
+  }
+
+  const notes: string[] = [];
+  if (compareCalendarDates(view.coveredFrom, view.askedFrom) !== 0) {
+    notes.push(t.summaryDaysCut(formatCalendarDate(view.coveredFrom, view.lang), formatCalendarDate(view.coveredTo, view.lang)));
+  }
+  if (view.total > figures.count) notes.push(t.summaryCapped(formatCount(figures.count), formatCount(view.total)));
+  notes.push(t.summaryAsOf(formatTime(view.at, view.timeZone)));
+  for (const note of notes) body.push({ type: "text", text: note, size: "xxs", color: "#AAAAAA", wrap: true, margin: "md" });
+
+  const bubble: messagingApi.FlexBubble = {
+    type: "bubble",
+    size: "mega",
+    header: { type: "box", layout: "vertical", backgroundColor: "#F4F6F8", spacing: "xs", contents: headerLines },
+    body: { type: "box", layout: "vertical", spacing: "xs", contents: body },
+  };
+  return [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), money(figures.validSatang)), bubble)];
+}
