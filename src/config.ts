@@ -35,6 +35,13 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** What this instance does with Redis: take webhooks, work the event queue, or both. */
   readonly role: InstanceRole;
+  /** The opt-in pushes; each unset one is off. */
+  readonly alerts: {
+    readonly dailySummaryAt: { readonly hour: number; readonly minute: number } | undefined;
+    readonly lowTokenSlips: number | undefined;
+    readonly expiryDays: number | undefined;
+    readonly watchMinutes: number | undefined;
+  };
   readonly logLevel: string;
   readonly settings: BotSettings;
 }
@@ -206,6 +213,21 @@ export function loadConfig(env: Env): Config {
     fail("INSTANCE_ROLE", `"${role}" needs REDIS_URL: without Redis one process takes the webhooks and handles them`);
   }
 
+  const dailyRaw = get("DAILY_SUMMARY_AT");
+  const daily = dailyRaw === undefined ? undefined : /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(dailyRaw);
+  if (daily === null) fail("DAILY_SUMMARY_AT", `"${dailyRaw ?? ""}" is not a time: use HH:MM in 24 hours, such as 21:30 (the business time zone)`);
+  const optional = (name: string, min: number, max: number, what: string): number | undefined => {
+    const raw = get(name);
+    if (raw === undefined) return undefined;
+    return readInteger(raw, 0, min, max) ?? fail(name, `must be a whole number from ${min} to ${max} (${what})`);
+  };
+  const alerts = Object.freeze({
+    dailySummaryAt: daily === undefined || daily === null ? undefined : Object.freeze({ hour: Number(daily[1]), minute: Number(daily[2]) }),
+    lowTokenSlips: optional("LOW_TOKEN_ALERT_SLIPS", 1, 1_000_000, "API checks left"),
+    expiryDays: optional("EXPIRY_ALERT_DAYS", 1, 365, "days before the package expires"),
+    watchMinutes: optional("WATCH_PAYMENTS_MINUTES", 1, 1_440, "minutes"),
+  });
+
   const logLevelRaw = get("LOG_LEVEL")?.toLowerCase() ?? "info";
   const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
     ? logLevelRaw
@@ -248,6 +270,7 @@ export function loadConfig(env: Env): Config {
     metricsToken,
     redisUrl,
     role,
+    alerts,
     logLevel,
     settings: Object.freeze({
       promptPayId,

@@ -24,11 +24,15 @@ import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
 import { startSandbox } from "./sandbox/server.js";
+import { DEV_PAYMENTS_PATH } from "./sandbox/app.js";
 import { createBotApp, createBotServer } from "./server.js";
 import type { BotApp } from "./server.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { createSlipClient } from "./slip/client.js";
 import { createSummaryLoader } from "./summary/load.js";
+import { createNotifier } from "./schedules/notifier.js";
+import type { QuotaState } from "./schedules/notifier.js";
+import { memoryScheduleStore, redisScheduleStore } from "./schedules/store.js";
 
 type Closer = { name: string; close: () => Promise<void> };
 
@@ -93,12 +97,15 @@ async function start(
   }
 
   // The slip service, or the embedded sandbox with its demo shop.
+  let sandboxUrl: string | undefined;
   let slipTarget = config.slip;
   let promptPayId = config.settings.promptPayId;
   if (slipTarget === undefined) {
     const { dbPath, publicUrl } = config.sandbox;
     if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
-    const sandbox = await startSandbox({ dbPath, ...(publicUrl === undefined ? {} : { publicUrl }) });
+    // In local mode the console may simulate a customer paying the demo shop; never beside a real channel.
+    const sandbox = await startSandbox({ dbPath, devRoutes: config.line === undefined, ...(publicUrl === undefined ? {} : { publicUrl }) });
+    sandboxUrl = sandbox.url;
     closers.push({ name: "sandbox", close: () => sandbox.close() });
     slipTarget = { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop };
     promptPayId ??= parsePromptPayId(DEMO_PROMPTPAY_ID);
@@ -147,10 +154,35 @@ async function start(
     log.warn("PROMPTPAY_ID is not set: `qr <amount>` will ask for the PromptPay id");
   }
 
+  const summaries = createSummaryLoader({ slip });
+  // The opt-in pushes, when any is set; they run where the event queue is worked.
+  const alertsOn = Object.values(config.alerts).some((value) => value !== undefined);
+  const notifier = alertsOn
+    ? createNotifier({
+        alerts: config.alerts,
+        settings,
+        slip,
+        summaries,
+        sender,
+        quota: () => readQuota(api, log),
+        store: shared === undefined ? memoryScheduleStore() : redisScheduleStore(shared.redis.commands),
+        storeOutlivesRestart: shared !== undefined,
+        log,
+        observer: metrics.notifier,
+      })
+    : undefined;
+
   const bot = createBotApp({
     channelSecret: line.channelSecret,
     sender,
-    handlerDeps: { slip, settings, log, quietNotes: shared?.quietNotes ?? createQuietNotes(), summaries: createSummaryLoader({ slip }) },
+    handlerDeps: {
+      slip,
+      settings,
+      log,
+      quietNotes: shared?.quietNotes ?? createQuietNotes(),
+      summaries,
+      watches: notifier?.watches,
+    },
     log,
     maxQueuedEvents: config.maxQueuedEvents,
     metrics,
@@ -178,6 +210,7 @@ async function start(
       botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
       channelSecret: line.channelSecret,
       timeZone: settings.timeZone,
+      ...(sandboxUrl === undefined ? {} : { simulatePayment: simulatePaymentAt(sandboxUrl) }),
     });
     // The console's page and API first; the webhook, /healthz and the 404s are the bot's.
     root.use(chat.app);
@@ -193,6 +226,11 @@ async function start(
     // A worker for each partition; ready once they all have their connections.
     await shared.queue.startWorkers((event) => bot.dispatcher.handleNow(event));
     log.info("event queue workers started");
+  }
+  if (notifier !== undefined && config.role !== "web") {
+    await notifier.start(NOTIFIER_TICK_MS);
+    closers.push({ name: "scheduled pushes", close: async () => notifier.stop() });
+    log.info({ alerts: config.alerts }, "opt-in pushes on (each costs LINE message quota)");
   }
   bot.markReady();
 
@@ -236,6 +274,34 @@ async function shutdown(
   await closeAll(closers, log);
   log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");
   return abandoned.length;
+}
+
+/** A customer paying the embedded sandbox's demo shop, through its local-only route. */
+function simulatePaymentAt(sandboxUrl: string): (amountSatang: number) => Promise<{ senderName: string }> {
+  return async (amountSatang) => {
+    const response = await fetch(`${sandboxUrl}${DEV_PAYMENTS_PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ amount: amountSatang / 100 }),
+    });
+    const body = (await response.json()) as { data?: { senderName?: string }; message?: string };
+    if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
+    return { senderName: body.data?.senderName ?? "?" };
+  };
+}
+
+/** How often the opt-in pushes look at the clock (and poll for watched payments). */
+const NOTIFIER_TICK_MS = 15_000;
+
+/** LINE's monthly quota: used up when it is limited and the month's usage has reached it. Unknown counts as available. */
+async function readQuota(api: messagingApi.MessagingApiClient, log: Logger): Promise<QuotaState> {
+  try {
+    const [quota, consumption] = await Promise.all([api.getMessageQuota(), api.getMessageQuotaConsumption()]);
+    return quota.type === "limited" && quota.value !== undefined && consumption.totalUsage >= quota.value ? "used_up" : "available";
+  } catch (err) {
+    log.warn({ err }, "could not read LINE's message quota; pushing anyway");
+    return "available";
+  }
 }
 
 /** Local mode: unless the lists are set, the console's staff personas and its staff group are the staff. */

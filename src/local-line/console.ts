@@ -37,6 +37,8 @@ export interface ConsoleOptions {
   webhookTimeoutMs?: number;
   /** The zone the page shows message times in (the bot's business zone); default Asia/Bangkok. */
   timeZone?: string;
+  /** Local mode with the sandbox: a customer pays the demo shop now (the page's "simulate a payment"). */
+  simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
 }
 
 export interface ConsoleApp {
@@ -175,7 +177,28 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   const json = express.json({ limit: "64kb" });
 
   app.get("/api/config", (_req, res) => {
-    res.json({ botName, people, groups, timeZone });
+    res.json({ botName, people, groups, timeZone, canSimulatePayment: options.simulatePayment !== undefined });
+  });
+
+  app.post("/api/simulate-payment", json, async (req, res) => {
+    const simulate = options.simulatePayment;
+    const amount = (req.body as { amount?: unknown } | undefined)?.amount;
+    if (simulate === undefined) {
+      res.status(404).json({ error: "simulating a payment needs the embedded sandbox" });
+      return;
+    }
+    if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || amount > 9_999_999_999.99 || Math.round(amount * 100) !== amount * 100) {
+      res.status(400).json({ error: "amount must be baht above 0 with at most 2 decimals" });
+      return;
+    }
+    try {
+      const { senderName } = await simulate(Math.round(amount * 100));
+      const chatId = typeof (req.body as { chatId?: unknown }).chatId === "string" ? String((req.body as { chatId: string }).chatId) : "";
+      publish({ type: "system", chatId, text: `${senderName} paid the shop ฿${amount.toFixed(2)} (a simulated transfer, now in the sandbox's history).` });
+      res.json({ senderName });
+    } catch (error) {
+      res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
+    }
   });
 
   app.get("/api/events", (req: Request, res: Response) => {

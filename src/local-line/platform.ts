@@ -59,6 +59,8 @@ export interface LinePlatformOptions {
   allowHttpLoopbackImages?: boolean;
   /** The clock, for reply-token expiry. */
   now?: () => number;
+  /** The channel's monthly push quota; default none (unlimited, as LINE's `type: none`). */
+  monthlyQuota?: number;
 }
 
 export interface LinePlatformEvents {
@@ -79,6 +81,10 @@ export interface LinePlatform {
   readonly rejected: RecordedRejection[];
   /** Pushes answered 409 because their retry key was already accepted. */
   readonly duplicates: RecordedDuplicate[];
+  /** Sets (or, with undefined, lifts) the monthly push quota; each accepted push counts one. */
+  setMonthlyQuota(quota: number | undefined): void;
+  /** Pushes counted against the quota this "month" (since the stand-in started). */
+  readonly pushUsage: number;
   /** Resolves once at least `count` sends were accepted (all of them, in order); rejects after `timeoutMs` (5000). */
   waitForSent(count: number, timeoutMs?: number): Promise<RecordedSend[]>;
   on<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
@@ -140,6 +146,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const loadings: RecordedLoading[] = [];
   const rejected: RecordedRejection[] = [];
   const duplicates: RecordedDuplicate[] = [];
+  let monthlyQuota = options.monthlyQuota;
+  let pushUsage = 0;
 
   const record = (send: RecordedSend): void => {
     sent.push(send);
@@ -253,6 +261,12 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
         return;
       }
     }
+    // Replies are free; each accepted push counts against the monthly quota.
+    if (monthlyQuota !== undefined && pushUsage >= monthlyQuota) {
+      reject(req, res, new HttpError(429, { message: "You have reached your monthly limit." }), to);
+      return;
+    }
+    pushUsage += 1;
     const messages = (body as { messages: messagingApi.Message[] }).messages;
     const sentMessages = messages.map(() => ({ id: newMessageId() }));
     const requestId = String(res.getHeader("x-line-request-id"));
@@ -272,6 +286,14 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       ...(retryKey !== undefined ? { retryKey } : {}),
     });
     res.status(200).json({ sentMessages });
+  });
+
+  // The quota the bot reads before its opt-in pushes.
+  app.get("/v2/bot/message/quota", (_req, res) => {
+    res.status(200).json(monthlyQuota === undefined ? { type: "none" } : { type: "limited", value: monthlyQuota });
+  });
+  app.get("/v2/bot/message/quota/consumption", (_req, res) => {
+    res.status(200).json({ totalUsage: pushUsage });
   });
 
   app.post("/v2/bot/chat/loading/start", (req, res) => {
@@ -369,6 +391,12 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     rejected,
     duplicates,
     waitForSent,
+    setMonthlyQuota(quota) {
+      monthlyQuota = quota;
+    },
+    get pushUsage() {
+      return pushUsage;
+    },
     on(event, listener) {
       emitter.on(event, listener as (...args: unknown[]) => void);
     },

@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { LineObserver } from "../line/sender.js";
 import type { PipelineObserver } from "../pipeline/dispatcher.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
+import type { NotifierObserver } from "../schedules/notifier.js";
 
 
 export interface Metrics {
@@ -24,6 +25,7 @@ export interface Metrics {
   redisError(): void;
   /** An event found with a dead worker and taken up again. */
   jobRecovered(): void;
+  readonly notifier: NotifierObserver;
   /** The Prometheus text of every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -135,8 +137,25 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const pushes = new Counter({
+    name: "slipline_scheduled_pushes_total",
+    help: "Opt-in pushes sent, by kind (daily_summary, low_tokens, expiry, payment_received)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const pushesSkipped = new Counter({
+    name: "slipline_scheduled_pushes_skipped_total",
+    help: "Opt-in pushes not sent, by kind and reason (quota: LINE's monthly quota used up; no_recipients)",
+    labelNames: ["kind", "reason"] as const,
+    registers: [registry],
+  });
+
   return {
     registry,
+    notifier: {
+      pushed: (kind) => pushes.inc({ kind }),
+      skipped: (kind, reason) => pushesSkipped.inc({ kind, reason }),
+    },
     pipeline: {
       eventHandled(type, outcome, seconds) {
         events.inc({ type, outcome });

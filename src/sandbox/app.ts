@@ -5,11 +5,13 @@ import type { AccountInfo, HistoryItem, HistoryPage, PromptPayQr, PromptPayQrUrl
 import { ERRORS, ITEM_CODES, SUCCESS } from "./codes.js";
 import type { CheckRecord } from "./demo.js";
 import { buildPromptPayPayload } from "./emvco.js";
-import { MESSAGES, parseHistoryQuery, parseQrBody, parseQrImageQuery } from "./params.js";
+import { MESSAGES, parseHistoryQuery, parsePaymentBody, parseQrBody, parseQrImageQuery } from "./params.js";
 import type { QrImageCache } from "./qr-png.js";
 import type { SandboxStore, Shop } from "./store.js";
 
 const MAX_BODY_BYTES = 16_384;
+/** The local-mode route that simulates a customer paying the demo shop. */
+export const DEV_PAYMENTS_PATH = "/dev/payments";
 /** After a 413 we keep reading (and discarding) this much more so the client can read our answer. */
 const DRAIN_AFTER_413_BYTES = 1_048_576;
 const QR_IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -24,6 +26,11 @@ export interface SandboxAppOptions {
   onError?: (error: unknown) => void;
   /** Added before every answer of the four operations, to try the bot against a slow service. Default 0. */
   latencyMs?: number;
+  /**
+   * Local mode only: `POST /dev/payments` adds a valid check to the demo shop now, so that a newcomer can
+   * see "has it arrived?" and the payment watch answer. Never on a sandbox others can reach.
+   */
+  devRoutes?: boolean;
 }
 
 type ErrorSpec = { status: number; code: string };
@@ -268,6 +275,17 @@ export function createSandboxHandler(options: SandboxAppOptions): (req: Incoming
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = splitTarget(req.url ?? "/");
+    if (options.devRoutes === true && target?.path === DEV_PAYMENTS_PATH) {
+      if (req.method !== "POST") {
+        sendError(res, ERRORS.methodNotAllowed, ERRORS.methodNotAllowed.message, { Allow: "POST" });
+        return;
+      }
+      const parsed = parsePaymentBody(await readJson(req));
+      if (!parsed.ok) throw new HttpProblem(ERRORS.badRequest, parsed.message);
+      const check = options.store.addPayment({ ...parsed.value, atMs: options.now().getTime() });
+      sendJson(res, 200, { code: SUCCESS.code, message: SUCCESS.message, data: toWireItem(check) });
+      return;
+    }
     const route = target === undefined ? undefined : ROUTES.get(target.path);
     if (target === undefined || route === undefined) {
       sendError(res, ERRORS.notFound, ERRORS.notFound.message);

@@ -256,6 +256,35 @@ function draftCheck(rng: Rng, profile: ShopProfile, createdAtMs: number): CheckD
   };
 }
 
+/** A customer paying the demo shop now: one valid check, as a newcomer simulates it to try "has it arrived?". */
+export interface SimulatedPayment {
+  amountSatang: number;
+  /** Default a name drawn from the demo's names. */
+  senderName?: string | undefined;
+  /** Default `line_oa_merchant`. */
+  source?: string | undefined;
+  atMs: number;
+}
+
+export function paymentDraft(payment: SimulatedPayment): CheckDraft {
+  const profile = profileOf("shop");
+  const rng = createRng(mixSeeds(profile.seed, payment.atMs % 4_294_967_296, payment.amountSatang));
+  const source = payment.source ?? "line_oa_merchant";
+  return {
+    shopId: demoShopId("shop"),
+    status: "valid",
+    amountSatang: payment.amountSatang,
+    // The customer transferred a little before sending the slip.
+    transDateMs: payment.atMs - 30_000,
+    senderName: payment.senderName ?? senderName(rng),
+    receiverName: profile.receiverName,
+    receiverAccount: pick(rng, profile.receiverAccounts),
+    source,
+    tokensCharged: source === "api" ? profile.rateApi : profile.rateChat,
+    createdAtMs: payment.atMs,
+  };
+}
+
 function pad(value: number, width: number): string {
   return String(value).padStart(width, "0");
 }

@@ -5,7 +5,7 @@ import { DEMO_SECRETS, DEMO_STORE_NAMES, demoShopId } from "./demo.js";
 import { startSandbox } from "./server.js";
 import { openStore } from "./store.js";
 
-const USAGE = "usage: npm run sandbox [-- --seed N [--serve]]";
+const USAGE = 'usage: npm run sandbox [-- --seed N] [--pay AMOUNT [--from "NAME"]] [--serve]';
 
 interface Settings {
   port: number;
@@ -13,6 +13,8 @@ interface Settings {
   dbPath: string;
   publicUrl: string | undefined;
   seed: number | undefined;
+  /** `--pay 150`: a customer paying the demo shop now, in satang. */
+  pay: { amountSatang: number; senderName: string | undefined } | undefined;
   serve: boolean;
   latencyMs: number;
 }
@@ -46,6 +48,8 @@ function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): { settin
   }
 
   let seed: number | undefined;
+  let payAmount: number | undefined;
+  let payFrom: string | undefined;
   let serve = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -57,14 +61,27 @@ function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): { settin
       } else {
         seed = Number(value);
       }
+    } else if (arg === "--pay") {
+      const value = argv[i + 1] ?? "";
+      i++;
+      const satang = /^\d{1,10}(\.\d{1,2})?$/.test(value) ? Math.round(Number(value) * 100) : 0;
+      if (satang <= 0) problems.push(`--pay needs an amount in baht greater than 0, with at most 2 decimals, got "${value}"`);
+      else payAmount = satang;
+    } else if (arg === "--from") {
+      payFrom = argv[i + 1];
+      i++;
+      if (payFrom === undefined || payFrom.trim() === "") problems.push("--from needs the payer's name");
     } else if (arg === "--serve") {
       serve = true;
     } else {
       problems.push(`unknown argument "${arg ?? ""}" (${USAGE})`);
     }
   }
+  if (payFrom !== undefined && payAmount === undefined) problems.push("--from goes with --pay");
   if (problems.length > 0) return { problems };
-  return { settings: { port, host, dbPath, publicUrl, seed, serve: seed === undefined || serve, latencyMs }, problems };
+  const pay = payAmount === undefined ? undefined : { amountSatang: payAmount, senderName: payFrom?.trim() };
+  const oneShot = seed !== undefined || pay !== undefined;
+  return { settings: { port, host, dbPath, publicUrl, seed, pay, serve: !oneShot || serve, latencyMs }, problems };
 }
 
 async function main(): Promise<void> {
@@ -77,9 +94,17 @@ async function main(): Promise<void> {
   if (settings.dbPath !== ":memory:") mkdirSync(dirname(settings.dbPath), { recursive: true });
 
   const store = openStore(settings.dbPath);
-  if (settings.seed !== undefined) {
-    // The extra checks go to the demo shop, which must exist first.
+  if (settings.seed !== undefined || settings.pay !== undefined) {
+    // The demo shop must exist first.
     store.refreshDemo(Date.now());
+  }
+  if (settings.pay !== undefined) {
+    const check = store.addPayment({ ...settings.pay, atMs: Date.now() });
+    console.log(
+      `sandbox: ${DEMO_STORE_NAMES.shop} received ฿${((check.amountSatang ?? 0) / 100).toFixed(2)} from ${check.senderName ?? "?"} (ref ${check.transRef})`,
+    );
+  }
+  if (settings.seed !== undefined) {
     const started = performance.now();
     const { count } = store.seedExtraChecks(settings.seed, Date.now());
     const seconds = (performance.now() - started) / 1000;

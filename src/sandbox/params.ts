@@ -225,6 +225,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A simulated payment (`POST /dev/payments`, local mode only): `{ "amount": 150, "senderName"?: "...", "source"?: "..." }`. */
+export interface PaymentRequest {
+  amountSatang: number;
+  senderName?: string;
+  source?: string;
+}
+
+export function parsePaymentBody(body: unknown): Parsed<PaymentRequest> {
+  if (!isPlainObject(body)) return fail("body must be a JSON object with an amount");
+  const satang = amountToSatang(body.amount);
+  if (satang === undefined) return fail(MESSAGES.amount);
+  const request: PaymentRequest = { amountSatang: satang };
+  for (const key of ["senderName", "source"] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || value.trim() === "" || value.length > 100) return fail(`${key} must be a text of 1 to 100 characters`);
+    request[key] = value.trim();
+  }
+  return ok(request);
+}
+
 /** Validates the body of POST /api/promptpay-qr (`withSize` false) or /api/promptpay-qr-url (true). */
 export function parseQrBody(body: unknown, withSize: boolean): Parsed<QrRequest> {
   if (!isPlainObject(body) || !isPlainObject(body.payload)) return fail(MESSAGES.body);

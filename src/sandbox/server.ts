@@ -25,6 +25,8 @@ export interface SandboxOptions {
   onError?: (error: unknown) => void;
   /** Added before every answer of the four operations (a slow service, for trying timeouts). Default 0. */
   latencyMs?: number;
+  /** Local mode only: `POST /dev/payments` simulates a customer paying the demo shop. Default false. */
+  devRoutes?: boolean;
 }
 
 export interface RunningSandbox {
@@ -55,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    ...(options.devRoutes === undefined ? {} : { devRoutes: options.devRoutes }),
   });
   const server = createServer(handler);
 

@@ -8,10 +8,12 @@ import {
   bulkChecks,
   demoShops,
   missingDemoChecks,
+  paymentDraft,
   withIds,
   type CheckDraft,
   type CheckRecord,
   type ShopRecord,
+  type SimulatedPayment,
 } from "./demo.js";
 import type { HistoryFilter } from "./params.js";
 
@@ -35,6 +37,8 @@ export interface SandboxStore {
    * and the checks their streams made since their newest check. Returns how many checks it added.
    */
   refreshDemo(nowMs: number): { seeded: boolean; added: number };
+  /** Adds one valid check to the demo shop now (a simulated customer payment); returns it as stored. */
+  addPayment(payment: SimulatedPayment): CheckRecord;
   /** Adds `count` checks for the demo shop over the last 90 days, in one transaction. */
   seedExtraChecks(count: number, nowMs: number): { firstId: number; count: number };
   checkCount(): number;
@@ -276,6 +280,15 @@ export function openStore(path: string): SandboxStore {
     return { seeded, added };
   });
 
+  const addPaymentTx = db.transaction((payment: SimulatedPayment): CheckRecord => {
+    const stored = shopIdBySecretStmt.get(hashSecret(DEMO_SECRETS.shop));
+    if (stored === undefined) throw new Error("the demo shop is not in this database");
+    const [check] = [...withIds([{ ...paymentDraft(payment), shopId: stored.id }], (maxIdStmt.get()?.m ?? 0) + 1)];
+    if (check === undefined) throw new Error("no check made");
+    insertOneStmt.run(checkParams(check));
+    return check;
+  });
+
   const seedExtraTx = db.transaction((count: number, nowMs: number) => {
     const firstId = (maxIdStmt.get()?.m ?? 0) + 1;
     // The seed follows the first id, so a second `--seed` run adds different checks.
@@ -324,6 +337,10 @@ export function openStore(path: string): SandboxStore {
 
     seedExtraChecks(count, nowMs) {
       return seedExtraTx(count, nowMs);
+    },
+
+    addPayment(payment) {
+      return addPaymentTx(payment);
     },
 
     checkCount() {

@@ -97,7 +97,7 @@ describe("console API", () => {
     expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
-    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS, timeZone: "Asia/Bangkok" });
+    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS, timeZone: "Asia/Bangkok", canSimulatePayment: false });
   });
 
   it("refuses people and chats it does not know, and empty text", async () => {

@@ -15,7 +15,7 @@
   const GRAVITY = { top: "flex-start", center: "center", bottom: "flex-end" };
 
   const state = {
-    config: { botName: "slipline", people: [], groups: [], timeZone: "" },
+    config: { botName: "slipline", people: [], groups: [], timeZone: "", canSimulatePayment: false },
     me: "",
     chatId: "",
     entries: [],
@@ -614,6 +614,13 @@
     });
     $("where").addEventListener("change", chooseChat);
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
+    // With the embedded sandbox: a customer's transfer lands in the shop's history, for "has it arrived?".
+    $("pay-form").hidden = !state.config.canSimulatePayment;
+    $("pay-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const amount = Number($("pay-amount").value);
+      if (amount > 0) void post("/api/simulate-payment", { amount, chatId: state.chatId });
+    });
     $("composer").addEventListener("submit", (event) => {
       event.preventDefault();
       const input = $("text");

@@ -1,0 +1,285 @@
+// The opt-in pushes (each costs LINE message quota): the daily summary, the low-token and expiry alerts, and
+// "฿150.00 received" for a watched staff QR. A tick looks at the clock and does what is due; the store
+// makes each push happen once, across instances with Redis, and the push's retry key (from the push's own
+// identity) makes LINE refuse a copy even if two instances ever raced.
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import { formatIsoDate, resolveRange } from "../commands/range.js";
+import type { BotSettings } from "../config.js";
+import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
+import type { LineSender } from "../line/sender.js";
+import { calendarDaysBetween, formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant, zonedParts } from "../render/format.js";
+import { textMessage } from "../render/limits.js";
+import { renderSummary } from "../render/summary.js";
+import { texts } from "../render/text.js";
+import type { HistoryItem, SlipClient } from "../slip/types.js";
+import type { SummaryLoader } from "../summary/load.js";
+import type { messagingApi } from "@line/bot-sdk";
+import type { ScheduleStore } from "./store.js";
+
+export interface AlertSettings {
+  /** DAILY_SUMMARY_AT, in the business zone. */
+  dailySummaryAt?: { hour: number; minute: number } | undefined;
+  /** LOW_TOKEN_ALERT_SLIPS: alert when the API estimate falls below it. */
+  lowTokenSlips?: number | undefined;
+  /** EXPIRY_ALERT_DAYS: alert once a day while the package expires within this many days. */
+  expiryDays?: number | undefined;
+  /** WATCH_PAYMENTS_MINUTES: watch for a staff QR's payment this long. */
+  watchMinutes?: number | undefined;
+}
+
+export type PushKind = "daily_summary" | "low_tokens" | "expiry" | "payment_received";
+
+/** `used_up`: LINE's monthly quota is spent, so pushes are skipped. */
+export type QuotaState = "available" | "used_up";
+
+export interface NotifierObserver {
+  pushed?(kind: PushKind): void;
+  skipped?(kind: PushKind, reason: "quota" | "no_recipients"): void;
+}
+
+export interface NotifierOptions {
+  alerts: AlertSettings;
+  settings: Pick<BotSettings, "staffUserIds" | "staffGroupIds" | "timeZone" | "defaultLang">;
+  slip: SlipClient;
+  summaries: SummaryLoader;
+  sender: LineSender;
+  /** Reads LINE's quota before pushing. */
+  quota: () => Promise<QuotaState>;
+  store: ScheduleStore;
+  log: Logger;
+  now?: () => Date;
+  observer?: NotifierObserver;
+  /** How often the account is read for its alerts. Default 5 minutes. */
+  accountEveryMs?: number;
+  /** How often the open payment watches are checked (one history poll for them all). Default 15 s. */
+  watchEveryMs?: number;
+  /** Whether the store outlives a restart (Redis). Default true. */
+  storeOutlivesRestart?: boolean;
+}
+
+export interface Notifier {
+  /** Does what is due now. Never rejects. */
+  tick(): Promise<void>;
+  /** Set when WATCH_PAYMENTS_MINUTES is: where staff QR codes register their payment. */
+  readonly watches: PaymentWatches | undefined;
+  /**
+   * Ticks every `intervalMs` until stopped. With a store that forgets on restart (memory), what was due
+   * earlier today counts as done, so a restart neither repeats nor sends late the day's summary or alert.
+   */
+  start(intervalMs: number): Promise<void>;
+  stop(): void;
+}
+
+/** The daily summary goes out within an hour of its time, or not that day (a bot down then does not send it late). */
+const DAILY_WINDOW_MIN = 60;
+/** When the expiry alert goes out each day, unless a daily summary time is set. */
+const EXPIRY_ALERT_AT_MIN = 9 * 60;
+const DAY_MS = 86_400_000;
+/** Pages of valid checks read at most per watch poll. */
+const WATCH_POLL_PAGES = 10;
+
+function chatTypeOf(chatId: string): "user" | "group" | "room" {
+  return chatId.startsWith("C") ? "group" : chatId.startsWith("R") ? "room" : "user";
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const { alerts, settings, store, log, sender } = options;
+  const now = options.now ?? (() => new Date());
+  const observer = options.observer ?? {};
+  const accountEveryMs = options.accountEveryMs ?? 5 * 60_000;
+  const watchEveryMs = options.watchEveryMs ?? 15_000;
+  const lang = settings.defaultLang;
+  let lastAccountCheck = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Staff groups, or staff users when there is no staff group. */
+  const staffChats = (): string[] =>
+    settings.staffGroupIds.size > 0 ? [...settings.staffGroupIds] : [...settings.staffUserIds];
+
+  /** Pushes to each chat, unless LINE's quota is spent; `id` makes each push's retry key. */
+  async function push(kind: PushKind, id: string, chats: readonly string[], messages: messagingApi.Message[]): Promise<void> {
+    if (chats.length === 0) {
+      observer.skipped?.(kind, "no_recipients");
+      log.warn({ push: kind }, "no staff to push to (STAFF_GROUP_IDS and STAFF_USER_IDS are empty)");
+      return;
+    }
+    if ((await options.quota()) === "used_up") {
+      observer.skipped?.(kind, "quota");
+      log.warn({ push: kind, id }, "LINE's monthly message quota is used up: push skipped");
+      return;
+    }
+    for (const chatId of chats) {
+      const outlet = sender.forEvent({ replyToken: undefined, chatId, chatType: chatTypeOf(chatId), eventId: `${id}-${chatId}` }, log.child({ push: kind }));
+      await outlet.send(messages);
+      observer.pushed?.(kind);
+      log.info({ push: kind, chatId, delivery: outlet.deliveries.map((d) => d.via) }, "scheduled push sent");
+    }
+  }
+
+  /** Minutes since the start of the business day. */
+  const minuteOfDay = (at: Date): number => {
+    const parts = zonedParts(at, settings.timeZone);
+    return parts.hour * 60 + parts.minute;
+  };
+
+  /** The expiry alert goes out with the daily summary, or at 09:00 without one. */
+  const expiryAlertMinute = (): number =>
+    alerts.dailySummaryAt === undefined ? EXPIRY_ALERT_AT_MIN : alerts.dailySummaryAt.hour * 60 + alerts.dailySummaryAt.minute;
+
+  async function dailySummary(at: Date): Promise<void> {
+    const due = alerts.dailySummaryAt;
+    if (due === undefined) return;
+    const dueMinute = due.hour * 60 + due.minute;
+    const minute = minuteOfDay(at);
+    if (minute < dueMinute || minute >= dueMinute + DAILY_WINDOW_MIN) return;
+    const date = formatIsoDate(zonedParts(at, settings.timeZone));
+    if (!(await store.once(`daily-summary:${date}`, 2 * DAY_MS))) return;
+    const today = resolveRange({ kind: "today" }, at, settings.timeZone);
+    const loaded = await options.summaries.load(today, settings.timeZone);
+    const messages = renderSummary({
+      lang,
+      timeZone: settings.timeZone,
+      range: { kind: "today" },
+      figures: loaded.figures,
+      coveredFrom: loaded.coveredFrom,
+      coveredTo: loaded.coveredTo,
+      askedFrom: today.fromDate,
+      total: loaded.total,
+      at: loaded.at,
+      lead: texts(lang).dailySummaryLead,
+    });
+    await push("daily_summary", `daily-summary-${date}`, staffChats(), messages);
+  }
+
+  async function accountAlerts(at: Date): Promise<void> {
+    if (alerts.lowTokenSlips === undefined && alerts.expiryDays === undefined) return;
+    if (at.getTime() - lastAccountCheck < accountEveryMs) return;
+    lastAccountCheck = at.getTime();
+    const account = await options.slip.accountInfo();
+    const t = texts(lang);
+
+    const threshold = alerts.lowTokenSlips;
+    if (threshold !== undefined) {
+      if (account.estimatedSlips.api < threshold) {
+        // Once until the estimate rises to the threshold again (then the key is forgotten, and it re-arms).
+        if (await store.once("low-tokens", 365 * DAY_MS)) {
+          await push("low_tokens", `low-tokens-${at.getTime()}`, staffChats(), [
+            textMessage(t.alertLowTokens(formatCount(account.estimatedSlips.api), formatCount(threshold))),
+          ]);
+        }
+      } else {
+        await store.forget("low-tokens");
+      }
+    }
+
+    const days = alerts.expiryDays;
+    const expires = parseInstant(account.expiresAt);
+    if (days !== undefined && expires !== undefined) {
+      const today = zonedParts(at, settings.timeZone);
+      const expiresOn = zonedParts(expires, settings.timeZone);
+      const daysLeft = calendarDaysBetween(today, expiresOn);
+      if (daysLeft >= 0 && daysLeft <= days && minuteOfDay(at) >= expiryAlertMinute()) {
+        const date = formatIsoDate(today);
+        if (await store.once(`expiry:${date}`, 2 * DAY_MS)) {
+          await push("expiry", `expiry-${date}`, staffChats(), [textMessage(t.alertExpiry(daysLeft, formatCalendarDate(expiresOn, lang)))]);
+        }
+      }
+    }
+  }
+
+  /** One history poll for every open watch; each check answers at most one watch, the oldest QR first. */
+  async function pollWatches(at: Date): Promise<void> {
+    if (alerts.watchMinutes === undefined) return;
+    const open = await store.openWatches(at.getTime());
+    if (open.length === 0) return;
+    if (!(await store.once(`watch-poll:${Math.floor(at.getTime() / watchEveryMs)}`, watchEveryMs))) return;
+    const since = new Date(Math.min(...open.map((w) => w.afterMs)));
+    const items: HistoryItem[] = [];
+    for (let page = 1; page <= WATCH_POLL_PAGES; page++) {
+      const result = await options.slip.slipHistory({ from: since, to: at, status: "valid", limit: 100, page });
+      items.push(...result.items);
+      if (page >= result.pagination.pages) break;
+    }
+    // Oldest check first, so the oldest QR of an amount gets the first payment of it.
+    const checks = items
+      .map((item) => ({ item, atMs: parseInstant(item.createdAt)?.getTime() ?? Number.NaN }))
+      .filter((c) => Number.isFinite(c.atMs) && c.item.amount !== null)
+      .sort((a, b) => a.atMs - b.atMs);
+    const used = new Set<string>();
+    for (const watch of [...open].sort((a, b) => a.afterMs - b.afterMs)) {
+      const match = checks.find(
+        (c) => !used.has(c.item.transRef ?? "") && c.atMs > watch.afterMs && Math.round((c.item.amount ?? 0) * 100) === watch.amountSatang,
+      );
+      if (match === undefined) continue;
+      used.add(match.item.transRef ?? "");
+      if (!(await store.closeWatch(watch.id))) continue;
+      const text = texts(watch.lang).alertPaymentReceived(
+        formatMoney(watch.amountSatang / 100),
+        match.item.senderName ?? "?",
+        formatTime(new Date(match.atMs), settings.timeZone),
+      );
+      await push("payment_received", `payment-${watch.id}`, [watch.chatId], [textMessage(text)]);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    const at = now();
+    for (const [name, step] of [
+      ["daily summary", dailySummary],
+      ["account alerts", accountAlerts],
+      ["payment watches", pollWatches],
+    ] as const) {
+      try {
+        await step(at);
+      } catch (err) {
+        log.warn({ err, step: name }, "scheduled push step failed; it is tried again at the next tick");
+      }
+    }
+  }
+
+  const minutes = alerts.watchMinutes;
+  const watches: PaymentWatches | undefined =
+    minutes === undefined
+      ? undefined
+      : {
+          async watch(payment: PaymentToWatch) {
+            const afterMs = payment.after.getTime();
+            await store.addWatch({
+              id: randomUUID(),
+              chatId: payment.chatId,
+              amountSatang: payment.amountSatang,
+              afterMs,
+              untilMs: afterMs + minutes * 60_000,
+              lang: payment.lang,
+            });
+          },
+        };
+
+  return {
+    tick,
+    watches,
+    async start(intervalMs) {
+      if (timer !== undefined) return;
+      if (options.storeOutlivesRestart === false) {
+        const at = now();
+        const date = formatIsoDate(zonedParts(at, settings.timeZone));
+        const due = alerts.dailySummaryAt;
+        if (due !== undefined && minuteOfDay(at) >= due.hour * 60 + due.minute) await store.once(`daily-summary:${date}`, 2 * DAY_MS);
+        if (minuteOfDay(at) >= expiryAlertMinute()) await store.once(`expiry:${date}`, 2 * DAY_MS);
+      }
+      let running = false;
+      timer = setInterval(() => {
+        // A slow tick (the service slow) is not overlapped by the next.
+        if (running) return;
+        running = true;
+        void tick().finally(() => (running = false));
+      }, intervalMs);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

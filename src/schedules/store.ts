@@ -1,0 +1,81 @@
+// What the opt-in pushes remember: which once-only pushes went out, the low-token alert's state, and the
+// open payment watches. In one process's memory, or in Redis so that every instance (and a restart) agrees.
+import type { Redis } from "ioredis";
+
+/** A staff QR's payment being watched for. */
+export interface Watch {
+  id: string;
+  chatId: string;
+  amountSatang: number;
+  /** The QR's time: only checks made after it count. */
+  afterMs: number;
+  /** Watched until then. */
+  untilMs: number;
+  lang: "th" | "en";
+}
+
+export interface ScheduleStore {
+  /** True for the first caller with this key within `ttlMs` (across instances with Redis): it does the thing. */
+  once(key: string, ttlMs: number): Promise<boolean>;
+  /** Forgets a key of `once` (the low-token alert re-arms when the tokens rise again). */
+  forget(key: string): Promise<void>;
+  addWatch(watch: Watch): Promise<void>;
+  /** Watches still open at `nowMs`; expired ones are dropped. */
+  openWatches(nowMs: number): Promise<Watch[]>;
+  /** Closes a watch; true for the one caller that closed it (then it pushes). */
+  closeWatch(id: string): Promise<boolean>;
+}
+
+export function memoryScheduleStore(now: () => number = Date.now): ScheduleStore {
+  const keys = new Map<string, number>();
+  const watches = new Map<string, Watch>();
+  return {
+    once(key, ttlMs) {
+      const until = keys.get(key);
+      if (until !== undefined && until > now()) return Promise.resolve(false);
+      keys.set(key, now() + ttlMs);
+      return Promise.resolve(true);
+    },
+    forget(key) {
+      keys.delete(key);
+      return Promise.resolve();
+    },
+    addWatch(watch) {
+      watches.set(watch.id, watch);
+      return Promise.resolve();
+    },
+    openWatches(nowMs) {
+      for (const [id, watch] of watches) if (watch.untilMs <= nowMs) watches.delete(id);
+      return Promise.resolve([...watches.values()]);
+    },
+    closeWatch(id) {
+      return Promise.resolve(watches.delete(id));
+    },
+  };
+}
+
+const PREFIX = "slipline:schedule:";
+const WATCHES = `${PREFIX}watches`;
+
+export function redisScheduleStore(redis: Redis): ScheduleStore {
+  return {
+    async once(key, ttlMs) {
+      return (await redis.set(`${PREFIX}once:${key}`, "1", "PX", Math.max(1, Math.round(ttlMs)), "NX")) === "OK";
+    },
+    async forget(key) {
+      await redis.del(`${PREFIX}once:${key}`);
+    },
+    async addWatch(watch) {
+      await redis.hset(WATCHES, watch.id, JSON.stringify(watch));
+    },
+    async openWatches(nowMs) {
+      const all = Object.entries(await redis.hgetall(WATCHES)).map(([id, text]) => ({ id, watch: JSON.parse(text) as Watch }));
+      const expired = all.filter((w) => w.watch.untilMs <= nowMs).map((w) => w.id);
+      if (expired.length > 0) await redis.hdel(WATCHES, ...expired);
+      return all.filter((w) => w.watch.untilMs > nowMs).map((w) => w.watch);
+    },
+    async closeWatch(id) {
+      return (await redis.hdel(WATCHES, id)) === 1;
+    },
+  };
+}
