@@ -39,6 +39,10 @@ export interface BotHarnessOptions {
   sender?: Partial<Omit<LineSenderOptions, "api" | "log">>;
   maxQueuedEvents?: number;
   maxConcurrentEvents?: number;
+  /** The clock of the bot and of its sandbox (demo data, payments); default the real one. */
+  now?: () => Date;
+  /** The sandbox's local-mode route that simulates a customer paying. Default off. */
+  sandboxDevRoutes?: boolean;
   /** Default: metrics on, /metrics open. */
   metricsToken?: string;
 }
@@ -52,6 +56,8 @@ export interface BotHarness {
   readonly accessToken: string;
   readonly apiSecret: string;
   readonly slip: SlipClient;
+  /** The slip service's address (the sandbox's, unless another was given). */
+  readonly slipUrl: string;
   readonly bot: BotApp;
   readonly metrics: Metrics;
   /** A reply token the stand-in will accept once, for `chatId`. */
@@ -79,7 +85,10 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       slipBaseUrl = slipOption.baseUrl;
       apiSecret = slipOption.apiSecret;
     } else {
-      const sandbox = await startSandbox();
+      const sandbox = await startSandbox({
+        ...(options.now === undefined ? {} : { now: options.now }),
+        ...(options.sandboxDevRoutes === undefined ? {} : { devRoutes: options.sandboxDevRoutes }),
+      });
       closers.push(() => sandbox.close());
       slipBaseUrl = sandbox.url;
       apiSecret = DEMO_SECRETS[slipOption.shop ?? "shop"];
@@ -118,9 +127,10 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const bot = createBotApp({
       channelSecret,
       sender,
-      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip }) },
+      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip, ...(options.now === undefined ? {} : { now: options.now }) }) },
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+      ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),
       ...(options.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: options.maxConcurrentEvents }),
       metrics,
@@ -148,6 +158,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       accessToken,
       apiSecret,
       slip,
+      slipUrl: slipBaseUrl,
       bot,
       metrics,
       token: (chatId) => platform.issueReplyToken(chatId),
