@@ -24,14 +24,14 @@ import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
 import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
 import { startSandbox } from "./sandbox/server.js";
-import { DEV_PAYMENTS_PATH } from "./sandbox/app.js";
+import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { createBotApp, createBotServer } from "./server.js";
 import type { BotApp } from "./server.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { createSlipClient } from "./slip/client.js";
 import { createSummaryLoader } from "./summary/load.js";
 import { createNotifier } from "./schedules/notifier.js";
-import type { QuotaState } from "./schedules/notifier.js";
+import { readQuota } from "./schedules/quota.js";
 import { memoryScheduleStore, redisScheduleStore } from "./schedules/store.js";
 
 type Closer = { name: string; close: () => Promise<void> };
@@ -276,33 +276,8 @@ async function shutdown(
   return abandoned.length;
 }
 
-/** A customer paying the embedded sandbox's demo shop, through its local-only route. */
-function simulatePaymentAt(sandboxUrl: string): (amountSatang: number) => Promise<{ senderName: string }> {
-  return async (amountSatang) => {
-    const response = await fetch(`${sandboxUrl}${DEV_PAYMENTS_PATH}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ amount: amountSatang / 100 }),
-    });
-    const body = (await response.json()) as { data?: { senderName?: string }; message?: string };
-    if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-    return { senderName: body.data?.senderName ?? "?" };
-  };
-}
-
 /** How often the opt-in pushes look at the clock (and poll for watched payments). */
 const NOTIFIER_TICK_MS = 15_000;
-
-/** LINE's monthly quota: used up when it is limited and the month's usage has reached it. Unknown counts as available. */
-async function readQuota(api: messagingApi.MessagingApiClient, log: Logger): Promise<QuotaState> {
-  try {
-    const [quota, consumption] = await Promise.all([api.getMessageQuota(), api.getMessageQuotaConsumption()]);
-    return quota.type === "limited" && quota.value !== undefined && consumption.totalUsage >= quota.value ? "used_up" : "available";
-  } catch (err) {
-    log.warn({ err }, "could not read LINE's message quota; pushing anyway");
-    return "available";
-  }
-}
 
 /** Local mode: unless the lists are set, the console's staff personas and its staff group are the staff. */
 function consoleStaff(settings: BotSettings): Pick<BotSettings, "staffUserIds" | "staffGroupIds"> {

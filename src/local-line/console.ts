@@ -182,18 +182,24 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
 
   app.post("/api/simulate-payment", json, async (req, res) => {
     const simulate = options.simulatePayment;
-    const amount = (req.body as { amount?: unknown } | undefined)?.amount;
     if (simulate === undefined) {
       res.status(404).json({ error: "simulating a payment needs the embedded sandbox" });
       return;
     }
+    const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { amount?: unknown; chatId?: unknown };
+    const { amount, chatId = "" } = body;
     if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || amount > 9_999_999_999.99 || Math.round(amount * 100) !== amount * 100) {
       res.status(400).json({ error: "amount must be baht above 0 with at most 2 decimals" });
       return;
     }
+    // The chat the note shows in: one of the console's, or none.
+    const known = chatId === "" || people.some((p) => p.userId === chatId) || groups.some((g) => g.groupId === chatId);
+    if (typeof chatId !== "string" || !known) {
+      res.status(400).json({ error: "chatId must be one of the console's chats" });
+      return;
+    }
     try {
       const { senderName } = await simulate(Math.round(amount * 100));
-      const chatId = typeof (req.body as { chatId?: unknown }).chatId === "string" ? String((req.body as { chatId: string }).chatId) : "";
       publish({ type: "system", chatId, text: `${senderName} paid the shop ฿${amount.toFixed(2)} (a simulated transfer, now in the sandbox's history).` });
       res.json({ senderName });
     } catch (error) {

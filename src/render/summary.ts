@@ -29,6 +29,8 @@ export interface SummaryView {
 }
 
 const CHART_HEIGHT_PX = 48;
+/** Rows per section at most: statuses and channels the contract does not list could be many; the rest share a row. */
+const MOST_ROWS = 8;
 const CHART_COLOR = "#1DB446";
 const EMPTY_BAR_COLOR = "#EEEEEE";
 
@@ -57,6 +59,19 @@ function row(label: messagingApi.FlexText, count: string, amount: string): messa
       { type: "text", text: amount, size: "xs", align: "end", flex: 4 },
     ],
   };
+}
+
+const sum = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((total, item) => total + of(item), 0);
+
+/** The first rows, and the rest folded into one. */
+function capped<T>(rows: readonly T[], fold: (rest: readonly T[]) => T): { shown: readonly T[]; others?: T; othersOf: number } {
+  if (rows.length <= MOST_ROWS) return { shown: rows, othersOf: 0 };
+  const rest = rows.slice(MOST_ROWS - 1);
+  return { shown: rows.slice(0, MOST_ROWS - 1), others: fold(rest), othersOf: rest.length };
+}
+
+function othersRow(count: number, satang: number, kinds: number, t: Texts): messagingApi.FlexBox {
+  return row({ type: "text", text: t.summaryOthers(formatCount(kinds)), size: "xs", color: "#888888" }, formatCount(count), satang === 0 ? "–" : money(satang));
 }
 
 function section(title: string): messagingApi.FlexText {
@@ -128,7 +143,12 @@ export function renderSummary(view: SummaryView): messagingApi.Message[] {
     body.push({ type: "text", text: t.summaryEmpty, size: "sm", color: "#888888", margin: "lg", wrap: true });
   } else {
     body.push(section(t.summaryByStatus));
-    for (const s of figures.byStatus) {
+    const statuses = capped(figures.byStatus, (rest) => ({
+      status: "",
+      count: sum(rest, (s) => s.count),
+      amountSatang: sum(rest, (s) => s.amountSatang),
+    }));
+    for (const s of statuses.shown) {
       body.push(
         row(
           { type: "text", text: statusWord(s.status, t), size: "xs", weight: "bold", color: statusColor(s.status) },
@@ -137,8 +157,14 @@ export function renderSummary(view: SummaryView): messagingApi.Message[] {
         ),
       );
     }
+    if (statuses.others !== undefined) body.push(othersRow(statuses.others.count, statuses.others.amountSatang, statuses.othersOf, t));
     body.push(section(t.summaryByChannel));
-    for (const s of figures.bySource) {
+    const sources = capped(figures.bySource, (rest) => ({
+      source: "",
+      count: sum(rest, (s) => s.count),
+      validSatang: sum(rest, (s) => s.validSatang),
+    }));
+    for (const s of sources.shown) {
       body.push(
         row(
           { type: "text", text: s.source === "" ? t.summaryNoSource : sourceWord(s.source, t), size: "xs", wrap: true },
@@ -147,6 +173,7 @@ export function renderSummary(view: SummaryView): messagingApi.Message[] {
         ),
       );
     }
+    if (sources.others !== undefined) body.push(othersRow(sources.others.count, sources.others.validSatang, sources.othersOf, t));
     body.push({ type: "text", text: t.summaryTokensUsed(formatTokens(figures.tokensCharged)), size: "xs", color: "#555555", margin: "lg" });
     body.push(...chart(figures, view, t));
   }

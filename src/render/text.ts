@@ -51,6 +51,8 @@ export interface Texts {
   summaryDaysCut: (from: string, to: string) => string;
   summaryAlt: (range: string, checks: string, valid: string) => string;
   summaryNoSource: string;
+  /** The row that folds the statuses or channels past the first few. */
+  summaryOthers: (kinds: string) => string;
 
   paidTitle: (amount: string) => string;
   paidSince: (time: string) => string;
@@ -219,6 +221,7 @@ const th: Texts = {
   summaryDaysCut: (from, to) => `สรุปได้ครั้งละไม่เกิน 31 วัน: ตัวเลขนี้คือ ${from} – ${to}`,
   summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ${checks} รายการ ยอดที่ผ่าน ${valid}`,
   summaryNoSource: "ไม่ระบุ",
+  summaryOthers: (kinds) => `อื่น ๆ อีก ${kinds} แบบ`,
 
   paidTitle: (amount) => `เงินเข้า ${amount} หรือยัง`,
   paidSince: (time) => `ตั้งแต่ ${time} วันนี้`,
@@ -415,6 +418,7 @@ const en: Texts = {
   summaryDaysCut: (from, to) => `A summary covers at most 31 days: these figures are for ${from} – ${to}.`,
   summaryAlt: (range, checks, valid) => `Summary ${range}: ${checks} checks, valid ${valid}`,
   summaryNoSource: "unknown",
+  summaryOthers: (kinds) => `${kinds} others`,
 
   paidTitle: (amount) => `Has ${amount} arrived?`,
   paidSince: (time) => `Since ${time} today`,

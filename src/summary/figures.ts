@@ -91,8 +91,9 @@ export function computeFigures(items: readonly HistoryItem[], shape: SummaryShap
     const at = item.createdAt === null ? undefined : new Date(item.createdAt);
     if (at === undefined || Number.isNaN(at.getTime())) continue;
     const parts = zonedParts(at, shape.timeZone);
-    const index = oneDay ? parts.hour : calendarDaysBetween(shape.fromDate, parts);
-    const bar = bars[index];
+    // A check outside the days (the service's clock a little off) counts in the totals, not in a bar.
+    const day = calendarDaysBetween(shape.fromDate, parts);
+    const bar = oneDay ? (day === 0 ? bars[parts.hour] : undefined) : bars[day];
     if (bar === undefined) continue;
     bar.count += 1;
     if (valid) bar.validSatang += amount;

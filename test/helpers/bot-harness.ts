@@ -19,6 +19,10 @@ import type { BotApp } from "../../src/server.js";
 import { createSlipClient } from "../../src/slip/client.js";
 import { createQuietNotes } from "../../src/roles/quiet-notes.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
+import { createNotifier } from "../../src/schedules/notifier.js";
+import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
+import { readQuota } from "../../src/schedules/quota.js";
+import { memoryScheduleStore } from "../../src/schedules/store.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { captureLogs } from "./log-capture.js";
 import type { CapturedLogs } from "./log-capture.js";
@@ -45,6 +49,8 @@ export interface BotHarnessOptions {
   sandboxDevRoutes?: boolean;
   /** Default: metrics on, /metrics open. */
   metricsToken?: string;
+  /** The opt-in pushes, with a store in memory; ticked by the test through `notifier`. */
+  alerts?: AlertSettings;
 }
 
 export interface BotHarness {
@@ -60,6 +66,8 @@ export interface BotHarness {
   readonly slipUrl: string;
   readonly bot: BotApp;
   readonly metrics: Metrics;
+  /** Set with `alerts`: the test calls `tick()` when it has moved the clock. */
+  readonly notifier: Notifier | undefined;
   /** A reply token the stand-in will accept once, for `chatId`. */
   token(chatId: string): string;
   /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
@@ -124,10 +132,26 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       timeZone: "Asia/Bangkok",
       ...options.settings,
     };
+    const clock = options.now === undefined ? {} : { now: options.now };
+    const summaries = createSummaryLoader({ slip, ...clock });
+    const notifier =
+      options.alerts === undefined
+        ? undefined
+        : createNotifier({
+            alerts: options.alerts,
+            settings,
+            slip,
+            summaries,
+            sender,
+            quota: () => readQuota(api, log),
+            store: memoryScheduleStore(() => (options.now?.() ?? new Date()).getTime()),
+            log,
+            ...clock,
+          });
     const bot = createBotApp({
       channelSecret,
       sender,
-      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip, ...(options.now === undefined ? {} : { now: options.now }) }) },
+      handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries, watches: notifier?.watches },
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       ...(options.now === undefined ? {} : { now: options.now }),
@@ -161,6 +185,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       slipUrl: slipBaseUrl,
       bot,
       metrics,
+      notifier,
       token: (chatId) => platform.issueReplyToken(chatId),
       post,
       async exchange(events) {

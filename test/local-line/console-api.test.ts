@@ -8,6 +8,9 @@ import type { LinePlatform } from "../../src/local-line/platform.js";
 import { startConsole } from "../../src/local-line/console.js";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
 import type { ChatConsole, ConsoleEntry } from "../../src/local-line/console.js";
+import { simulatePaymentAt } from "../../src/sandbox/dev-payments.js";
+import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { startSandbox } from "../../src/sandbox/server.js";
 
 const me = DEMO_PEOPLE[2]!.userId;
 const cleanups: (() => Promise<void>)[] = [];
@@ -98,6 +101,37 @@ describe("console API", () => {
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
     expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS, timeZone: "Asia/Bangkok", canSimulatePayment: false });
+  });
+
+  it("simulates a customer paying the embedded sandbox, notes it in the chat, and refuses a bad amount or chat", async () => {
+    const sandbox = await startSandbox({ devRoutes: true });
+    cleanups.push(() => sandbox.close());
+    const platform = await startLinePlatform();
+    cleanups.push(() => platform.close());
+    const chat = await startConsole({
+      platform,
+      botWebhookUrl: await fakeBot(200),
+      channelSecret: "s",
+      simulatePayment: simulatePaymentAt(sandbox.url),
+    });
+    cleanups.push(() => chat.close());
+    const config = (await (await fetch(`${chat.url}api/config`)).json()) as { canSimulatePayment: boolean };
+    expect(config.canSimulatePayment).toBe(true);
+
+    for (const body of [{ amount: 0 }, { amount: -5 }, { amount: 1.234 }, { amount: "150" }, { amount: 150, chatId: "C-not-ours" }]) {
+      expect((await postJson(`${chat.url}api/simulate-payment`, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    const paid = await postJson(`${chat.url}api/simulate-payment`, { amount: 150, chatId: me });
+    expect(paid.status).toBe(200);
+    const payer = String(paid.json.senderName);
+    expect(payer.length).toBeGreaterThan(0);
+
+    const newest = (await (
+      await fetch(`${sandbox.url}/api/slip-history?limit=1`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })
+    ).json()) as { data: { items: { amount: number; senderName: string; status: string }[] } };
+    expect(newest.data.items[0]).toMatchObject({ amount: 150, senderName: payer, status: "valid" });
+    const [note] = await readEntries(chat.url, 1);
+    expect(note).toMatchObject({ type: "system", chatId: me, text: `${payer} paid the shop ฿150.00 (a simulated transfer, now in the sandbox's history).` });
   });
 
   it("refuses people and chats it does not know, and empty text", async () => {

@@ -72,6 +72,29 @@ describe("npm run sandbox", () => {
     expect(await serve.exited).toBe(0);
   });
 
+  it("records a customer's payment with --pay and --from, then serves it first in the history", async () => {
+    const db = join(tempDir(), "pay.db");
+    const pay = run({ SANDBOX_DB: db }, ["--pay", "150.5", "--from", "นาย ทดสอบ จ่ายเงิน"]);
+    expect(await pay.exited).toBe(0);
+    expect(pay.output()).toMatch(/received ฿150\.50 from นาย ทดสอบ จ่ายเงิน \(ref \S+\)/);
+
+    const serve = run({ PORT: "0", SANDBOX_DB: db });
+    const [, url = ""] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const res = await requestJson<HistoryPage>(url, "/api/slip-history?status=valid&limit=20", SHOP);
+    expect(res.body.data?.items.map((i) => [i.amount, i.senderName])).toContainEqual([150.5, "นาย ทดสอบ จ่ายเงิน"]);
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+  });
+
+  it("names each mistake of --pay and --from", async () => {
+    const zero = run({ SANDBOX_DB: ":memory:" }, ["--pay", "0"]);
+    expect(await zero.exited).toBe(1);
+    expect(zero.output()).toContain('--pay needs an amount in baht greater than 0, with at most 2 decimals, got "0"');
+    const alone = run({ SANDBOX_DB: ":memory:" }, ["--from", "Somchai"]);
+    expect(await alone.exited).toBe(1);
+    expect(alone.output()).toContain("--from goes with --pay");
+  });
+
   it("refuses bad settings with one message naming each", async () => {
     const r = run({ PORT: "http", SANDBOX_PUBLIC_URL: "ftp://x" }, ["--seed", "-3"]);
     expect(await r.exited).toBe(1);
