@@ -63,6 +63,11 @@ async function checkCount(reply: Locator): Promise<number> {
   return Number(((await summary.textContent()) ?? "").replace(/[^\d]/g, ""));
 }
 
+/** `2026-11-24` for the Bangkok day `at` is in. */
+function formatIsoDateInBangkok(at: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(at);
+}
+
 /** Reads the QR in a PNG the way a phone camera would. */
 function decodeQr(png: Buffer): string | undefined {
   const image = PNG.sync.read(png);
@@ -169,6 +174,35 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     expect(formatCalendarDate(expiry, "th")).toContain(String(expiry.year + 543));
     await shoot("balance-th", reply.locator(".flex-bubble"));
     await shoot("balance-th-chat");
+  });
+
+  it("ยอดวันนี้ and has it arrived?: today's summary, then a simulated transfer found by the QR card's button", async () => {
+    const c = ui!;
+    await c.send("qr 321");
+    const qr = await c.waitForBotMessage("฿321.00", REPLY);
+    await expect(qr.locator(".flex-button", { hasText: "Check payment" }).count()).resolves.toBe(1);
+    await c.tapButton("Check payment");
+    await c.waitForBotMessage("Not yet.", REPLY);
+
+    // A customer transfers ฿321 to the demo shop (the console's button, through the sandbox's local route).
+    await c.page.fill("#pay-amount", "321");
+    await c.page.click("#pay");
+    await c.page.getByText(/paid the shop ฿321\.00/).waitFor({ timeout: REPLY.timeoutMs });
+    await c.tapButton("Check payment");
+    const arrived = await c.waitForBotMessage("Arrived: 1 check", REPLY);
+    await expect(arrived.locator(".flex-bubble").textContent()).resolves.toContain("฿321.00");
+    await shoot("paid-arrived", arrived.locator(".flex-bubble"));
+
+    await c.send("ยอดวันนี้");
+    const summary = await c.waitForBotMessage("สรุปยอด", REPLY);
+    // The same count the sandbox gives for today, asked for here over HTTP.
+    const today = formatIsoDateInBangkok(new Date());
+    const res = await fetch(`${sandboxUrl}/api/slip-history?from=${today}&to=${today}&limit=1`, {
+      headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` },
+    });
+    const total = ((await res.json()) as { data: { pagination: { total: number } } }).data.pagination.total;
+    await expect(summary.locator(".flex-bubble").textContent()).resolves.toContain(`${total.toLocaleString("en-US")} รายการ`);
+    await shoot("summary-today-th", summary.locator(".flex-bubble"));
   });
 
   it("in the staff group: @slipline help gets the help card, a plain chat line gets no answer", async () => {
