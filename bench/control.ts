@@ -1,4 +1,5 @@
-// A tiny JSON control port for a benchmark child: POST /<name> runs the named action and answers its result.
+// A tiny JSON control port for a benchmark child: POST /<name> runs the named action and answers its result
+// (an action may return a promise; the answer waits for it).
 import { createServer, type IncomingMessage } from "node:http";
 import { once } from "node:events";
 
@@ -19,13 +20,15 @@ export async function serveControl(actions: ControlActions): Promise<{ url: stri
       response.writeHead(404).end();
       return;
     }
-    readJson(request).then(
-      (body) => {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify(action(body)));
-      },
-      () => response.writeHead(400).end(),
-    );
+    readJson(request)
+      .then(async (body) => JSON.stringify(await action(body)))
+      .then(
+        (json) => {
+          response.writeHead(200, { "content-type": "application/json" });
+          response.end(json);
+        },
+        () => response.writeHead(400).end(),
+      );
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

@@ -1,7 +1,7 @@
 // Child processes for the benchmark: start, wait until ready, read their CPU time and peak memory, stop.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { once } from "node:events";
 
 export interface Child {
@@ -81,14 +81,7 @@ export async function startChild(
     name,
     process: child,
     ready: readyValue,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = once(child, "exit");
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await gone;
-      clearTimeout(timer);
-    },
+    stop: () => stopByPid(child, 5_000),
   };
 }
 
@@ -105,6 +98,82 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Stops a child by its PID: SIGTERM, then SIGKILL after `killAfterMs`; resolves once it has exited. */
+async function stopByPid(child: ChildProcess, killAfterMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = once(child, "exit");
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  await gone;
+  clearTimeout(timer);
+}
+
+/** One PING on a new connection; true when the answer is +PONG. */
+function redisPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let answer = "";
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("latin1");
+      if (answer.includes("\r\n")) done(answer.startsWith("+PONG"));
+    });
+  });
+}
+
+/**
+ * A private redis-server (Debian's /usr/bin/redis-server) on a free loopback port, with no persistence;
+ * resolves once it answers PING. `ready.url` is its redis:// URL. Never the machine's shared Redis.
+ */
+export async function startRedis(timeoutMs = 15_000): Promise<Child> {
+  const port = await freePort();
+  const child = spawn("/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const stderr: string[] = [];
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr.push(chunk);
+    if (stderr.length > 50) stderr.shift();
+  });
+  const stop = () => stopByPid(child, 5_000);
+  const deadline = Date.now() + timeoutMs;
+  // Bounded by the deadline: PING every 50 ms until it answers.
+  while (!(await redisPing(port))) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited before it was ready:\n${stderr.join("")}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`redis-server not ready after ${timeoutMs} ms:\n${stderr.join("")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { name: "redis-server", process: child, ready: { ready: true, url: `redis://127.0.0.1:${port}`, port }, stop };
+}
+
+/**
+ * The sum of every sample of one Prometheus metric at `<baseUrl>/metrics` (all its label sets); NaN when
+ * the page cannot be read within a second.
+ */
+export async function metricSum(baseUrl: string, name: string): Promise<number> {
+  try {
+    const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(1_000) });
+    const text = await response.text();
+    if (!response.ok) return Number.NaN;
+    let sum = 0;
+    for (const line of text.split("\n")) {
+      if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+    return sum;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ

@@ -1,14 +1,17 @@
 // `npm run bench`: slipline against the official echo-bot pattern under the same open-loop webhook load,
-// all on loopback, plus the qr-image and history-query figures, and two scenarios with a slow slip service
-// (bench/slow-service.ts: goodput, and SIGTERM mid-burst). Prints a table; writes JSON to bench/results/.
+// all on loopback, in two layouts (one instance in memory; two instances sharing a private redis-server,
+// the load split between them), plus the qr-image and history-query figures, and three scenarios with a
+// slow slip service (bench/slow-service.ts: goodput, and SIGTERM mid-burst; bench/sigkill.ts: SIGKILL of
+// one of two instances mid-burst). Prints tables; writes JSON to bench/results/.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpuSeconds, freePort, peakRssMiB, startChild, type Child } from "./processes.js";
-import { runStep, type StepMeasurement, type StepPlan } from "./load.js";
+import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child } from "./processes.js";
+import { makeStaffPool, runStep, staffEnv, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
+import { benchSigkill } from "./sigkill.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -23,12 +26,29 @@ const ACCESS_TOKEN = "bench-access-token";
 const SLOW = { latencyMs: 2_000, eventsPerSecond: 100, text: "qr 150" };
 const GOODPUT_EVENTS = QUICK ? 100 : 300;
 const SIGTERM_EVENTS = QUICK ? 200 : 300;
+// SIGKILL of one of two instances: quick runs send fewer events; the lock's expiry (10-15 s) is the same.
+const SIGKILL = QUICK ? { events: 60, killAfterEvents: 30 } : { events: 300, killAfterEvents: 150 };
+// The load's events come from staff: 3,000 staff users (1:1 chats) and 1,500 staff groups, in rotation. At
+// 2,000 events/s a 1:1 chat comes round again after about 2.1 s and a group after 2.5 s. Each list fits in
+// one environment variable (at most 128 KiB on Linux): about 100 KiB and 50 KiB.
+const STAFF = makeStaffPool(3_000, 1_500);
+const STAFF_ENV = staffEnv(STAFF);
 const TEXTS = ["balance", "qr 0812345678 150", "history", "help", "ยอด", "คิวอาร์ 150", "ประวัติ", "ช่วยเหลือ"];
 
 interface BotFigures {
   rate: number;
+  /** Bot processes measured together (2 in the Redis layout). */
+  instances: number;
   eventsSent: number;
   eventsLost: number;
+  /** Of those, events whose webhook the bot did not answer 200 (refused with 503 when busy). */
+  eventsLostNotAcknowledged: number;
+  /** Events first answered by a push (their reply failed), sends after an event's first, sends naming no event. */
+  answeredByPush: number;
+  extraSends: number;
+  unmatchedSends: number;
+  /** Events sent while an earlier event of their chat was still unanswered (the staff pool's chats are reused). */
+  sameChatInFlight: number;
   ackP50: number;
   ackP99: number;
   e2eP50: number;
@@ -36,22 +56,46 @@ interface BotFigures {
   e2eMax: number;
   /** End-to-end minus the sandbox's own service time for the event's service requests (p99). */
   botAddedP99: number | null;
+  /** CPU of the bot processes together. */
   cpuSecondsPer1000: number;
+  /** CPU seconds of each bot process in the step, and the events each handled (its slipline_events_total). */
+  perInstance: { cpuSeconds: number; eventsHandled: number | null }[];
+  /** CPU of the redis-server (Redis layout only). */
+  redisCpuSecondsPer1000: number | null;
   serviceRequestsPerEvent: number | null;
   rejectedByLine: number;
   ackErrors: number;
+  /** Webhook requests not answered 200, by status ("error": no answer). */
+  ackErrorsByStatus: Record<string, number>;
   /** End-to-end p50 and p99 per text sent, ms: which command costs what. */
   e2eByText: Record<string, { p50: number; p99: number }>;
-  /** The bot's peak resident memory so far (VmHWM), read after this step. */
+  /** The bots' peak resident memory so far (VmHWM, summed over the instances), read after this step. */
   peakRssMiB: number;
   /** CPU seconds the other processes used during the step: the machine has 2 cores for all of them. */
-  otherCpuSeconds: { lineStandIn: number; sandbox: number; loadGenerator: number };
+  otherCpuSeconds: { lineStandIn: number; sandbox: number; loadGenerator: number; redis?: number };
+}
+
+/** What one layout runs: its bot processes, and the redis-server they share (if any). */
+interface Layout {
+  bots: Child[];
+  redis?: Child;
+}
+
+interface LayoutFigures {
+  steps: BotFigures[];
+  /** Peak resident memory of the bots, summed over the instances, MiB. */
+  peakRssMiB: number;
+  peakRssPerInstanceMiB: number[];
+  redisPeakRssMiB: number | null;
 }
 
 interface Drained {
   requests: number;
   serviceMs: number[];
 }
+
+/** Events lost, and of those the ones whose webhook was refused, e.g. "436 (436)". */
+const lostText = (step: BotFigures) => (step.eventsLost === 0 ? "0" : `${step.eventsLost} (${step.eventsLostNotAcknowledged})`);
 
 const round = (value: number, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);
 
@@ -61,7 +105,7 @@ async function drainSandbox(sandbox: Child): Promise<Drained> {
 }
 
 function stepPlan(eventsPerSecond: number, durationMs: number): StepPlan {
-  return { eventsPerSecond, durationMs, texts: TEXTS, groupShare: 0.3, batchEvery: 5, batchSize: 3, drainMs: 15_000 };
+  return { eventsPerSecond, durationMs, texts: TEXTS, groupShare: 0.3, batchEvery: 5, batchSize: 3, drainMs: 15_000, staff: STAFF };
 }
 
 function figures(
@@ -69,7 +113,7 @@ function figures(
   step: StepMeasurement,
   cpu: number,
   drained: Drained | undefined,
-  extra: Pick<BotFigures, "peakRssMiB" | "otherCpuSeconds">,
+  extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000">,
 ): BotFigures {
   let botAddedP99: number | null = null;
   let serviceRequestsPerEvent: number | null = null;
@@ -88,6 +132,11 @@ function figures(
     rate,
     eventsSent: step.eventsSent,
     eventsLost: step.eventsLost,
+    eventsLostNotAcknowledged: step.eventsLostNotAcknowledged,
+    answeredByPush: step.answeredByPush,
+    extraSends: step.extraSends,
+    unmatchedSends: step.unmatchedSends,
+    sameChatInFlight: step.sameChatInFlight,
     ackP50: quantile(step.ackMs, 0.5),
     ackP99: quantile(step.ackMs, 0.99),
     e2eP50: quantile(step.endToEndMs, 0.5),
@@ -98,6 +147,7 @@ function figures(
     serviceRequestsPerEvent,
     rejectedByLine: step.rejectedByLine,
     ackErrors: step.ackErrors,
+    ackErrorsByStatus: step.ackErrorsByStatus,
     e2eByText: Object.fromEntries(
       [...step.endToEndByText].map(([text, ms]) => [text, { p50: round(quantile(ms, 0.5)), p99: round(quantile(ms, 0.99)) }]),
     ),
@@ -105,44 +155,85 @@ function figures(
   };
 }
 
-async function measureBot(
+async function measureLayout(
   name: string,
-  start: () => Promise<Child>,
+  start: () => Promise<Layout>,
   line: Child,
   sandbox: Child,
-): Promise<{ steps: BotFigures[]; peakRssMiB: number }> {
+  withService: boolean,
+): Promise<LayoutFigures> {
   const lineControlUrl = String(line.ready.controlUrl);
-  const bot = await start();
-  const pid = bot.process.pid ?? 0;
-  const target = { webhookUrl: `${String(bot.ready.url)}/webhook`, channelSecret: CHANNEL_SECRET, lineControlUrl };
+  const layout = await start();
+  const pids = layout.bots.map((bot) => bot.process.pid ?? 0);
+  const redisPid = layout.redis?.process.pid;
+  const target = {
+    webhookUrls: layout.bots.map((bot) => `${String(bot.ready.url)}/webhook`),
+    channelSecret: CHANNEL_SECRET,
+    lineControlUrl,
+  };
   try {
     await runStep(target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
     await drainSandbox(sandbox);
     const steps: BotFigures[] = [];
     const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
+    const eachCpu = () => pids.map((pid) => cpuSeconds(pid));
+    // The echo bot has no /metrics.
+    const eachHandled = () =>
+      Promise.all(layout.bots.map((bot) => (withService ? metricSum(String(bot.ready.url), "slipline_events_total") : Promise.resolve(Number.NaN))));
+    const redisCpu = () => (redisPid === undefined ? 0 : cpuSeconds(redisPid));
     const ownCpu = () => {
       const usage = process.cpuUsage();
       return (usage.user + usage.system) / 1e6;
     };
     for (const rate of RATES) {
-      const before = { bot: cpuSeconds(pid), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
+      const before = { bots: eachCpu(), handled: await eachHandled(), redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
       const step = await runStep(target, stepPlan(rate, STEP_MS));
-      const cpu = cpuSeconds(pid) - before.bot;
-      const otherCpuSeconds = {
+      const after = { bots: eachCpu(), handled: await eachHandled() };
+      const perInstance = after.bots.map((seconds, index) => {
+        const handled = (after.handled[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
+        return { cpuSeconds: round(seconds - (before.bots[index] ?? 0)), eventsHandled: Number.isFinite(handled) ? handled : null };
+      });
+      const cpu = after.bots.reduce((sum, seconds, index) => sum + seconds - (before.bots[index] ?? 0), 0);
+      const redisSeconds = redisCpu() - before.redis;
+      const otherCpuSeconds: BotFigures["otherCpuSeconds"] = {
         lineStandIn: round(cpuOf(line) - before.line),
         sandbox: round(cpuOf(sandbox) - before.sandbox),
         loadGenerator: round(ownCpu() - before.own),
+        ...(redisPid === undefined ? {} : { redis: round(redisSeconds) }),
       };
       const drained = await drainSandbox(sandbox);
       steps.push(
-        figures(rate, step, cpu, name === "slipline" ? drained : undefined, { peakRssMiB: round(peakRssMiB(pid), 1), otherCpuSeconds }),
+        figures(rate, step, cpu, withService ? drained : undefined, {
+          instances: pids.length,
+          perInstance,
+          peakRssMiB: round(pids.reduce((sum, pid) => sum + peakRssMiB(pid), 0), 1),
+          otherCpuSeconds,
+          redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
+        }),
       );
-      process.stderr.write(`  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered\n`);
+      process.stderr.write(
+        `  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered` +
+          (pids.length > 1 ? ` (handled per instance: ${perInstance.map((p) => `${String(p.eventsHandled)} in ${p.cpuSeconds} cpu s`).join(", ")})` : "") +
+          (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
+          "\n",
+      );
     }
-    return { steps, peakRssMiB: peakRssMiB(pid) };
+    const perInstance = pids.map((pid) => round(peakRssMiB(pid), 1));
+    return {
+      steps,
+      peakRssMiB: perInstance.reduce((sum, mib) => sum + mib, 0),
+      peakRssPerInstanceMiB: perInstance,
+      redisPeakRssMiB: redisPid === undefined ? null : round(peakRssMiB(redisPid), 1),
+    };
   } finally {
-    await bot.stop();
+    await stopLayout(layout);
   }
+}
+
+/** Stops the bots, then the redis-server, each by its PID. */
+async function stopLayout(layout: Layout): Promise<void> {
+  await Promise.all(layout.bots.map((bot) => bot.stop()));
+  await layout.redis?.stop();
 }
 
 async function main(): Promise<void> {
@@ -157,35 +248,54 @@ async function main(): Promise<void> {
 
   try {
     process.stderr.write("echo-bot baseline...\n");
-    const baseline = await measureBot(
+    const baseline = await measureLayout(
       "echo",
-      async () => startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } }),
+      async () => ({ bots: [await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
       line,
       sandbox,
+      false,
     );
+    const startSlipline = async (name: string, extraEnv: Record<string, string>): Promise<Child> => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const profile = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
+      const child = await startChild(name, [...profile, "dist/main.js"], {
+        env: {
+          ...lineEnv,
+          ...STAFF_ENV,
+          PORT: String(port),
+          SLIP_API_BASE_URL: String(sandbox.ready.url),
+          SLIP_API_SECRET: "demo-shop-secret",
+          PROMPTPAY_ID: "0812345678",
+          LOG_LEVEL: "info",
+          ...extraEnv,
+        },
+        // /readyz: with Redis, only once the queue's workers have started.
+        healthUrl: `${url}/readyz`,
+        onLine: () => undefined, // the bot's JSON log, as in production; read and dropped
+      });
+      return { ...child, ready: { ...child.ready, url } };
+    };
     process.stderr.write("slipline...\n");
-    const slipline = await measureBot(
-      "slipline",
+    const slipline = await measureLayout("slipline", async () => ({ bots: [await startSlipline("slipline", {})] }), line, sandbox, true);
+    process.stderr.write("slipline, two instances + Redis...\n");
+    const redisPair = await measureLayout(
+      "slipline x2 + redis",
       async () => {
-        const port = await freePort();
-        const url = `http://127.0.0.1:${port}`;
-        const profile = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
-        const child = await startChild("slipline", [...profile, "dist/main.js"], {
-          env: {
-            ...lineEnv,
-            PORT: String(port),
-            SLIP_API_BASE_URL: String(sandbox.ready.url),
-            SLIP_API_SECRET: "demo-shop-secret",
-            PROMPTPAY_ID: "0812345678",
-            LOG_LEVEL: "info",
-          },
-          healthUrl: `${url}/healthz`,
-          onLine: () => undefined, // the bot's JSON log, as in production; read and dropped
-        });
-        return { ...child, ready: { ...child.ready, url } };
+        const layout: Layout = { bots: [], redis: await startRedis() };
+        try {
+          const env = { REDIS_URL: String(layout.redis?.ready.url) };
+          layout.bots.push(await startSlipline("slipline A (redis)", env));
+          layout.bots.push(await startSlipline("slipline B (redis)", env));
+          return layout;
+        } catch (error) {
+          await stopLayout(layout);
+          throw error;
+        }
       },
       line,
       sandbox,
+      true,
     );
 
     process.stderr.write("qr-image and history query...\n");
@@ -197,16 +307,19 @@ async function main(): Promise<void> {
     const goodput = await benchGoodput(slowSetup, { events: GOODPUT_EVENTS, waitMs: 90_000, goalShare: 0.95 });
     process.stderr.write("SIGTERM mid-burst...\n");
     const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
+    process.stderr.write("SIGKILL of one of two instances mid-burst...\n");
+    const sigkill = await benchSigkill(slowSetup, { ...SIGKILL, waitMs: 90_000, watchAfterKillMs: 25_000 });
 
     const rows = RATES.map((rate, index) => {
       const ours = slipline.steps[index];
       const base = baseline.steps[index];
-      if (!ours || !base) throw new Error(`missing step ${rate}`);
-      return { rate, ours, base };
+      const pair = redisPair.steps[index];
+      if (!ours || !base || !pair) throw new Error(`missing step ${rate}`);
+      return { rate, ours, base, pair };
     });
     const table = rows.map(({ rate, ours, base }) => ({
       "events/s": rate,
-      lost: `${ours.eventsLost} (echo ${base.eventsLost})`,
+      "lost (not acked)": `${lostText(ours)} (echo ${lostText(base)})`,
       "ack p50/p99 ms": `${round(ours.ackP50)}/${round(ours.ackP99)} (echo ${round(base.ackP50)}/${round(base.ackP99)})`,
       "e2e p50/p99/max ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}/${round(ours.e2eMax)}`,
       "echo e2e p50/p99 ms": `${round(base.e2eP50)}/${round(base.e2eP99)}`,
@@ -218,7 +331,63 @@ async function main(): Promise<void> {
       "peak RSS MiB": `${ours.peakRssMiB} (echo ${base.peakRssMiB})`,
       "others' cpu s": `${round(ours.otherCpuSeconds.lineStandIn + ours.otherCpuSeconds.sandbox + ours.otherCpuSeconds.loadGenerator, 1)} (echo ${round(base.otherCpuSeconds.lineStandIn + base.otherCpuSeconds.sandbox + base.otherCpuSeconds.loadGenerator, 1)})`,
     }));
+    console.log("slipline, one instance (in memory) against the echo bot:");
     console.table(table);
+    console.log("slipline, two instances + Redis (the load split between their webhooks) against one instance:");
+    console.table(
+      rows.map(({ rate, ours, pair }) => ({
+        "events/s": rate,
+        "lost (not acked)": `${lostText(pair)} (one ${lostText(ours)})`,
+        "ack p50/p99 ms": `${round(pair.ackP50)}/${round(pair.ackP99)} (one ${round(ours.ackP50)}/${round(ours.ackP99)})`,
+        "e2e p50/p99/max ms": `${round(pair.e2eP50)}/${round(pair.e2eP99)}/${round(pair.e2eMax)}`,
+        "one e2e p50/p99 ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}`,
+        "e2e p50 ratio": round(pair.e2eP50 / ours.e2eP50),
+        "e2e p99 ratio": round(pair.e2eP99 / ours.e2eP99),
+        "cpu s/1k ev (2 bots)": `${round(pair.cpuSecondsPer1000, 3)} (one ${round(ours.cpuSecondsPer1000, 3)})`,
+        "cpu ratio": round(pair.cpuSecondsPer1000 / ours.cpuSecondsPer1000),
+        "handled A/B (cpu s)": pair.perInstance.map((p) => `${String(p.eventsHandled)} (${p.cpuSeconds})`).join(" / "),
+        "redis cpu s/1k ev": pair.redisCpuSecondsPer1000 === null ? "-" : round(pair.redisCpuSecondsPer1000, 3),
+        "svc req/ev": pair.serviceRequestsPerEvent === null ? "-" : round(pair.serviceRequestsPerEvent, 3),
+        "peak RSS MiB (2 bots)": `${pair.peakRssMiB} (one ${ours.peakRssMiB})`,
+      })),
+    );
+    console.log(
+      `redis-server: ${rows.map(({ rate, pair }) => `${round(pair.redisCpuSecondsPer1000 ?? Number.NaN, 3)} cpu s/1k ev at ${rate}/s`).join(", ")}; ` +
+        `peak RSS ${String(redisPair.redisPeakRssMiB)} MiB`,
+    );
+    const lowest = rows[0];
+    const redisRoundTrip = lowest
+      ? {
+          rate: lowest.rate,
+          e2eP50ExtraMs: round(lowest.pair.e2eP50 - lowest.ours.e2eP50),
+          ackP50ExtraMs: round(lowest.pair.ackP50 - lowest.ours.ackP50),
+          e2eP50Ms: { redisPair: round(lowest.pair.e2eP50), single: round(lowest.ours.e2eP50) },
+          ackP50Ms: { redisPair: round(lowest.pair.ackP50), single: round(lowest.ours.ackP50) },
+        }
+      : undefined;
+    if (redisRoundTrip) {
+      const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${ms}`;
+      console.log(
+        `Redis round trip at ${redisRoundTrip.rate} events/s: ${signed(redisRoundTrip.e2eP50ExtraMs)} ms e2e p50 ` +
+          `(two instances + Redis ${redisRoundTrip.e2eP50Ms.redisPair} ms vs one instance ${redisRoundTrip.e2eP50Ms.single} ms), ` +
+          `${signed(redisRoundTrip.ackP50ExtraMs)} ms ack p50 (the webhook answers once Redis has the events: ` +
+          `${redisRoundTrip.ackP50Ms.redisPair} vs ${redisRoundTrip.ackP50Ms.single} ms)`,
+      );
+    }
+    const chatLine = (label: string, layout: LayoutFigures) =>
+      `  ${label.padEnd(22)} ${layout.steps.map((step) => `${step.sameChatInFlight}/${step.eventsSent} @${step.rate}`).join(", ")}; ` +
+      `first answered by push ${layout.steps.reduce((sum, step) => sum + step.answeredByPush, 0)}, ` +
+      `rejected by the stand-in ${layout.steps.reduce((sum, step) => sum + step.rejectedByLine, 0)}, ` +
+      `webhooks not answered 200: ${
+        layout.steps
+          .filter((step) => step.ackErrors > 0)
+          .map((step) => `${Object.entries(step.ackErrorsByStatus).map(([status, n]) => `${n} ${status === "error" ? "without answer" : `answered ${status}`}`).join(", ")} @${step.rate}`)
+          .join("; ") || "none"
+      }`;
+    console.log(
+      `events from ${STAFF.users.length.toLocaleString("en")} staff users and ${STAFF.groups.length.toLocaleString("en")} staff groups; sent while their chat had one in flight:\n` +
+        [chatLine("echo", baseline), chatLine("slipline", slipline), chatLine("slipline x2 + Redis", redisPair)].join("\n"),
+    );
     const first = slipline.steps[0];
     if (first) {
       console.log(`slipline end-to-end by command at ${first.rate} events/s (p50/p99 ms):`);
@@ -257,11 +426,42 @@ async function main(): Promise<void> {
         `${round(sigterm.exitAfterMs / 1000, 2)} s after SIGTERM; /readyz 0.2 s after SIGTERM: ${sigterm.readyzAfterSigterm}`,
     );
 
+    console.log(
+      `SIGKILL of one of two instances mid-burst (${sigkill.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, one Redis, ` +
+        `SIGKILL to instance ${sigkill.killedInstance} at ${round(sigkill.killAtMs / 1000, 2)} s, after ${sigkill.sentBeforeKill} webhooks; ` +
+        `events in hand then: ${sigkill.inFlightAtKill.killed} killed instance, ${sigkill.inFlightAtKill.survivor} survivor): acknowledged ${sigkill.acknowledged} ` +
+        `(${sigkill.acknowledgedBy.killed} by the killed instance, ${sigkill.acknowledgedBy.survivor} by the survivor), ` +
+        `other statuses ${counts(sigkill.otherStatuses)}, connection errors ${counts(sigkill.connectionErrors)}; ` +
+        `acknowledged without answer ${sigkill.acknowledgedUnanswered} (goal 0: ${sigkill.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
+        `answered twice ${sigkill.answeredTwice} (goal 0: ${sigkill.answeredTwice === 0 ? "met" : "MISSED"}), ` +
+        `second pushes refused 409 ${sigkill.duplicatePushesRefused}, rejected by the stand-in ${sigkill.rejectedByLine}; ` +
+        `answered: ${sigkill.acknowledgedReal} real, ${sigkill.acknowledgedUnavailable} "service unavailable", ${sigkill.acknowledgedOther} other; ` +
+        `taken up again by the survivor ${sigkill.recoveredBySurvivor}; last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
+        `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
+    );
+
     mkdirSync("bench/results", { recursive: true });
     const file = `bench/results/bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
     writeFileSync(
       file,
-      JSON.stringify({ at: new Date().toISOString(), node: process.version, rates: RATES, stepMs: STEP_MS, slipline, baseline, qrImage, historyQuery, slowService: { goodput, sigterm } }, null, 2),
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          node: process.version,
+          rates: RATES,
+          stepMs: STEP_MS,
+          staffPool: { users: STAFF.users.length, groups: STAFF.groups.length },
+          slipline,
+          baseline,
+          redisPair,
+          redisRoundTrip,
+          qrImage,
+          historyQuery,
+          slowService: { goodput, sigterm, sigkill },
+        },
+        null,
+        2,
+      ),
     );
     console.log(`results: ${file}`);
   } finally {

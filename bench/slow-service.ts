@@ -42,16 +42,16 @@ export interface SigtermPlan {
   exitWaitMs: number;
 }
 
-type AnswerKind = "qr" | "unavailable" | "restarting" | "other";
+export type AnswerKind = "qr" | "unavailable" | "restarting" | "other";
 
-interface Planned {
+export interface Planned {
   chatId: string;
   userId: string;
   isGroup: boolean;
   eventId: string;
 }
 
-interface Delivery {
+export interface Delivery {
   /** When the webhook went out, epoch ms. */
   sentAt: number;
   /** HTTP status, or undefined when the request failed without one. */
@@ -60,7 +60,7 @@ interface Delivery {
   error: string | undefined;
 }
 
-interface Answer {
+export interface Answer {
   kind: AnswerKind;
   at: number;
   text: string | undefined;
@@ -145,7 +145,7 @@ const now = () => performance.timeOrigin + performance.now();
 let serial = 0;
 
 /** `count` events, each from a chat of its own; every other one from a group. Ids unlike the load steps'. */
-function planEvents(count: number): Planned[] {
+export function planEvents(count: number): Planned[] {
   const planned: Planned[] = [];
   for (let i = 0; i < count; i += 1) {
     serial += 1;
@@ -175,7 +175,7 @@ function webhookBody(event: Planned, text: string, replyToken: string): string {
   });
 }
 
-async function control<T>(url: string, body: unknown): Promise<T> {
+export async function control<T>(url: string, body: unknown): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -185,7 +185,7 @@ async function control<T>(url: string, body: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-function classify(arrival: Arrival): AnswerKind {
+export function classify(arrival: Arrival): AnswerKind {
   if (arrival.types?.includes("flex")) return "qr";
   const text = arrival.text ?? "";
   if (/restarting|เริ่มระบบใหม่/i.test(text)) return "restarting";
@@ -209,24 +209,34 @@ async function collect(
 
 /**
  * Sends one webhook per event at `eventsPerSecond`, open loop: each at its planned time, whatever became
- * of the earlier ones. `at` runs once, `at.offsetMs` after the first webhook, before any webhook due then.
+ * of the earlier ones. `at` runs once, `at.offsetMs` after the first webhook, before any webhook due then
+ * (when it returns a promise, the webhooks wait for it, then catch up). `webhookUrl` may be a function of the event's index: where that event's webhook goes (asked when it goes).
  */
-async function sendBurst(
-  webhookUrl: string,
+export async function sendBurst(
+  webhookUrl: string | ((index: number) => string),
   channelSecret: string,
   bodies: string[],
   eventsPerSecond: number,
-  at?: { offsetMs: number; run: () => void },
+  at?: { offsetMs: number; run: () => void | Promise<void> },
 ): Promise<{ deliveries: Delivery[]; startedAt: number; ranAt: number | undefined; sentBeforeRun: number }> {
   const signed = bodies.map((body) => ({ body, signature: createHmac("sha256", channelSecret).update(body).digest("base64") }));
-  const url = new URL(webhookUrl);
-  const pool = new Pool(url.origin, {
-    connections: 64,
-    keepAliveTimeout: 30_000,
-    headersTimeout: 15_000,
-    bodyTimeout: 15_000,
-    connect: { timeout: 5_000 },
-  });
+  const urlOf = typeof webhookUrl === "string" ? () => webhookUrl : webhookUrl;
+  // One connection pool per origin the webhooks go to.
+  const pools = new Map<string, Pool>();
+  const poolFor = (url: URL): Pool => {
+    let pool = pools.get(url.origin);
+    if (pool === undefined) {
+      pool = new Pool(url.origin, {
+        connections: 64,
+        keepAliveTimeout: 30_000,
+        headersTimeout: 15_000,
+        bodyTimeout: 15_000,
+        connect: { timeout: 5_000 },
+      });
+      pools.set(url.origin, pool);
+    }
+    return pool;
+  };
   const deliveries: Delivery[] = [];
   const inFlight: Promise<void>[] = [];
   const startedAt = now();
@@ -240,16 +250,17 @@ async function sendBurst(
       if (at && ranAt === undefined && elapsed >= at.offsetMs) {
         ranAt = now();
         sentBeforeRun = next;
-        at.run();
+        await at.run();
       }
       while (next < signed.length && (next * 1000) / eventsPerSecond <= elapsed) {
         const request = signed[next];
         const delivery: Delivery = { sentAt: now(), status: undefined, error: undefined };
         deliveries.push(delivery);
+        const url = new URL(urlOf(next));
         next += 1;
         if (!request) continue;
         inFlight.push(
-          pool
+          poolFor(url)
             .request({
               method: "POST",
               path: url.pathname,
@@ -272,16 +283,16 @@ async function sendBurst(
       await sleep(Math.max(0, startedAt + at.offsetMs - now()));
       ranAt = now();
       sentBeforeRun = next;
-      at.run();
+      await at.run();
     }
     await Promise.all(inFlight); // each ends by its answer, an error, or the pool's timeouts
   } finally {
-    await pool.destroy();
+    await Promise.all([...pools.values()].map((pool) => pool.destroy()));
   }
   return { deliveries, startedAt, ranAt, sentBeforeRun };
 }
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   if (typeof error === "object" && error !== null) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string") return code;
@@ -292,24 +303,32 @@ function errorCode(error: unknown): string {
   return "unknown";
 }
 
-function countBy(values: readonly string[]): Record<string, number> {
+export function countBy(values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   return counts;
 }
 
-function round(value: number, digits = 1): number {
+export function round(value: number, digits = 1): number {
   return Number.isFinite(value) ? Number(value.toFixed(digits)) : value;
 }
 
 /** What the bot's JSON log tells: outcomes of handled events, and its shutdown lines. */
-interface BotLog {
+export interface BotLog {
   outcomes: string[];
+  /** Stored events found in the hands of a worker that stopped, and taken up again (Redis mode). */
+  recovered: number;
+  /** Warnings and errors (pino level 40 and up), counted by message. */
+  warnings: Record<string, number>;
   shuttingDown: { waiting: number; running: number } | null;
   stopped: { abandoned: number; apologised: number } | null;
 }
 
-function readBotLine(log: BotLog, line: string): void {
+export function newBotLog(): BotLog {
+  return { outcomes: [], recovered: 0, warnings: {}, shuttingDown: null, stopped: null };
+}
+
+export function readBotLine(log: BotLog, line: string): void {
   if (!line.startsWith("{")) return;
   let entry: Record<string, unknown>;
   try {
@@ -318,22 +337,33 @@ function readBotLine(log: BotLog, line: string): void {
     return;
   }
   if (entry["msg"] === "event handled" && typeof entry["outcome"] === "string") log.outcomes.push(entry["outcome"]);
+  const msg = typeof entry["msg"] === "string" ? entry["msg"] : "";
+  if (msg.includes("taken up again")) log.recovered += 1;
+  if (typeof entry["level"] === "number" && entry["level"] >= 40) log.warnings[msg] = (log.warnings[msg] ?? 0) + 1;
   if (entry["msg"] === "shutting down") {
     log.shuttingDown = { waiting: Number(entry["waiting"]), running: Number(entry["running"]) };
   }
   if (entry["msg"] === "stopped") log.stopped = { abandoned: Number(entry["abandoned"]), apologised: Number(entry["apologised"]) };
 }
 
-async function startSlowSandbox(latencyMs: number): Promise<Child> {
+export async function startSlowSandbox(latencyMs: number): Promise<Child> {
   return startChild("slow sandbox", ["--import", "tsx", "bench/sandbox-process.ts"], {
     env: { BENCH_SANDBOX_LATENCY_MS: String(latencyMs) },
   });
 }
 
-async function startBot(setup: SlowServiceSetup, sandbox: Child, staffUserIds: string[], log: BotLog): Promise<Child> {
+/** A bot against the slow sandbox; `extraEnv` adds to (or overrides) its environment, e.g. REDIS_URL. */
+export async function startBot(
+  setup: SlowServiceSetup,
+  sandbox: Child,
+  staffUserIds: string[],
+  log: BotLog,
+  extraEnv: Record<string, string> = {},
+  name = "slipline (slow service)",
+): Promise<Child> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await startChild("slipline (slow service)", setup.botArgs ?? ["dist/main.js"], {
+  const child = await startChild(name, setup.botArgs ?? ["dist/main.js"], {
     env: {
       LINE_CHANNEL_SECRET: setup.channelSecret,
       LINE_CHANNEL_ACCESS_TOKEN: setup.accessToken,
@@ -344,6 +374,7 @@ async function startBot(setup: SlowServiceSetup, sandbox: Child, staffUserIds: s
       PROMPTPAY_ID: "0812345678",
       STAFF_USER_IDS: staffUserIds.join(","),
       LOG_LEVEL: "info",
+      ...extraEnv,
     },
     healthUrl: `${url}/healthz`,
     onLine: (line) => readBotLine(log, line),
@@ -352,7 +383,7 @@ async function startBot(setup: SlowServiceSetup, sandbox: Child, staffUserIds: s
 }
 
 /** Issues reply tokens, forgets earlier arrivals at the stand-in, and builds each event's webhook body. */
-async function prepare(setup: SlowServiceSetup, events: Planned[]): Promise<string[]> {
+export async function prepare(setup: SlowServiceSetup, events: Planned[]): Promise<string[]> {
   const lineControlUrl = String(setup.line.ready.controlUrl);
   const { tokens } = await control<{ tokens: string[] }>(`${lineControlUrl}/tokens`, { chatIds: events.map((e) => e.chatId) });
   await control(`${lineControlUrl}/drain`, {});
@@ -371,7 +402,7 @@ function otherTexts(answers: Iterable<Answer>): string[] {
 export async function benchGoodput(setup: SlowServiceSetup, plan: GoodputPlan): Promise<GoodputFigures> {
   const lineControlUrl = String(setup.line.ready.controlUrl);
   const events = planEvents(plan.events);
-  const botLog: BotLog = { outcomes: [], shuttingDown: null, stopped: null };
+  const botLog = newBotLog();
   const sandbox = await startSlowSandbox(setup.latencyMs);
   let bot: Child | undefined;
   try {
@@ -436,7 +467,7 @@ export async function benchGoodput(setup: SlowServiceSetup, plan: GoodputPlan): 
 export async function benchSigterm(setup: SlowServiceSetup, plan: SigtermPlan): Promise<SigtermFigures> {
   const lineControlUrl = String(setup.line.ready.controlUrl);
   const events = planEvents(plan.events);
-  const botLog: BotLog = { outcomes: [], shuttingDown: null, stopped: null };
+  const botLog = newBotLog();
   const sandbox = await startSlowSandbox(setup.latencyMs);
   let bot: Child | undefined;
   try {
