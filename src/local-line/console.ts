@@ -1,5 +1,6 @@
 // The chat console: serves the page, turns what a person types or taps into signed webhooks for the bot,
 // and streams everything the LINE stand-in accepts or rejects back to the page (server-sent events).
+// In a 1:1 chat it also shows the rich menu the LINE app would show that person, and runs its taps.
 // `npm start` mounts it on the bot's own port; `startConsole` gives it a server of its own (tests).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -8,7 +9,7 @@ import type { Server } from "node:http";
 import express from "express";
 import type { Express, Request, Response } from "express";
 import type { messagingApi, webhook } from "@line/bot-sdk";
-import type { LinePlatform, RecordedLoading, RecordedRejection, RecordedSend } from "./platform.js";
+import type { LinePlatform, RecordedLoading, RecordedRejection, RecordedSend, RichMenuChange } from "./platform.js";
 import {
   DEMO_BOT,
   DEMO_GROUPS,
@@ -57,7 +58,7 @@ export interface ChatConsole {
 
 /** One line of the conversation log, as the page receives it. */
 export type ConsoleEntry =
-  | { seq: number; at: number; type: "user"; chatId: string; userId: string; text: string; via: "typed" | "quick-reply" | "postback" }
+  | { seq: number; at: number; type: "user"; chatId: string; userId: string; text: string; via: "typed" | "quick-reply" | "postback" | "rich-menu" }
   | { seq: number; at: number; type: "bot"; chatId: string; kind: RecordedSend["kind"]; messages: messagingApi.Message[] }
   | { seq: number; at: number; type: "rejected"; chatId: string | undefined; path: string; status: number; message: string; details: RecordedRejection["details"] }
   | { seq: number; at: number; type: "loading"; chatId: string; seconds: number }
@@ -75,6 +76,17 @@ const MAX_POSTBACK = 300;
 function sseFrame(entry: ConsoleEntry): string {
   return `id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`;
 }
+
+/**
+ * A rich menu change, as a named event outside the conversation log: the page asks for the menu again
+ * (GET /api/rich-menu), so a page that reconnects simply asks once more instead of replaying changes.
+ */
+function richMenuFrame(change: RichMenuChange): string {
+  return `event: richmenu\ndata: ${JSON.stringify(change)}\n\n`;
+}
+
+/** What GET /api/rich-menu answers: the menu a person sees in the 1:1 chat, with where its image is. */
+export type ConsoleRichMenu = messagingApi.RichMenuResponse & { source: "linked" | "default"; imageUrl: string };
 
 /** The page's files: next to this module in src/, or in src/ when this module runs from dist/. */
 function findPageDir(): string {
@@ -125,9 +137,14 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   const onLoading = (loading: RecordedLoading): void => {
     publish({ type: "loading", chatId: loading.chatId, seconds: loading.loadingSeconds });
   };
+  const onRichMenu = (change: RichMenuChange): void => {
+    const frame = richMenuFrame(change);
+    for (const client of clients) client.write(frame);
+  };
   platform.on("sent", onSent);
   platform.on("rejected", onRejected);
   platform.on("loading", onLoading);
+  platform.on("richmenu", onRichMenu);
 
   /** Resolves who is talking and where, from ids the page sent; undefined when they are not ours. */
   const resolveSource = (body: unknown): ConsoleSource | undefined => {
@@ -256,6 +273,88 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     res.json(await deliver(source, event));
   });
 
+  // Rich menus show in a 1:1 chat with the bot only, as in the LINE app.
+  app.get("/api/rich-menu", (req, res) => {
+    const person = people.find((p) => p.userId === req.query["userId"]);
+    if (person === undefined) {
+      res.status(400).json({ error: "need the userId of one of the console's people" });
+      return;
+    }
+    const shown = platform.richMenuFor(person.userId);
+    const richMenu: ConsoleRichMenu | null =
+      shown === undefined
+        ? null
+        : { ...shown.menu, source: shown.source, imageUrl: `/api/rich-menu/image/${encodeURIComponent(shown.menu.richMenuId)}` };
+    res.setHeader("cache-control", "no-store");
+    res.json({ richMenu });
+  });
+
+  // The page takes menu images from here, so it never needs the stand-in's own port.
+  app.get("/api/rich-menu/image/:richMenuId", (req, res) => {
+    const image = platform.richMenuImage(String(req.params["richMenuId"]));
+    if (image === undefined) {
+      res.status(404).json({ error: "no such rich menu image" });
+      return;
+    }
+    // A menu's image can never change (LINE uploads it once), so the browser may keep it.
+    res.setHeader("cache-control", "private, max-age=86400, immutable");
+    res.type(image.contentType).send(image.bytes);
+  });
+
+  // A tap on an area of the menu the person sees. The page itself opens uri areas and handles inputOption;
+  // here the bot gets what LINE would send it: a postback, a text message, or a switch and its postback.
+  app.post("/api/rich-menu/tap", json, async (req, res) => {
+    const source = resolveSource(req.body);
+    const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { richMenuId?: unknown; area?: unknown };
+    if (source === undefined || source.type !== "user") {
+      res.status(400).json({ error: "need a known userId in their 1:1 chat (LINE shows no rich menu in groups)" });
+      return;
+    }
+    const shown = platform.richMenuFor(source.userId);
+    if (shown === undefined || shown.menu.richMenuId !== body.richMenuId) {
+      res.status(409).json({ error: "that rich menu is no longer the one this person sees", richMenuId: shown?.menu.richMenuId ?? null });
+      return;
+    }
+    const area = typeof body.area === "number" && Number.isInteger(body.area) ? shown.menu.areas[body.area] : undefined;
+    const action = area?.action;
+    if (action === undefined) {
+      res.status(400).json({ error: `the menu has no area ${String(body.area)}` });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    switch (action.type) {
+      case "postback": {
+        const { data = "", displayText, text } = action as messagingApi.PostbackAction;
+        const shownText = displayText ?? text;
+        if (shownText !== undefined && shownText !== "") {
+          publish({ type: "user", chatId, userId: source.userId, text: shownText, via: "rich-menu" });
+        }
+        const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId) });
+        res.json({ type: action.type, ...(await deliver(source, event)) });
+        return;
+      }
+      case "message": {
+        const { text = "" } = action as messagingApi.MessageAction;
+        publish({ type: "user", chatId, userId: source.userId, text, via: "rich-menu" });
+        const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName });
+        res.json({ type: action.type, ...(await deliver(source, event)) });
+        return;
+      }
+      case "richmenuswitch": {
+        const { data = "", richMenuAliasId = "" } = action as messagingApi.RichMenuSwitchAction;
+        const switchStatus = platform.switchRichMenu(source.userId, richMenuAliasId);
+        // LINE leaves newRichMenuAliasId out when the switch failed.
+        const params: Record<string, string> =
+          switchStatus === "SUCCESS" ? { newRichMenuAliasId: richMenuAliasId, status: switchStatus } : { status: switchStatus };
+        const event = postbackEvent({ source, data, params, replyToken: platform.issueReplyToken(chatId) });
+        res.json({ type: action.type, switchStatus, ...(await deliver(source, event)) });
+        return;
+      }
+      default:
+        res.status(400).json({ error: `a ${action.type} area sends the bot nothing from here (the page handles it)` });
+    }
+  });
+
   app.post("/api/greet", json, async (req, res) => {
     const source = resolveSource(req.body);
     if (source === undefined) {
@@ -286,6 +385,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       platform.off("sent", onSent);
       platform.off("rejected", onRejected);
       platform.off("loading", onLoading);
+      platform.off("richmenu", onRichMenu);
       for (const client of clients) client.end();
       clients.clear();
     },

@@ -1,4 +1,5 @@
-// The loopback stand-in for the LINE Messaging API endpoints the bot calls: reply, push, loading animation.
+// The loopback stand-in for the LINE Messaging API endpoints the bot calls: reply, push, loading animation,
+// the quota, and rich menus (menus, images, default, per-user links, aliases; see rich-menus.ts).
 // It answers like LINE (status codes, bodies, x-line-request-id), checks every body against LINE's limits,
 // and records what was accepted and what was rejected for tests and the chat console.
 import { EventEmitter } from "node:events";
@@ -11,6 +12,10 @@ import type { messagingApi } from "@line/bot-sdk";
 import { isUserId, summarize, validatePushBody, validateReplyBody } from "./validate.js";
 import type { ValidationDetail } from "./validate.js";
 import { newMessageId } from "./webhook-events.js";
+import { RichMenuStore, richMenuRouter } from "./rich-menus.js";
+import type { RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu } from "./rich-menus.js";
+
+export type { RichMenu, RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu } from "./rich-menus.js";
 
 export interface RecordedSend {
   kind: "reply" | "push";
@@ -68,6 +73,8 @@ export interface LinePlatformEvents {
   rejected: [RecordedRejection];
   loading: [RecordedLoading];
   duplicate: [RecordedDuplicate];
+  /** A rich menu, its image, the default, a user's link or an alias changed. */
+  richmenu: [RichMenuChange];
 }
 
 export interface LinePlatform {
@@ -87,6 +94,12 @@ export interface LinePlatform {
   readonly pushUsage: number;
   /** Resolves once at least `count` sends were accepted (all of them, in order); rejects after `timeoutMs` (5000). */
   waitForSent(count: number, timeoutMs?: number): Promise<RecordedSend[]>;
+  /** The rich menu the LINE app would show this user in the 1:1 chat: their linked menu, else the default, else none. */
+  richMenuFor(userId: string): ShownRichMenu | undefined;
+  /** A rich menu's uploaded image, if it has one. */
+  richMenuImage(richMenuId: string): RichMenuImage | undefined;
+  /** What a `richmenuswitch` tap does in LINE: links the alias's menu to the user, and reports how it went. */
+  switchRichMenu(userId: string, richMenuAliasId: string): RichMenuSwitchStatus;
   on<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   off<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   close(): Promise<void>;
@@ -174,6 +187,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const badBody = (details: ValidationDetail[]): HttpError =>
     new HttpError(400, { message: summarize(details), details });
 
+  const richMenus = new RichMenuStore(now, (change) => emitter.emit("richmenu", change));
+
   const app = express();
   app.disable("x-powered-by");
 
@@ -208,6 +223,16 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     }
     next();
   });
+
+  // Rich menus parse their own bodies (an image upload is not JSON), so they come before the JSON parser.
+  app.use(
+    richMenuRouter(richMenus, {
+      fail(req, res, error, record) {
+        if (record) reject(req, res, new HttpError(error.status, error.body), error.chatId);
+        else res.status(error.status).json(error.body);
+      },
+    }),
+  );
 
   app.use(express.json({ limit: "2mb", type: () => true }));
 
@@ -391,6 +416,9 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     rejected,
     duplicates,
     waitForSent,
+    richMenuFor: (userId) => richMenus.shownTo(userId),
+    richMenuImage: (richMenuId) => richMenus.image(richMenuId),
+    switchRichMenu: (userId, richMenuAliasId) => richMenus.switchTo(userId, richMenuAliasId),
     setMonthlyQuota(quota) {
       monthlyQuota = quota;
     },

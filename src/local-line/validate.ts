@@ -65,7 +65,7 @@ const IMAGE_SIZES = [...TEXT_SIZES, "full"];
 const BUBBLE_SIZES = ["nano", "micro", "deca", "hecto", "kilo", "mega", "giga"];
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -81,12 +81,12 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
 }
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Collects details while walking a body; paths are built the way LINE prints them. */
-class Checker {
+export class Checker {
   readonly details: ValidationDetail[] = [];
   constructor(readonly options: ValidateOptions) {}
 
@@ -177,7 +177,7 @@ class Checker {
   }
 }
 
-function join(path: string, key: string): string {
+export function join(path: string, key: string): string {
   return path === "" ? key : `${path}.${key}`;
 }
 

@@ -121,11 +121,13 @@ export function textMessageEvent(
   return { type: "message", ...common(input.source, ids), replyToken: input.replyToken, message };
 }
 
+/** `params` carries what LINE adds for some actions, e.g. a rich menu switch's `{ newRichMenuAliasId, status }`. */
 export function postbackEvent(
-  input: { source: ConsoleSource; data: string; replyToken: string },
+  input: { source: ConsoleSource; data: string; replyToken: string; params?: Record<string, string> },
   ids: EventIds = defaultIds,
 ): webhook.PostbackEvent {
-  return { type: "postback", ...common(input.source, ids), replyToken: input.replyToken, postback: { data: input.data } };
+  const postback: webhook.PostbackContent = { data: input.data, ...(input.params !== undefined ? { params: input.params } : {}) };
+  return { type: "postback", ...common(input.source, ids), replyToken: input.replyToken, postback };
 }
 
 /** `follow` in a 1:1 chat (adding the bot as a friend), `join` in a group (inviting the bot). */

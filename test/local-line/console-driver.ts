@@ -1,5 +1,6 @@
 // Drives the chat console in headless Debian Chromium (playwright-core) for browser tests:
-// `openConsole(url)` gives send / waitForBotMessage / tapButton / tapQuickReply / screenshot helpers.
+// `openConsole(url)` gives send / waitForBotMessage / tapButton / tapQuickReply / tapRichMenuArea /
+// screenshot helpers.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,6 +53,10 @@ export interface ConsolePage {
   /** Taps a quick-reply chip. */
   tapQuickReply(label: string | RegExp): Promise<void>;
   quickReplyLabels(): Promise<string[]>;
+  /** The rich menu under the input box (hidden in a group, or when the person sees none). */
+  richMenu(): Locator;
+  /** Taps a rich menu area by its accessible name (its action's label, displayText or text). */
+  tapRichMenuArea(name: string | RegExp): Promise<void>;
   /** Waits until every image inside `scope` has loaded with real pixels; returns their natural widths. */
   waitForImages(scope: Locator, options?: WaitOptions): Promise<number[]>;
   /** Waits for a red notice of a message LINE refused. */
@@ -149,6 +154,13 @@ export async function openConsole(url: string, options: { width?: number; height
     async tapQuickReply(label) {
       await markNow();
       await page.locator("#quick-replies button", { hasText: label }).first().click();
+    },
+    richMenu() {
+      return page.locator("#rich-menu");
+    },
+    async tapRichMenuArea(name) {
+      await markNow();
+      await page.locator("#rich-menu").getByRole("button", { name, exact: typeof name === "string" }).click();
     },
     async quickReplyLabels() {
       if (await page.locator("#quick-replies").isHidden()) return [];

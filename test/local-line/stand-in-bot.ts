@@ -1,5 +1,6 @@
 // A tiny bot for the console's browser tests, so they exercise the console alone: verifies signatures like
-// the real webhook, then answers through the LINE stand-in with text, an image, a Flex bubble and quick replies.
+// the real webhook, then answers through the LINE stand-in with text, an image, a Flex bubble and quick replies
+// (and, for a postback that is not a page, "Postback <data> <params>").
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
@@ -65,7 +66,10 @@ const todayChip: messagingApi.QuickReplyItem = { type: "action", action: { type:
 function answer(event: webhook.Event, imageUrl: string): messagingApi.Message[] | undefined {
   if (event.type === "postback") {
     const page = /^page=(\d+)$/.exec(event.postback.data)?.[1];
-    return [{ type: "text", text: `Page ${page ?? "?"}`, quickReply: { items: [todayChip] } }];
+    if (page !== undefined) return [{ type: "text", text: `Page ${page}`, quickReply: { items: [todayChip] } }];
+    // Any other postback (a rich menu's): its data and params, so a test can see what arrived.
+    const params = event.postback.params === undefined ? "" : ` ${JSON.stringify(event.postback.params)}`;
+    return [{ type: "text", text: `Postback ${event.postback.data}${params}` }];
   }
   if (event.type === "follow" || event.type === "join") return [{ type: "text", text: `Hello from ${event.type}` }];
   if (event.type !== "message" || event.message.type !== "text") return undefined;

@@ -1,5 +1,6 @@
 // The chat console page: picks who and where, sends what is typed or tapped, and renders the bot's messages
 // (text, images, Flex bubbles and carousels, quick replies) from the console's event stream as LINE would.
+// The rich menu under the input box is rich-menu.js (window.SliplineRichMenu), loaded before this file.
 /* global document, window, fetch, EventSource, URL, setTimeout, clearTimeout, console */
 "use strict";
 
@@ -21,6 +22,7 @@
     entries: [],
     seen: new Set(),
     typingTimer: undefined,
+    richMenu: undefined,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -551,6 +553,8 @@
     $("group-hint").hidden = !group;
     fillTries(group);
     render();
+    // LINE shows a rich menu only in the 1:1 chat with the bot.
+    void state.richMenu.show(state.me, state.chatId, !group);
   }
 
   function fillTries(group) {
@@ -578,7 +582,11 @@
     source.onopen = () => {
       status.dataset.state = "open";
       status.textContent = "connected";
+      // Menus may have changed while the stream was down.
+      void state.richMenu.refresh();
     };
+    // A menu, the default or someone's link changed: ask again which menu this person sees.
+    source.addEventListener("richmenu", () => void state.richMenu.refresh());
     source.onerror = () => {
       status.dataset.state = "closed";
       status.textContent = "reconnecting…";
@@ -600,6 +608,13 @@
 
   async function start() {
     state.config = await (await fetch("/api/config")).json();
+    state.richMenu = window.SliplineRichMenu.create({
+      root: $("rich-menu"),
+      input: $("text"),
+      notice: addLocalNotice,
+      onLayout: stickToBottom,
+      safeUrl,
+    });
     const who = $("who");
     for (const person of state.config.people) {
       const option = el("option", "", person.name);
