@@ -17,6 +17,8 @@ export interface Config {
   /** Absent: local mode with the LINE stand-in and the chat console. */
   readonly line: { readonly channelSecret: string; readonly channelAccessToken: string } | undefined;
   readonly lineApiBaseUrl: string;
+  /** LINE's data host (rich menu images). */
+  readonly lineDataApiBaseUrl: string;
   /** Absent: the embedded sandbox and its demo shop (in local mode, or with a real channel only when SLIP_SANDBOX asks). */
   readonly slip: { readonly baseUrl: string; readonly apiSecret: string } | undefined;
   /**
@@ -72,6 +74,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const DEFAULT_PORT = 3000;
 const DEFAULT_LINE_API_BASE_URL = "https://api.line.me";
+const DEFAULT_LINE_DATA_API_BASE_URL = "https://api-data.line.me";
 const DEFAULT_SANDBOX_DB = "data/sandbox.db";
 const MAX_ACCOUNT_CACHE_SECONDS = 86_400;
 const USER_ID = /^U[0-9a-f]{32}$/;
@@ -122,6 +125,8 @@ export function loadConfig(env: Env): Config {
   }
 
   const lineApiBaseUrl = readBaseUrl(get("LINE_API_BASE_URL"), DEFAULT_LINE_API_BASE_URL) ?? fail("LINE_API_BASE_URL", BASE_URL_PROBLEM);
+  const lineDataApiBaseUrl =
+    readBaseUrl(get("LINE_DATA_API_BASE_URL"), DEFAULT_LINE_DATA_API_BASE_URL) ?? fail("LINE_DATA_API_BASE_URL", BASE_URL_PROBLEM);
 
   // Slip service: both or neither (neither = the embedded sandbox).
   const slipBaseUrlRaw = get("SLIP_API_BASE_URL");
@@ -243,6 +248,7 @@ export function loadConfig(env: Env): Config {
     problems.length > 0 ||
     port === undefined ||
     lineApiBaseUrl === undefined ||
+    lineDataApiBaseUrl === undefined ||
     defaultLang === undefined ||
     timeZone === undefined ||
     accountCacheSeconds === undefined ||
@@ -258,6 +264,7 @@ export function loadConfig(env: Env): Config {
     port,
     line,
     lineApiBaseUrl,
+    lineDataApiBaseUrl,
     slip,
     sandbox: Object.freeze({
       dbPath: get("SANDBOX_DB") ?? DEFAULT_SANDBOX_DB,

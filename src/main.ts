@@ -22,7 +22,9 @@ import { connectRedis } from "./shared-state/redis.js";
 import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes } from "./shared-state/stores.js";
 import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
-import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "./sandbox/demo.js";
+import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES } from "./sandbox/demo.js";
+import { createMenuLinkKeeper } from "./rich-menu/links.js";
+import type { SlipClient } from "./slip/types.js";
 import { startSandbox } from "./sandbox/server.js";
 import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { createBotApp, createBotServer } from "./server.js";
@@ -172,7 +174,12 @@ async function start(
       })
     : undefined;
 
+  // Each user's menu follows the staff list (once the menus are installed).
+  const menuLinks = createMenuLinkKeeper({ api, isStaff: (userId) => settings.staffUserIds.has(userId), log });
+  closers.push({ name: "rich menu links", close: () => menuLinks.settled() });
+
   const bot = createBotApp({
+    onSender: (userId) => menuLinks.seen(userId),
     channelSecret: line.channelSecret,
     sender,
     handlerDeps: {
@@ -205,6 +212,7 @@ async function start(
   log.info({ port, mode: platform === undefined ? "line" : "local" }, "slipline bot listening");
 
   if (platform !== undefined) {
+    await installLocalMenus(api, platform.url, line.channelAccessToken, slip, settings, log);
     const chat = createConsoleApp({
       platform,
       botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
@@ -274,6 +282,33 @@ async function shutdown(
   await closeAll(closers, log);
   log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");
   return abandoned.length;
+}
+
+/**
+ * Local mode: the rich menus on the stand-in, so the console shows them with no set-up. Drawing loads the
+ * canvas and the font, which a real deployment does only in `npm run rich-menu`.
+ */
+async function installLocalMenus(
+  api: messagingApi.MessagingApiClient,
+  platformUrl: string,
+  channelAccessToken: string,
+  slip: SlipClient,
+  settings: BotSettings,
+  log: Logger,
+): Promise<void> {
+  try {
+    const [{ buildMenus }, { installMenus }] = await Promise.all([import("./rich-menu/build.js"), import("./rich-menu/install.js")]);
+    const shopName = await slip.accountInfo().then(
+      (account) => account.storeName,
+      () => DEMO_STORE_NAMES.shop,
+    );
+    const { designs, images } = await buildMenus(shopName);
+    const blob = new messagingApi.MessagingApiBlobClient({ channelAccessToken, baseURL: platformUrl });
+    await installMenus({ api, blob }, designs, images, [...settings.staffUserIds]);
+    log.info({ shopName }, "rich menus installed on the LINE stand-in");
+  } catch (err) {
+    log.warn({ err }, "rich menus not installed on the LINE stand-in; the console shows none");
+  }
 }
 
 /** How often the opt-in pushes look at the clock (and poll for watched payments). */

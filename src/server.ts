@@ -41,6 +41,8 @@ export interface BotAppDeps {
   dependenciesUp?: () => boolean;
   /** The ledger of answered events; default this process's memory. */
   ledger?: EventLedger;
+  /** Told who sent each event handled (the rich menus keep each user's menu current). */
+  onSender?: (userId: string) => void;
 }
 
 export interface BotApp {
@@ -78,6 +80,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     ...(deps.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: deps.maxConcurrentEvents }),
     ...(metrics === undefined ? {} : { observer: metrics.pipeline }),
     ...(deps.ledger === undefined ? {} : { ledger: deps.ledger }),
+    ...(deps.onSender === undefined ? {} : { onSender: deps.onSender }),
   });
   const { store } = deps;
   const takesWebhooks = deps.takesWebhooks ?? true;

@@ -75,6 +75,8 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
     }
     case "balance":
       return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "balance", lang });
+    case "contact":
+      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "contact", lang });
     case "id":
       return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "id", lang });
   }

@@ -26,7 +26,7 @@ export interface CommandInfo {
 }
 
 /** The order help lists them in. */
-export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary", "paid", "balance", "help", "id"];
+export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary", "paid", "balance", "contact", "help", "id"];
 
 export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   qr: {
@@ -91,6 +91,18 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       th: "โทเคนคงเหลือ แพ็กเกจ และวันหมดอายุ",
     },
     audience: "staff",
+    bareInCustomerGroup: false,
+  },
+  contact: {
+    name: "contact",
+    words: { en: ["contact"], th: ["ติดต่อร้าน", "ติดต่อ"] },
+    usage: { en: "contact", th: "ติดต่อร้าน" },
+    example: { en: "contact", th: "ติดต่อร้าน" },
+    description: {
+      en: "write to the shop's staff in this chat (the bot stays out of the way)",
+      th: "ฝากข้อความถึงพนักงานร้านในแชตนี้ (บอทจะไม่ตอบแทรก)",
+    },
+    audience: "everyone",
     bareInCustomerGroup: false,
   },
   help: {

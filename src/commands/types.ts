@@ -2,7 +2,7 @@
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";
-export type CommandName = "qr" | "history" | "summary" | "paid" | "balance" | "help" | "id";
+export type CommandName = "qr" | "history" | "summary" | "paid" | "balance" | "contact" | "help" | "id";
 
 export type PromptPayIdType = "phone" | "citizen" | "ewallet";
 
@@ -53,6 +53,7 @@ export type Command =
   | { kind: "summary"; lang: Lang; request: SummaryRequest }
   | { kind: "paid"; lang: Lang; request: PaidRequest }
   | { kind: "balance"; lang: Lang }
+  | { kind: "contact"; lang: Lang }
   | { kind: "help"; lang: Lang; topic?: CommandName }
   | { kind: "id"; lang: Lang };
 

@@ -17,12 +17,14 @@ import {
   renderUsageError,
 } from "../render/errors.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { handleQr } from "./qr.js";
 import { handleHistory } from "./history.js";
 import { handlePaid } from "./paid.js";
 import { handleSummary } from "./summary.js";
 import { handleBalance } from "./balance.js";
+import { handleContact } from "./contact.js";
 import { handleHelp } from "./help.js";
 import { handleId } from "./id.js";
 
@@ -44,6 +46,7 @@ const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   summary: handleSummary,
   paid: handlePaid,
   balance: handleBalance,
+  contact: handleContact,
   help: handleHelp,
   id: handleId,
 };
@@ -183,6 +186,8 @@ export async function handleNonText(messageType: string, ctx: ChatContext, deps:
  * is parsed like text, without the group rule (a tap is always meant for the bot), and admitted like it.
  */
 export async function handlePostback(data: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  // A menu tap that opened the keyboard or switched the menu: the person acts next, nothing to answer.
+  if (isQuietMenuTap(data)) return ignored("none");
   const parsed = parse(data, ctx, deps);
   const use: CommandUse = { bare: false, addressed: true };
   if (parsed.ok) return runCommand(parsed.command, use, ctx, deps);

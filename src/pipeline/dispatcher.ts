@@ -45,6 +45,8 @@ export interface EventDispatcherOptions {
   /** Events that may wait for a turn; past it `hasRoom()` says no and the webhook answers 503. Default 1,000. */
   maxQueuedEvents?: number;
   observer?: PipelineObserver;
+  /** Told who sent each event it handles (the rich menus keep each user's menu current); must not throw. */
+  onSender?: (userId: string) => void;
 }
 
 /** An event that did not finish within the grace period at shutdown. */
@@ -155,6 +157,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       return finish("none", "duplicate");
     }
 
+    if (event.userId !== undefined) options.onSender?.(event.userId);
     const { action } = event;
     if (action.kind === "ignore") return finish("none", "ignored", [], "debug");
     const chat = event.chat;

@@ -105,6 +105,11 @@ export function renderCustomerNote(lang: Lang): messagingApi.Message[] {
   return [textMessage(texts(lang).customerNote(customerQrExample(lang)), helpQuickReply(lang, "customer"))];
 }
 
+/** `contact`: the staff will answer here. No quick replies: the next thing to do is type. */
+export function renderContact(lang: Lang): messagingApi.Message[] {
+  return [textMessage(texts(lang).contactShop)];
+}
+
 /** A typo of a command word, with the command as a quick reply. */
 export function renderDidYouMean(lang: Lang, word: string, command: CommandName): messagingApi.Message[] {
   const suggestion = commandWord(command, lang);

@@ -102,6 +102,8 @@ export interface Texts {
   customerHelpTitle: string;
   customerHelpPay: (qrExample: string) => string;
   customerHelpAsk: string;
+  /** The answer to `contact` (the rich menu's "contact the shop"). */
+  contactShop: string;
 
   usageLine: (usage: string) => string;
   exampleLine: (example: string) => string;
@@ -274,6 +276,7 @@ const th: Texts = {
   customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
   customerHelpPay: (qrExample) => `พิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) แล้วสแกน QR ด้วยแอปธนาคารได้ทุกธนาคารค่ะ`,
   customerHelpAsk: "มีคำถาม พิมพ์ทิ้งไว้ได้เลยค่ะ ทางร้านจะตอบกลับโดยเร็ว",
+  contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะตอบกลับในแชตนี้โดยเร็ว 🙏",
 
   usageLine: (usage) => `วิธีใช้: ${usage}`,
   exampleLine: (example) => `ตัวอย่าง: ${example}`,
@@ -473,6 +476,7 @@ const en: Texts = {
   customerHelpTitle: "Pay by PromptPay QR",
   customerHelpPay: (qrExample) => `Send ${quote(qrExample)} (with the amount to pay), then scan the QR with any Thai banking app.`,
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
+  contactShop: "Write your message to the shop here; a staff member will answer in this chat soon 🙏",
 
   usageLine: (usage) => `Usage: ${usage}`,
   exampleLine: (example) => `Example: ${example}`,

@@ -102,6 +102,17 @@ describe("with the staff lists set", () => {
     expect(quickReplyTexts(greeting[0]?.messages ?? [])).toEqual(["qr", "help"]);
   });
 
+  it("a customer's menu taps: 'contact the shop' says staff will answer and keeps the bot out of the next message; a keyboard tap gets no answer", async () => {
+    const customer = lineId("U", 0x305);
+    const tap = (data: string) =>
+      bot.exchange([postbackEvent({ source: dm(customer), replyToken: bot.token(customer), data })]);
+    expect(await tap("menu:type qr")).toEqual([]);
+    expect(said(await tap("ติดต่อร้าน"))).toBe("พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะตอบกลับในแชตนี้โดยเร็ว 🙏");
+    // What they write next is for a person: the bot stays quiet (without the tap, it would send its note).
+    expect(await say(bot, dm(customer), "อยากสอบถามเรื่องออเดอร์ค่ะ")).toEqual([]);
+    expect(said(await say(bot, dm(lineId("U", 0x306)), "อยากสอบถามเรื่องออเดอร์ค่ะ"))).not.toBe("");
+  });
+
   it("a customer group: bare command words are talk; a qr with its amount is answered; staff asking get a pointer", async () => {
     for (const text of ["เมนู", "?", "help", "ยอด", "h", "history", "จ่าย"]) {
       expect(await say(bot, inGroup(MIXED_GROUP, CUSTOMER), text), text).toEqual([]);

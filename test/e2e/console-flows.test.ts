@@ -205,6 +205,26 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await shoot("summary-today-th", summary.locator(".flex-bubble"));
   });
 
+  it("rich menus with no set-up: staff see theirs, and a tap on ประวัติวันนี้ shows today's history", async () => {
+    const c = ui!;
+    const menu = c.richMenu();
+    await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
+    await expect(menu.locator(".rich-menu-bar").textContent()).resolves.toContain("เมนูพนักงาน");
+    for (const name of ["คิวอาร์", "ประวัติวันนี้", "สรุปยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
+      await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
+    }
+    await c.waitForImages(menu, REPLY);
+    await shoot("rich-menu-staff");
+    await c.tapRichMenuArea("ประวัติวันนี้");
+    // The tap shows as the person's own words, and the bot answers it as the typed command.
+    await c.page.locator("#messages .msg.user.mine", { hasText: "ประวัติวันนี้" }).last().waitFor({ timeout: REPLY.timeoutMs });
+    await c.waitForBotMessage(/หน้า 1 จาก \d+/, REPLY);
+    // "QR" opens the keyboard with the command word, for the amount.
+    await c.tapRichMenuArea("คิวอาร์");
+    await expect(c.page.locator("#text").inputValue()).resolves.toBe("คิวอาร์ ");
+    await c.page.fill("#text", "");
+  });
+
   it("in the staff group: @slipline help gets the help card, a plain chat line gets no answer", async () => {
     const c = ui!;
     await c.chooseChat(staffGroup.name);
@@ -240,8 +260,21 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await expect(refused.textContent()).resolves.not.toMatch(/ร้านกาแฟดีใจ|โทเคน/);
     await c.send("qr 0899999999 500");
     await c.waitForBotMessage("only make QR codes that pay this shop", REPLY);
+    // The customers' menu: pay by QR, contact the shop, help; nothing of the staff's.
+    const menu = c.richMenu();
+    await menu.getByRole("button", { name: "จ่ายด้วย QR", exact: true }).waitFor({ timeout: REPLY.timeoutMs });
+    await expect(menu.locator(".rich-menu-bar-text").textContent()).resolves.toBe("เมนู");
+    for (const name of ["จ่ายด้วย QR", "ติดต่อร้าน", "วิธีใช้"]) {
+      await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
+    }
+    await expect(menu.getByRole("button", { name: "ประวัติวันนี้" }).count()).resolves.toBe(0);
+    await shoot("rich-menu-customer");
+    await c.tapRichMenuArea("วิธีใช้");
+    await c.waitForBotMessage("ชำระเงินด้วย QR พร้อมเพย์", REPLY);
 
     await c.chooseChat(customerGroup.name);
+    // LINE shows no rich menu in a group.
+    await expect(c.richMenu().isHidden()).resolves.toBe(true);
     const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
     const before = await bot.count();
     await c.send("history");

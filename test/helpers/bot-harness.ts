@@ -23,6 +23,8 @@ import { createNotifier } from "../../src/schedules/notifier.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import { readQuota } from "../../src/schedules/quota.js";
 import { memoryScheduleStore } from "../../src/schedules/store.js";
+import { createMenuLinkKeeper } from "../../src/rich-menu/links.js";
+import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { captureLogs } from "./log-capture.js";
 import type { CapturedLogs } from "./log-capture.js";
@@ -51,6 +53,8 @@ export interface BotHarnessOptions {
   metricsToken?: string;
   /** The opt-in pushes, with a store in memory; ticked by the test through `notifier`. */
   alerts?: AlertSettings;
+  /** Keep each sender's rich menu in line with the staff list, as the bot does. Default off. */
+  keepMenuLinks?: boolean;
 }
 
 export interface BotHarness {
@@ -68,6 +72,8 @@ export interface BotHarness {
   readonly metrics: Metrics;
   /** Set with `alerts`: the test calls `tick()` when it has moved the clock. */
   readonly notifier: Notifier | undefined;
+  /** Set with `keepMenuLinks`. */
+  readonly menuLinks: MenuLinkKeeper | undefined;
   /** A reply token the stand-in will accept once, for `chatId`. */
   token(chatId: string): string;
   /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
@@ -148,7 +154,12 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
             log,
             ...clock,
           });
+    const menuLinks =
+      options.keepMenuLinks === true
+        ? createMenuLinkKeeper({ api, isStaff: (userId) => settings.staffUserIds.has(userId), log, recheckMs: 0 })
+        : undefined;
     const bot = createBotApp({
+      ...(menuLinks === undefined ? {} : { onSender: (userId: string) => menuLinks.seen(userId) }),
       channelSecret,
       sender,
       handlerDeps: { slip, settings, log, quietNotes: createQuietNotes(), summaries, watches: notifier?.watches },
@@ -186,6 +197,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       bot,
       metrics,
       notifier,
+      menuLinks,
       token: (chatId) => platform.issueReplyToken(chatId),
       post,
       async exchange(events) {
