@@ -7,7 +7,7 @@ export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", "test-output/", "data/"] },
   js.configs.recommended,
   // Plain JavaScript run by Node (the echo-bot baseline, this file); the console page declares its own globals.
-  { files: ["bench/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
+  { files: ["bench/**/*.mjs", "scripts/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     rules: {
