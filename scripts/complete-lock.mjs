@@ -29,7 +29,9 @@ for (const meta of Object.values(packages)) {
   for (const [dep, version] of Object.entries(meta.optionalDependencies ?? {})) {
     const key = `node_modules/${dep}`;
     if (key in packages) continue;
-    packages[key] = { version, ...(meta.dev === true ? { dev: true } : {}), optional: true, ...platformOf(dep) };
+    const entry = { ...(meta.dev === true ? { dev: true } : {}), optional: true, ...platformOf(dep) };
+    // In the order npm writes them: the version, then the rest alphabetically.
+    packages[key] = { version, ...Object.fromEntries(Object.entries(entry).sort(([a], [b]) => a.localeCompare(b, "en"))) };
     added.push(`${dep}@${version}`);
   }
 }

@@ -1,8 +1,8 @@
 // Requests written back as command text: postback data for paging and checking a payment, and quick-reply texts.
+import { compareCalendarDates, formatIsoDate } from "../time/calendar.js";
 import type { HistoryRequest, Lang, PaidRequest, RangeSpec } from "./types.js";
 import { commandWord } from "./registry.js";
 import { STATUS_WORDS } from "./parse-history.js";
-import { compareCalendarDates, formatIsoDate } from "./range.js";
 
 const WORDS = {
   en: { today: "today", yesterday: "yesterday", month: "month", lastmonth: "lastmonth", days: "d", ref: "ref", page: "page" },

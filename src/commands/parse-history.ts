@@ -1,8 +1,9 @@
 // Arguments of `history`: a range, a status and a page in any order, or a transRef.
+import { compareCalendarDates } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
 import type { CalendarDate, HistoryRequest, RangeSpec, UsageProblem } from "./types.js";
 import { hasThai, type Token } from "./normalize.js";
-import { compareCalendarDates, isValidCalendarDate } from "./range.js";
+import { isValidCalendarDate } from "./range.js";
 
 /** `Nd` goes back at most a year (a leap year's 366 days): longer asks the service for more than a chat can show. */
 export const MAX_DAYS = 366;

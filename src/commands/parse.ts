@@ -1,11 +1,11 @@
 // The command parser: message text to a typed command or a failure that says what was wrong (the README's Commands section).
+import { dayOf } from "../time/calendar.js";
 import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, SummaryRequest, UsageProblem } from "./types.js";
 import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
 import { THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
 import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse-paid.js";
-import { todayIn } from "./range.js";
 
 /** Longest first, as tokenize needs; sorted once here rather than on every message. */
 const ARGUMENT_KEYWORDS: readonly string[] = [
@@ -45,14 +45,14 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
     case "history": {
       // `A..B`, `A ..B` and `A.. B` all become three tokens.
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), todayIn(ctx.now, ctx.timeZone).year);
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone).year);
       return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
     }
     case "summary": {
       // `ยอดวันนี้` already says "today".
       if (word === "ยอดวันนี้" && args !== "") return { ok: false, problem: { code: "unexpected", input: args.split(" ")[0] ?? args } };
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), todayIn(ctx.now, ctx.timeZone).year);
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone).year);
       if (!result.ok) return result;
       // A summary has no pages and no reference: those words belong to `history`.
       if (result.request.by === "ref") return { ok: false, problem: { code: "unexpected", input: "ref" } };

@@ -1,4 +1,5 @@
 // What staff and customers can ask the bot, as typed values: the output of the command parser.
+import type { CalendarDate } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";
@@ -16,11 +17,7 @@ export interface PromptPayId {
 export type Satang = number;
 
 /** A calendar day (Gregorian) in the business time zone. */
-export interface CalendarDate {
-  year: number;
-  month: number; // 1..12
-  day: number; // 1..31
-}
+export type { CalendarDate } from "../time/calendar.js";
 
 /** A history range as staff said it; resolved to instants with the clock and the business time zone. */
 export type RangeSpec =

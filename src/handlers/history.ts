@@ -1,6 +1,7 @@
 // history: fetches a range (or a transRef) from the service in pages of 100, sums it up and shows one page of 10 rows.
+import { compareCalendarDates } from "../time/calendar.js";
 import type { Command, HistoryRequest, RangeSpec } from "../commands/types.js";
-import { compareCalendarDates, resolveRange } from "../commands/range.js";
+import { resolveRange } from "../commands/range.js";
 import { toSatang } from "../render/format.js";
 import {
   HISTORY_PAGE_SIZE,

@@ -1,12 +1,12 @@
 // The balance reply: store, package, tokens, credits, estimates, rates and expiry, a forecast at the recent
 // pace, and a warning when it runs low.
+import { addCalendarDays, calendarDaysBetween, zonedParts } from "../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { AccountInfo } from "../slip/types.js";
-import { calendarDaysBetween, formatCalendarDate, formatCount, formatTokens, parseInstant, zonedParts } from "./format.js";
+import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "./format.js";
 import { flexMessage, safeText } from "./limits.js";
 import { texts, type Texts } from "./text.js";
-import { addCalendarDays } from "../commands/range.js";
 
 /** Warn when the package ends within this many days. */
 const EXPIRY_WARNING_DAYS = 7;

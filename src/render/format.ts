@@ -1,5 +1,7 @@
 // How money, tokens, dates and times read in a reply: baht with satang, the business time zone, Thai Buddhist-era dates.
-import type { CalendarDate, Lang } from "../commands/types.js";
+import type { Lang } from "../commands/types.js";
+import { zonedParts } from "../time/calendar.js";
+import type { CalendarDate } from "../time/calendar.js";
 
 const MONTHS: Record<Lang, readonly string[]> = {
   th: ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."],
@@ -37,72 +39,6 @@ export function formatCount(count: number): string {
   return integer.format(count);
 }
 
-export interface ZonedParts extends CalendarDate {
-  hour: number;
-  minute: number;
-}
-
-const partFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function partFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = partFormatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      hourCycle: "h23",
-    });
-    partFormatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-// Zone offsets change only on quarter-hour boundaries, so one Intl lookup serves every instant of a
-// quarter hour: formatToParts is by far the dearest step of drawing a history page's ten rows.
-const QUARTER_HOUR_MS = 15 * 60_000;
-const MAX_CACHED_OFFSETS = 4_096;
-const offsetCache = new Map<string, number>();
-
-/** The zone's offset from UTC, in ms, at an instant. */
-function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const bucket = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
-  const key = `${timeZone}|${bucket}`;
-  const cached = offsetCache.get(key);
-  if (cached !== undefined) return cached;
-  const at = new Date(bucket * QUARTER_HOUR_MS);
-  const parts: Record<string, number> = {};
-  for (const part of partFormatter(timeZone).formatToParts(at)) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  }
-  const wallClockAsUtc = Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    (parts.hour ?? 0) % 24,
-    parts.minute ?? 0,
-  );
-  const offset = wallClockAsUtc - at.getTime();
-  if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
-  offsetCache.set(key, offset);
-  return offset;
-}
-
-/** The wall-clock date and time of an instant in a time zone. */
-export function zonedParts(instant: Date, timeZone: string): ZonedParts {
-  const wall = new Date(instant.getTime() + zoneOffsetMs(instant, timeZone));
-  return {
-    year: wall.getUTCFullYear(),
-    month: wall.getUTCMonth() + 1,
-    day: wall.getUTCDate(),
-    hour: wall.getUTCHours(),
-    minute: wall.getUTCMinutes(),
-  };
-}
-
 function pad2(n: number): string {
   return String(n).padStart(2, "0");
 }
@@ -124,11 +60,6 @@ export function formatTime(instant: Date, timeZone: string): string {
   return `${pad2(p.hour)}:${pad2(p.minute)}`;
 }
 
-/** `22 พ.ย. 2569 14:05` or `22 Nov 2026 14:05` in the business zone. */
-export function formatDateTime(instant: Date, lang: Lang, timeZone: string): string {
-  const p = zonedParts(instant, timeZone);
-  return `${formatCalendarDate(p, lang)} ${pad2(p.hour)}:${pad2(p.minute)}`;
-}
 
 /** An ISO string from the service as a Date, or undefined when it is missing or unreadable. */
 export function parseInstant(value: string | null | undefined): Date | undefined {
@@ -137,9 +68,3 @@ export function parseInstant(value: string | null | undefined): Date | undefined
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-/** Whole calendar days from `from` to `to` (both wall-clock dates in the zone), negative when `to` is earlier. */
-export function calendarDaysBetween(from: CalendarDate, to: CalendarDate): number {
-  const a = Date.UTC(from.year, from.month - 1, from.day);
-  const b = Date.UTC(to.year, to.month - 1, to.day);
-  return Math.round((b - a) / 86_400_000);
-}

@@ -1,11 +1,11 @@
 // The history reply: one bubble per page with the range, a summary, up to 10 rows, paging and filter quick replies.
+import { compareCalendarDates, zonedParts } from "../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
 import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/types.js";
 import { formatHistoryCommand } from "../commands/format.js";
 import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
-import { compareCalendarDates } from "../commands/range.js";
 import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
-import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant, zonedParts } from "./format.js";
+import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant } from "./format.js";
 import { flexMessage, jsonBytes, LIMITS, postbackButton, quickReply, safeText, type QuickReplyChoice } from "./limits.js";
 import { texts, type Texts } from "./text.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";

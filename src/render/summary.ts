@@ -1,7 +1,7 @@
 // The summary reply: one bubble with the range, the headline figures, counts and amounts per status and per
 // channel, the tokens used, and a bar chart drawn with Flex boxes (per hour for a day, per day for longer).
+import { compareCalendarDates } from "../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
-import { compareCalendarDates } from "../commands/range.js";
 import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
 import type { SlipStatus } from "../slip/types.js";
 import type { SummaryFigures } from "../summary/figures.js";

@@ -1,7 +1,8 @@
 // The sandbox's demo data: three shops, and for each a deterministic stream of slip checks that goes on
 // day after day, so the demo looks alive whenever the sandbox starts.
 import type { ListedSource, SlipStatus } from "../slip/types.js";
-import { SANDBOX_TIME_ZONE, zonedWallTimeToInstant } from "./params.js";
+import { DAY_MS, wallTimeToInstant, zoneOffsetMs } from "../time/calendar.js";
+import { SANDBOX_TIME_ZONE } from "./params.js";
 import { createRng, mixSeeds, pick, weighted, type Rng } from "./random.js";
 
 /** Public demo secrets: printed by `npm run sandbox` and documented in the README, never real ones. */
@@ -162,12 +163,11 @@ function expiresAt(profile: ShopProfile, nowMs: number): number {
 // ---------------------------------------------------------------------------------------------
 // Time: Bangkok calendar days
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /** Bangkok's offset from UTC around `ms`. It has no DST, but the zone data says so rather than us assuming +07:00. */
 function bangkokOffsetMs(ms: number): number {
-  return ms - zonedWallTimeToInstant(ms, SANDBOX_TIME_ZONE);
+  return zoneOffsetMs(ms, SANDBOX_TIME_ZONE);
 }
 
 /** Start of the Bangkok day holding `ms`, as wall-clock time (the local fields counted as UTC). */
@@ -177,10 +177,9 @@ function bangkokDayStartWall(ms: number): number {
 
 /** The instant the Bangkok day `days` after the day starting at `dayStartWall` begins. */
 function dayStartAfter(dayStartWall: number, days: number): number {
-  return zonedWallTimeToInstant(dayStartWall + days * DAY_MS, SANDBOX_TIME_ZONE);
+  return wallTimeToInstant(dayStartWall + days * DAY_MS, SANDBOX_TIME_ZONE);
 }
 
-/** Relative busyness of each Bangkok hour for a shop open 7:00-21:00 that also takes a few late orders. */
 const HOUR_WEIGHTS = [1, 0, 0, 0, 0, 1, 3, 10, 14, 12, 10, 11, 14, 12, 9, 8, 9, 10, 9, 7, 5, 3, 2, 1];
 const pickHour = weighted(HOUR_WEIGHTS.map((w, h) => [h, w] as const));
 
@@ -330,7 +329,7 @@ function checksOfDay(profile: ShopProfile, dayStartWall: number): CheckDraft[] {
   const rng = createRng(mixSeeds(profile.seed, dayNumber));
   const weekday = (((dayNumber + 4) % 7) + 7) % 7; // 1 January 1970 was a Thursday
   const count = Math.round(profile.checksPerDay * (WEEKDAY_WEIGHTS[weekday] ?? 1) * (0.8 + 0.4 * rng()));
-  const dayStart = zonedWallTimeToInstant(dayStartWall, SANDBOX_TIME_ZONE);
+  const dayStart = wallTimeToInstant(dayStartWall, SANDBOX_TIME_ZONE);
   const times: number[] = [];
   for (let i = 0; i < count; i++) times.push(dayStart + pickHour(rng) * HOUR_MS + Math.floor(rng() * HOUR_MS));
   times.sort((a, b) => a - b);
@@ -341,7 +340,7 @@ function checksOfDay(profile: ShopProfile, dayStartWall: number): CheckDraft[] {
 function streamBetween(profile: ShopProfile, afterMs: number, untilMs: number): CheckDraft[] {
   const drafts: CheckDraft[] = [];
   if (untilMs <= afterMs) return drafts;
-  for (let day = bangkokDayStartWall(afterMs); zonedWallTimeToInstant(day, SANDBOX_TIME_ZONE) <= untilMs; day += DAY_MS) {
+  for (let day = bangkokDayStartWall(afterMs); wallTimeToInstant(day, SANDBOX_TIME_ZONE) <= untilMs; day += DAY_MS) {
     for (const check of checksOfDay(profile, day)) {
       if (check.createdAtMs > afterMs && check.createdAtMs <= untilMs) drafts.push(check);
     }

@@ -1,5 +1,5 @@
 // Pure validation of the sandbox's outside input (query strings and JSON bodies), with the exact 400 messages.
-import { tzOffset } from "@date-fns/tz";
+import { DAY_MS, epochDay, isRealDate, wallTimeToInstant } from "../time/calendar.js";
 import { isSlipStatus, SLIP_STATUSES, type SlipStatus } from "../slip/types.js";
 import { MAX_AMOUNT_SATANG, promptPayTargetOf, type PromptPayTarget } from "./emvco.js";
 
@@ -125,34 +125,6 @@ export function parseHistoryQuery(params: URLSearchParams): Parsed<HistoryFilter
 const DATE_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (exact for every year 0000..9999). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/**
- * The instant at which the wall-clock time `wallMs` (a UTC-based count of the local fields) occurs in
- * `timeZone`. Two passes find the offset in force at that instant, so zones with DST are honest too.
- */
-export function zonedWallTimeToInstant(wallMs: number, timeZone: string): number {
-  const first = tzOffset(timeZone, new Date(wallMs));
-  const second = tzOffset(timeZone, new Date(wallMs - first * 60_000));
-  return wallMs - second * 60_000;
-}
-
 /**
  * Reads a history date bound. A date alone is the start of that day in `timeZone` as `from` and its
  * last millisecond as `to`; a date-time without a zone is read in `timeZone`. Returns epoch
@@ -165,12 +137,12 @@ export function parseDateBound(text: string, bound: "from" | "to", timeZone: str
   const year = Number(ys);
   const month = Number(mos);
   const day = Number(ds);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  const dayStartWall = daysFromCivil(year, month, day) * DAY_MS;
+  if (!isRealDate({ year, month, day })) return undefined;
+  const dayStartWall = epochDay({ year, month, day }) * DAY_MS;
 
   if (hs === undefined || mis === undefined) {
-    if (bound === "from") return zonedWallTimeToInstant(dayStartWall, timeZone);
-    return zonedWallTimeToInstant(dayStartWall + DAY_MS, timeZone) - 1;
+    if (bound === "from") return wallTimeToInstant(dayStartWall, timeZone);
+    return wallTimeToInstant(dayStartWall + DAY_MS, timeZone) - 1;
   }
 
   const hour = Number(hs);
@@ -181,7 +153,7 @@ export function parseDateBound(text: string, bound: "from" | "to", timeZone: str
   const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, "0"));
   const wall = dayStartWall + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
 
-  if (zone === undefined) return zonedWallTimeToInstant(wall, timeZone);
+  if (zone === undefined) return wallTimeToInstant(wall, timeZone);
   if (zone === "Z") return wall;
   const sign = zone.startsWith("-") ? -1 : 1;
   const digits = zone.slice(1).replace(":", "");

@@ -2,13 +2,14 @@
 // "฿150.00 received" for a watched staff QR. A tick looks at the clock and does what is due; the store
 // makes each push happen once, across instances with Redis, and the push's retry key (from the push's own
 // identity) makes LINE refuse a copy even if two instances ever raced.
+import { calendarDaysBetween, formatIsoDate, zonedParts } from "../time/calendar.js";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { formatIsoDate, resolveRange } from "../commands/range.js";
+import { resolveRange } from "../commands/range.js";
 import type { BotSettings } from "../config.js";
 import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
 import type { LineSender } from "../line/sender.js";
-import { calendarDaysBetween, formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant, zonedParts } from "../render/format.js";
+import { formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant } from "../render/format.js";
 import { textMessage } from "../render/limits.js";
 import { renderSummary } from "../render/summary.js";
 import { texts } from "../render/text.js";

@@ -1,8 +1,7 @@
 // The figures of a summary, computed from history items: pure, exact (satang, not floats), in the
 // business time zone for the chart's hours and days.
+import { addCalendarDays, calendarDaysBetween, compareCalendarDates, zonedParts } from "../time/calendar.js";
 import type { CalendarDate } from "../commands/types.js";
-import { addCalendarDays, compareCalendarDates } from "../commands/range.js";
-import { calendarDaysBetween, zonedParts } from "../render/format.js";
 import { isSlipStatus, SLIP_STATUSES } from "../slip/types.js";
 import type { HistoryItem } from "../slip/types.js";
 

@@ -1,9 +1,9 @@
 // Loads a summary: every check of the range from the service (pages of 100, a few at a time), within
 // bounds, into figures; the same range asked again within a minute reuses them.
+import { addCalendarDays, calendarDaysBetween } from "../time/calendar.js";
 import PQueue from "p-queue";
-import { addCalendarDays, resolveRange } from "../commands/range.js";
+import { resolveRange } from "../commands/range.js";
 import type { CalendarDate } from "../commands/types.js";
-import { calendarDaysBetween } from "../render/format.js";
 import type { HistoryItem, SlipClient, SlipStatus } from "../slip/types.js";
 import { computeFigures } from "./figures.js";
 import type { SummaryFigures } from "./figures.js";

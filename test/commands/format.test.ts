@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatHistoryCommand } from "../../src/commands/format.js";
 import { parseCommand } from "../../src/commands/parse.js";
 import { MAX_PAGE, MAX_TRANS_REF_LENGTH } from "../../src/commands/parse-history.js";
-import { toDatesRange } from "../../src/commands/range.js";
+import { resolveRange } from "../../src/commands/range.js";
 import type { HistoryRequest, Lang } from "../../src/commands/types.js";
 
 const ctx = { now: new Date("2026-11-22T07:00:00Z"), timeZone: "Asia/Bangkok", defaultLang: "en" } as const;
@@ -30,7 +30,8 @@ describe("formatHistoryCommand", () => {
   });
 
   it("makes a next-page postback that still shows yesterday after midnight", () => {
-    const yesterday = toDatesRange({ kind: "yesterday" }, ctx.now, ctx.timeZone);
+    const days = resolveRange({ kind: "yesterday" }, ctx.now, ctx.timeZone);
+    const yesterday = { kind: "dates" as const, from: days.fromDate, to: days.toDate };
     const data = formatHistoryCommand({ by: "range", range: yesterday, status: "valid", page: 2 }, "th");
     expect(data).toBe("ประวัติ 2026-11-21 ผ่าน หน้า 2");
     const nextDay = { ...ctx, now: new Date("2026-11-23T07:00:00Z") };

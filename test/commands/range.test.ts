@@ -1,12 +1,7 @@
 // History ranges resolved to instants in the business time zone: day edges, month ends, leap years, DST.
+import { dayOf, formatIsoDate } from "../../src/time/calendar.js";
 import { describe, expect, it } from "vitest";
-import {
-  formatIsoDate,
-  isValidCalendarDate,
-  resolveRange,
-  toDatesRange,
-  todayIn,
-} from "../../src/commands/range.js";
+import { isValidCalendarDate, resolveRange } from "../../src/commands/range.js";
 import type { RangeSpec } from "../../src/commands/types.js";
 
 const BANGKOK = "Asia/Bangkok";
@@ -97,7 +92,7 @@ describe("resolveRange in zones with daylight saving", () => {
   });
 });
 
-describe("toDatesRange", () => {
+describe("the days a range covers", () => {
   const now = new Date("2026-11-22T07:00:00Z");
   it.each<[RangeSpec, [number, number, number], [number, number, number]]>([
     [{ kind: "today" }, [2026, 11, 22], [2026, 11, 22]],
@@ -105,21 +100,28 @@ describe("toDatesRange", () => {
     [{ kind: "days", days: 7 }, [2026, 11, 16], [2026, 11, 22]],
     [{ kind: "month" }, [2026, 11, 1], [2026, 11, 22]],
     [{ kind: "lastmonth" }, [2026, 10, 1], [2026, 10, 31]],
-  ])("turns %j into absolute dates", (spec, from, to) => {
-    expect(toDatesRange(spec, now, BANGKOK)).toEqual({ kind: "dates", from: day(...from), to: day(...to) });
+  ])("%j covers the right calendar days", (spec, from, to) => {
+    const range = resolveRange(spec, now, BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(...from), day(...to)]);
   });
 
-  it("resolves to the same instants as the relative range", () => {
+  it("the same days written as dates resolve to the same instants as the relative range", () => {
     for (const spec of [{ kind: "today" }, { kind: "days", days: 30 }, { kind: "lastmonth" }] as const) {
-      expect(resolveRange(toDatesRange(spec, now, BANGKOK), now, BANGKOK)).toEqual(resolveRange(spec, now, BANGKOK));
+      const range = resolveRange(spec, now, BANGKOK);
+      expect(resolveRange({ kind: "dates", from: range.fromDate, to: range.toDate }, now, BANGKOK)).toEqual(range);
     }
+  });
+
+  it("last month of January is December of the year before", () => {
+    const range = resolveRange({ kind: "lastmonth" }, new Date("2027-01-10T03:00:00Z"), BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(2026, 12, 1), day(2026, 12, 31)]);
   });
 });
 
 describe("calendar helpers", () => {
   it("knows today in the zone", () => {
-    expect(todayIn(new Date("2026-12-31T17:30:00Z"), BANGKOK)).toEqual(day(2027, 1, 1));
-    expect(todayIn(new Date("2026-12-31T17:30:00Z"), "UTC")).toEqual(day(2026, 12, 31));
+    expect(dayOf(new Date("2026-12-31T17:30:00Z"), BANGKOK)).toEqual(day(2027, 1, 1));
+    expect(dayOf(new Date("2026-12-31T17:30:00Z"), "UTC")).toEqual(day(2026, 12, 31));
   });
 
   it.each<[[number, number, number], boolean]>([

@@ -1,5 +1,6 @@
 // The product as `npm start` runs it with nothing configured, driven end to end in headless Chromium:
 // QR with the amount, history paging, the Thai balance, and the group rule, with screenshots of each.
+import { zonedParts } from "../../src/time/calendar.js";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,7 +10,7 @@ import { PNG } from "pngjs";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
-import { formatCalendarDate, zonedParts } from "../../src/render/format.js";
+import { formatCalendarDate } from "../../src/render/format.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
