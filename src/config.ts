@@ -1,4 +1,5 @@
 // The bot's configuration (the README's table of variables): read once from the environment, validated completely.
+import { isLoopbackHostname } from "./loopback.js";
 import type { Lang, PromptPayId } from "./commands/types.js";
 import { parsePromptPayId } from "./commands/promptpay-id.js";
 import { LOG_LEVELS } from "./log.js";
@@ -80,7 +81,6 @@ const MAX_ACCOUNT_CACHE_SECONDS = 86_400;
 const USER_ID = /^U[0-9a-f]{32}$/;
 const GROUP_ID = /^[CR][0-9a-f]{32}$/; // groups (C…) and the older multi-person rooms (R…)
 const CHANNEL_SECRET = /^[0-9a-f]{32}$/;
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const BASE_URL_PROBLEM = "must be an https URL (http only on localhost/127.0.0.1), without query or fragment";
 
 /**
@@ -321,7 +321,7 @@ function readBaseUrl(raw: string | undefined, fallback: string | undefined): str
   if (raw === undefined) return fallback;
   const url = parseUrl(raw);
   if (url === undefined) return undefined;
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) return undefined;
   return stripTrailingSlash(url);
 }
 

@@ -1,4 +1,5 @@
-// The entry point and the only reader of process.env: load the config, wire the parts, listen, shut down cleanly.
+// The bot's entry point: load the config, wire the parts, listen, shut down cleanly. Entry points (this one,
+// sandbox/main.ts, rich-menu/main.ts) are the only readers of process.env.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
@@ -12,21 +13,15 @@ import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineSender } from "./line/sender.js";
 import express from "express";
-import { createConsoleApp } from "./local-line/console.js";
-import { DEMO_GROUPS, DEMO_PEOPLE } from "./local-line/webhook-events.js";
 import { hasStaff } from "./roles/audience.js";
 import { createQuietNotes } from "./roles/quiet-notes.js";
 import { createDurableEventQueue } from "./shared-state/event-queue.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
 import { connectRedis } from "./shared-state/redis.js";
 import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes } from "./shared-state/stores.js";
-import { startLinePlatform } from "./local-line/platform.js";
 import { createLogger } from "./log.js";
-import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES } from "./sandbox/demo.js";
 import { createMenuLinkKeeper } from "./rich-menu/links.js";
 import type { SlipClient } from "./slip/types.js";
-import { startSandbox } from "./sandbox/server.js";
-import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { createBotApp, createBotServer } from "./server.js";
 import type { BotApp } from "./server.js";
 import { createMetrics } from "./metrics/metrics.js";
@@ -105,6 +100,10 @@ async function start(
   if (slipTarget === undefined) {
     const { dbPath, publicUrl } = config.sandbox;
     if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
+    // Loaded only here: a deployment with a real service never loads SQLite or the demo data.
+    const [{ startSandbox }, { DEMO_SECRETS, DEMO_PROMPTPAY_ID }] = await localTools("the embedded sandbox", () =>
+      Promise.all([import("./sandbox/server.js"), import("./sandbox/demo.js")]),
+    );
     // In local mode the console may simulate a customer paying the demo shop; never beside a real channel.
     const sandbox = await startSandbox({ dbPath, devRoutes: config.line === undefined, ...(publicUrl === undefined ? {} : { publicUrl }) });
     sandboxUrl = sandbox.url;
@@ -132,8 +131,11 @@ async function start(
 
   // LINE, or the loopback stand-in.
   let lineApiBaseUrl = config.lineApiBaseUrl;
+  // The stand-in and the console are loaded only in local mode.
   const platform =
-    config.line === undefined ? await startLinePlatform({ channelAccessToken: line.channelAccessToken }) : undefined;
+    config.line === undefined
+      ? await (await import("./local-line/platform.js")).startLinePlatform({ channelAccessToken: line.channelAccessToken })
+      : undefined;
   if (platform !== undefined) {
     closers.push({ name: "LINE stand-in", close: () => platform.close() });
     lineApiBaseUrl = platform.url;
@@ -145,7 +147,8 @@ async function start(
   const settings: BotSettings = {
     ...config.settings,
     promptPayId,
-    ...(platform === undefined ? {} : consoleStaff(config.settings)),
+    // Local mode: unless the lists are set, the console's staff personas and its staff group are the staff.
+    ...(platform === undefined || hasStaff(config.settings) ? {} : (await import("./local-line/webhook-events.js")).consoleStaffLists()),
   };
   if (!hasStaff(settings)) {
     log.warn(
@@ -213,6 +216,7 @@ async function start(
 
   if (platform !== undefined) {
     await installLocalMenus(api, platform.url, line.channelAccessToken, slip, settings, log);
+    const [{ createConsoleApp }, { simulatePaymentAt }] = await Promise.all([import("./local-line/console.js"), import("./sandbox/dev-payments.js")]);
     const chat = createConsoleApp({
       platform,
       botWebhookUrl: `http://127.0.0.1:${port}/webhook`,
@@ -297,10 +301,12 @@ async function installLocalMenus(
   log: Logger,
 ): Promise<void> {
   try {
-    const [{ buildMenus }, { installMenus }] = await Promise.all([import("./rich-menu/build.js"), import("./rich-menu/install.js")]);
+    const [{ buildMenus }, { installMenus }] = await localTools("drawing the rich menus", () =>
+      Promise.all([import("./rich-menu/build.js"), import("./rich-menu/install.js")]),
+    );
     const shopName = await slip.accountInfo().then(
       (account) => account.storeName,
-      () => DEMO_STORE_NAMES.shop,
+      async () => (await import("./sandbox/demo.js")).DEMO_STORE_NAMES.shop,
     );
     const { designs, images } = await buildMenus(shopName);
     const blob = new messagingApi.MessagingApiBlobClient({ channelAccessToken, baseURL: platformUrl });
@@ -311,17 +317,21 @@ async function installLocalMenus(
   }
 }
 
+/**
+ * Loads what only local mode uses. Its native parts (SQLite, the canvas) are development dependencies, so
+ * a production install (`npm ci --omit=dev`, as Heroku prunes) leaves them out: say so rather than crash.
+ */
+async function localTools<T>(what: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    throw new Error(`${what} needs the development dependencies, which this install left out (run npm ci without --omit=dev): ${(err as Error).message}`);
+  }
+}
+
 /** How often the opt-in pushes look at the clock (and poll for watched payments). */
 const NOTIFIER_TICK_MS = 15_000;
-
-/** Local mode: unless the lists are set, the console's staff personas and its staff group are the staff. */
-function consoleStaff(settings: BotSettings): Pick<BotSettings, "staffUserIds" | "staffGroupIds"> {
-  if (hasStaff(settings)) return settings;
-  return {
-    staffUserIds: new Set(DEMO_PEOPLE.filter((p) => p.role === "staff").map((p) => p.userId)),
-    staffGroupIds: new Set(DEMO_GROUPS.filter((g) => g.staff).map((g) => g.groupId)),
-  };
-}
 
 async function closeAll(closers: Closer[], log: Logger): Promise<void> {
   for (const { name, close } of closers.reverse()) {

@@ -1,8 +1,7 @@
 // Amounts as staff type them (`150`, `1,500.50`), read into integer satang with string arithmetic.
 import type { Satang, UsageProblem } from "./types.js";
 
-/** 9,999,999,999.99 baht: the EMVCo amount field holds 13 characters. */
-export const MAX_AMOUNT_SATANG: Satang = 999_999_999_999;
+import { MAX_AMOUNT_SATANG } from "../promptpay/amount.js";
 
 /** Plain digits, or digits grouped by thousands with commas; then optionally a point and decimals. */
 const AMOUNT = /^(\d+|\d{1,3}(?:,\d{3})+)(?:\.(\d+))?$/u;

@@ -2,6 +2,8 @@
 // and streams everything the LINE stand-in accepts or rejects back to the page (server-sent events).
 // In a 1:1 chat it also shows the rich menu the LINE app would show that person, and runs its taps.
 // `npm start` mounts it on the bot's own port; `startConsole` gives it a server of its own (tests).
+import { isLoopbackHostHeader } from "../loopback.js";
+import { MAX_AMOUNT_SATANG } from "../promptpay/amount.js";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
@@ -67,7 +69,6 @@ export type ConsoleEntry =
 
 type NewEntry = ConsoleEntry extends infer E ? (E extends ConsoleEntry ? Omit<E, "seq" | "at"> : never) : never;
 
-const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/iu;
 const MAX_LOG = 1000;
 const MAX_TEXT = 5000;
 const MAX_POSTBACK = 300;
@@ -184,7 +185,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   // Only pages on this machine, asked for by a loopback name: a page elsewhere whose name someone points
   // at 127.0.0.1 (DNS rebinding) carries its own name in Host and is turned away.
   app.use((req, res, next) => {
-    if (LOOPBACK_HOST.test(req.headers.host ?? "")) {
+    if (isLoopbackHostHeader(req.headers.host ?? "")) {
       next();
       return;
     }
@@ -205,7 +206,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     }
     const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { amount?: unknown; chatId?: unknown };
     const { amount, chatId = "" } = body;
-    if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || amount > 9_999_999_999.99 || Math.round(amount * 100) !== amount * 100) {
+    if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || Math.round(amount * 100) > MAX_AMOUNT_SATANG || Math.round(amount * 100) !== amount * 100) {
       res.status(400).json({ error: "amount must be baht above 0 with at most 2 decimals" });
       return;
     }

@@ -1,29 +1,8 @@
 // Checks rich menu objects (create / validate) and the ids the rich menu endpoints take, against the limits
 // in LINE's Messaging API reference. Pure: parsed JSON in, LINE-style `details` out.
-import { Checker, graphemeCount, isObject, join } from "./validate.js";
+import { graphemeCount, RICH_MENU_LIMITS } from "../line-limits.js";
+import { Checker, isObject, join } from "./validate.js";
 import type { Json, ValidationDetail } from "./validate.js";
-
-export const RICH_MENU_LIMITS = {
-  minWidth: 800,
-  maxWidth: 2500,
-  minHeight: 250,
-  minAspectRatio: 1.45,
-  nameChars: 300,
-  chatBarTextChars: 14,
-  areas: 20,
-  labelGraphemes: 20,
-  postbackDataChars: 300,
-  displayTextChars: 300,
-  fillInTextChars: 300,
-  messageTextChars: 300,
-  uriChars: 1000,
-  aliasIdChars: 32,
-  menusPerChannel: 1000,
-  aliasesPerChannel: 1000,
-  bulkUserIds: 500,
-  // "1 MB", read as 1,000,000 bytes: the stricter reading, so an image the stand-in takes LINE takes too.
-  imageBytes: 1_000_000,
-} as const;
 
 /** The action types LINE accepts in a rich menu area (camera, camera roll and location are quick reply only). */
 export const RICH_MENU_ACTION_TYPES = ["postback", "message", "uri", "datetimepicker", "richmenuswitch"] as const;

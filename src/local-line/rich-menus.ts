@@ -7,8 +7,8 @@ import type { Request, Response, Router } from "express";
 import type { messagingApi } from "@line/bot-sdk";
 import { readImageInfo, sniffImageFormat } from "./image-info.js";
 import type { ImageFormat } from "./image-info.js";
+import { RICH_MENU_LIMITS } from "../line-limits.js";
 import {
-  RICH_MENU_LIMITS,
   isRichMenuAliasId,
   isRichMenuId,
   validateBulkUserIds,

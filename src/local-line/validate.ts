@@ -1,5 +1,7 @@
 // Checks request bodies for the LINE stand-in against LINE's message limits, as LINE's Messaging API reference gives them.
 // Pure: takes parsed JSON (`unknown`, it is outside input) and returns LINE-style error details.
+import { graphemeCount, jsonBytes, LINE_LIMITS } from "../line-limits.js";
+import { isLoopbackHostname } from "../loopback.js";
 
 /** One entry of LINE's `details` array. `property` is a path like `messages[0].contents.body.contents[1].text`. */
 export interface ValidationDetail {
@@ -12,26 +14,6 @@ export interface ValidateOptions {
   allowHttpLoopback: boolean;
 }
 
-export const LIMITS = {
-  messagesPerRequest: 5,
-  textUtf16Units: 5000,
-  urlChars: 2000,
-  uriActionChars: 1000,
-  altTextChars: 1500,
-  // LINE says "30 KB" and "50 KB" without saying which kilobyte; the stand-in takes the stricter 1,000-byte
-  // reading over UTF-8 JSON bytes, so anything it accepts LINE accepts too.
-  bubbleJsonBytes: 30_000,
-  carouselJsonBytes: 50_000,
-  carouselBubbles: 12,
-  quickReplyItems: 13,
-  quickReplyLabelGraphemes: 20,
-  actionLabelGraphemes: 40,
-  postbackDataChars: 300,
-  postbackDisplayTextChars: 300,
-  messageActionTextChars: 300,
-  senderNameChars: 20,
-  textEmojis: 20,
-} as const;
 
 const MESSAGE_TYPES = [
   "text",
@@ -63,23 +45,8 @@ const SPACINGS = ["none", "xs", "sm", "md", "lg", "xl", "xxl"];
 const TEXT_SIZES = ["xxs", "xs", "sm", "md", "lg", "xl", "xxl", "3xl", "4xl", "5xl"];
 const IMAGE_SIZES = [...TEXT_SIZES, "full"];
 const BUBBLE_SIZES = ["nano", "micro", "deca", "hecto", "kilo", "mega", "giga"];
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 export type Json = Record<string, unknown>;
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/** Labels count grapheme clusters (a Thai consonant with its marks is one). */
-export function graphemeCount(text: string): number {
-  let count = 0;
-  for (const _ of graphemes.segment(text)) count += 1;
-  return count;
-}
-
-/** Flex size limits are on the JSON text; UTF-8 bytes, since Thai letters are three bytes each. */
-export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
-}
 
 export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -155,7 +122,7 @@ export class Checker {
 
   /** Image and icon urls: https (or http on loopback when allowed), at most 2,000 characters. */
   imageUrl(obj: Json, key: string, path: string, required: boolean): void {
-    const value = this.string(obj, key, path, { required, min: 1, max: LIMITS.urlChars });
+    const value = this.string(obj, key, path, { required, min: 1, max: LINE_LIMITS.urlChars });
     if (value === undefined || value.length === 0) return;
     if (!this.acceptableImageUrl(value)) {
       this.add(
@@ -173,7 +140,7 @@ export class Checker {
       return false;
     }
     if (url.protocol === "https:") return true;
-    return this.options.allowHttpLoopback && url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
+    return this.options.allowHttpLoopback && url.protocol === "http:" && isLoopbackHostname(url.hostname);
   }
 }
 
@@ -232,8 +199,8 @@ function checkMessages(c: Checker, body: Json): void {
     c.add("messages", "must be an array");
     return;
   }
-  if (messages.length < 1 || messages.length > LIMITS.messagesPerRequest) {
-    c.add("messages", `Size must be between 1 and ${LIMITS.messagesPerRequest}`);
+  if (messages.length < 1 || messages.length > LINE_LIMITS.messagesPerRequest) {
+    c.add("messages", `Size must be between 1 and ${LINE_LIMITS.messagesPerRequest}`);
   }
   messages.forEach((message, i) => checkMessage(c, message, `messages[${i}]`));
 }
@@ -251,10 +218,10 @@ function checkMessage(c: Checker, message: unknown, path: string): void {
   switch (type) {
     case "text":
     case "textV2": {
-      c.string(message, "text", path, { required: true, min: 1, max: LIMITS.textUtf16Units });
+      c.string(message, "text", path, { required: true, min: 1, max: LINE_LIMITS.textUtf16Units });
       const emojis = message["emojis"];
-      if (Array.isArray(emojis) && emojis.length > LIMITS.textEmojis) {
-        c.add(join(path, "emojis"), `Size must be between 0 and ${LIMITS.textEmojis}`);
+      if (Array.isArray(emojis) && emojis.length > LINE_LIMITS.textEmojis) {
+        c.add(join(path, "emojis"), `Size must be between 0 and ${LINE_LIMITS.textEmojis}`);
       }
       break;
     }
@@ -283,7 +250,7 @@ function checkSender(c: Checker, sender: unknown, path: string): void {
     c.add(path, "must be an object");
     return;
   }
-  c.string(sender, "name", path, { required: false, min: 1, max: LIMITS.senderNameChars });
+  c.string(sender, "name", path, { required: false, min: 1, max: LINE_LIMITS.senderNameChars });
   c.imageUrl(sender, "iconUrl", path, false);
 }
 
@@ -298,8 +265,8 @@ function checkQuickReply(c: Checker, quickReply: unknown, path: string): void {
     c.add(join(path, "items"), "must be specified");
     return;
   }
-  if (items.length < 1 || items.length > LIMITS.quickReplyItems) {
-    c.add(join(path, "items"), `Size must be between 1 and ${LIMITS.quickReplyItems}`);
+  if (items.length < 1 || items.length > LINE_LIMITS.quickReplyItems) {
+    c.add(join(path, "items"), `Size must be between 1 and ${LINE_LIMITS.quickReplyItems}`);
   }
   items.forEach((item, i) => {
     const itemPath = `${path}.items[${i}]`;
@@ -313,7 +280,7 @@ function checkQuickReply(c: Checker, quickReply: unknown, path: string): void {
     checkAction(c, item["action"], join(itemPath, "action"), {
       allowed: QUICK_REPLY_ACTIONS,
       labelRequired: true,
-      labelMax: LIMITS.quickReplyLabelGraphemes,
+      labelMax: LINE_LIMITS.quickReplyLabelGraphemes,
     });
   });
 }
@@ -345,26 +312,26 @@ function checkAction(c: Checker, action: unknown, path: string, rules: ActionRul
   }
   switch (type) {
     case "postback": {
-      c.string(action, "data", path, { required: true, min: 1, max: LIMITS.postbackDataChars });
-      c.string(action, "displayText", path, { required: false, min: 1, max: LIMITS.postbackDisplayTextChars });
-      c.string(action, "text", path, { required: false, min: 1, max: LIMITS.postbackDisplayTextChars });
+      c.string(action, "data", path, { required: true, min: 1, max: LINE_LIMITS.postbackDataChars });
+      c.string(action, "displayText", path, { required: false, min: 1, max: LINE_LIMITS.postbackDisplayTextChars });
+      c.string(action, "text", path, { required: false, min: 1, max: LINE_LIMITS.postbackDisplayTextChars });
       if (action["displayText"] !== undefined && action["text"] !== undefined) {
         c.add(join(path, "text"), "displayText and text cannot be specified together");
       }
       break;
     }
     case "message":
-      c.string(action, "text", path, { required: true, min: 1, max: LIMITS.messageActionTextChars });
+      c.string(action, "text", path, { required: true, min: 1, max: LINE_LIMITS.messageActionTextChars });
       break;
     case "uri": {
-      const uri = c.string(action, "uri", path, { required: true, min: 1, max: LIMITS.uriActionChars });
+      const uri = c.string(action, "uri", path, { required: true, min: 1, max: LINE_LIMITS.uriActionChars });
       if (uri !== undefined && uri.length > 0 && !/^(https?|line|tel):/i.test(uri)) {
         c.add(join(path, "uri"), "invalid uri scheme");
       }
       break;
     }
     case "datetimepicker":
-      c.string(action, "data", path, { required: true, min: 1, max: LIMITS.postbackDataChars });
+      c.string(action, "data", path, { required: true, min: 1, max: LINE_LIMITS.postbackDataChars });
       c.oneOf(action, "mode", path, ["date", "time", "datetime"]);
       c.required(action, "mode", path);
       break;
@@ -377,7 +344,7 @@ function checkAction(c: Checker, action: unknown, path: string, rules: ActionRul
 }
 
 function checkFlexMessage(c: Checker, message: Json, path: string): void {
-  const altText = c.string(message, "altText", path, { required: true, min: 1, max: LIMITS.altTextChars });
+  const altText = c.string(message, "altText", path, { required: true, min: 1, max: LINE_LIMITS.altTextChars });
   if (altText !== undefined && altText.trim().length === 0 && altText.length > 0) {
     c.add(join(path, "altText"), "May not be blank");
   }
@@ -403,12 +370,12 @@ function checkCarousel(c: Checker, carousel: Json, path: string): void {
     c.add(join(path, "contents"), "must be specified");
     return;
   }
-  if (bubbles.length < 1 || bubbles.length > LIMITS.carouselBubbles) {
-    c.add(join(path, "contents"), `Size must be between 1 and ${LIMITS.carouselBubbles}`);
+  if (bubbles.length < 1 || bubbles.length > LINE_LIMITS.carouselBubbles) {
+    c.add(join(path, "contents"), `Size must be between 1 and ${LINE_LIMITS.carouselBubbles}`);
   }
   const size = jsonBytes(carousel);
-  if (size > LIMITS.carouselJsonBytes) {
-    c.add(path, `The carousel JSON must be at most ${LIMITS.carouselJsonBytes} bytes (it is ${size})`);
+  if (size > LINE_LIMITS.carouselJsonBytes) {
+    c.add(path, `The carousel JSON must be at most ${LINE_LIMITS.carouselJsonBytes} bytes (it is ${size})`);
   }
   bubbles.forEach((bubble, i) => {
     const bubblePath = `${path}.contents[${i}]`;
@@ -422,8 +389,8 @@ function checkCarousel(c: Checker, carousel: Json, path: string): void {
 
 function checkBubble(c: Checker, bubble: Json, path: string): void {
   const size = jsonBytes(bubble);
-  if (size > LIMITS.bubbleJsonBytes) {
-    c.add(path, `The bubble JSON must be at most ${LIMITS.bubbleJsonBytes} bytes (it is ${size})`);
+  if (size > LINE_LIMITS.bubbleJsonBytes) {
+    c.add(path, `The bubble JSON must be at most ${LINE_LIMITS.bubbleJsonBytes} bytes (it is ${size})`);
   }
   c.oneOf(bubble, "size", path, BUBBLE_SIZES);
   c.oneOf(bubble, "direction", path, ["ltr", "rtl"]);
@@ -468,7 +435,7 @@ function checkBubble(c: Checker, bubble: Json, path: string): void {
 }
 
 function checkFlexAction(c: Checker, action: unknown, path: string, labelRequired: boolean): void {
-  checkAction(c, action, path, { allowed: ACTION_TYPES, labelRequired, labelMax: LIMITS.actionLabelGraphemes });
+  checkAction(c, action, path, { allowed: ACTION_TYPES, labelRequired, labelMax: LINE_LIMITS.actionLabelGraphemes });
 }
 
 function checkComponent(c: Checker, component: Json, path: string, parentLayout: string | undefined): void {

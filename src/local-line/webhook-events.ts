@@ -159,3 +159,11 @@ export function signedWebhook(
 export function chatIdOf(source: ConsoleSource): string {
   return source.type === "group" ? source.groupId : source.userId;
 }
+
+/** The console's staff personas and staff group: local mode's staff lists when none are set. */
+export function consoleStaffLists(): { staffUserIds: ReadonlySet<string>; staffGroupIds: ReadonlySet<string> } {
+  return {
+    staffUserIds: new Set(DEMO_PEOPLE.filter((p) => p.role === "staff").map((p) => p.userId)),
+    staffGroupIds: new Set(DEMO_GROUPS.filter((g) => g.staff).map((g) => g.groupId)),
+  };
+}

@@ -5,7 +5,8 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { AccountInfo } from "../slip/types.js";
 import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "./format.js";
-import { flexMessage, safeText } from "./limits.js";
+import { safeText } from "./limits.js";
+import { flexMessage } from "./messages.js";
 import { texts, type Texts } from "./text.js";
 
 /** Warn when the package ends within this many days. */

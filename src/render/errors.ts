@@ -5,7 +5,8 @@ import { COMMANDS, commandWord } from "../commands/registry.js";
 import type { SlipErrorKind } from "../slip/errors.js";
 import type { Role } from "../roles/audience.js";
 import { customerQrExample, helpQuickReply } from "./help.js";
-import { quickReply, safeText, textMessage, truncateText } from "./limits.js";
+import { safeText, truncateText } from "./limits.js";
+import { quickReply, textMessage } from "./messages.js";
 import { ECHO_UNITS, texts } from "./text.js";
 
 /** The commands an unknown word is pointed to: the ones staff use every day. */

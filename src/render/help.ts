@@ -3,7 +3,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang } from "../commands/types.js";
 import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
 import type { Role } from "../roles/audience.js";
-import { flexMessage, quickReply, textMessage } from "./limits.js";
+import { flexMessage, quickReply, textMessage } from "./messages.js";
 import { texts } from "./text.js";
 
 /** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */

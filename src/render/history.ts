@@ -6,7 +6,9 @@ import { formatHistoryCommand } from "../commands/format.js";
 import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
 import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
 import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant } from "./format.js";
-import { flexMessage, jsonBytes, LIMITS, postbackButton, quickReply, safeText, type QuickReplyChoice } from "./limits.js";
+import { safeText } from "./limits.js";
+import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "./messages.js";
+import { jsonBytes, LINE_LIMITS } from "../line-limits.js";
 import { texts, type Texts } from "./text.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 
@@ -272,7 +274,7 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
   // Rows are already cut to short texts, so this only drops rows in pathological cases; bounded by 10 tries.
   let shown = rows.length;
   let bubble = build(shown);
-  while (shown > 0 && jsonBytes(bubble) > LIMITS.bubbleBytes) {
+  while (shown > 0 && jsonBytes(bubble) > LINE_LIMITS.bubbleJsonBytes) {
     shown -= 1;
     bubble = build(shown);
   }

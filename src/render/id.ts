@@ -2,7 +2,7 @@
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { ChatType } from "../roles/audience.js";
-import { textMessage } from "./limits.js";
+import { textMessage } from "./messages.js";
 import { texts } from "./text.js";
 
 export interface IdView {

@@ -4,7 +4,8 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
 import type { HistoryItem } from "../slip/types.js";
 import { formatMoney, formatTime, parseInstant } from "./format.js";
-import { flexMessage, quickReply, safeText } from "./limits.js";
+import { safeText } from "./limits.js";
+import { flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
 import { texts } from "./text.js";
 

@@ -3,7 +3,8 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { Lang, PromptPayId } from "../commands/types.js";
 import { maskPromptPayId } from "../commands/promptpay-id.js";
 import { formatMoney } from "./format.js";
-import { flexMessage, isUsableImageUrl, postbackButton, safeText } from "./limits.js";
+import { isUsableImageUrl, safeText } from "./limits.js";
+import { flexMessage, postbackButton } from "./messages.js";
 import { texts } from "./text.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;

@@ -6,7 +6,8 @@ import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
 import type { SlipStatus } from "../slip/types.js";
 import type { SummaryFigures } from "../summary/figures.js";
 import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, formatTokens } from "./format.js";
-import { flexMessage, safeText } from "./limits.js";
+import { safeText } from "./limits.js";
+import { flexMessage } from "./messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 import { texts, type Texts } from "./text.js";
 

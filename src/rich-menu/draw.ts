@@ -5,12 +5,11 @@
 import { createRequire } from "node:module";
 import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import type { SKRSContext2D } from "@napi-rs/canvas";
+import { RICH_MENU_LIMITS } from "../line-limits.js";
 import type { Bounds, MenuButton, MenuDesign, MenuIcon } from "./menus.js";
 
 const FONT_BOLD = "SliplineMenuBold";
 const FONT_REGULAR = "SliplineMenuRegular";
-/** LINE refuses a rich menu image above 1 MB. */
-export const MAX_IMAGE_BYTES = 1_000_000;
 
 const BACKGROUND = "#F3F5F8";
 const CARD = "#FFFFFF";
@@ -268,6 +267,6 @@ export async function drawMenu(design: MenuDesign): Promise<Buffer> {
   drawHeader(g, design);
   for (const button of design.buttons) drawButton(g, button, 22);
   const png = await canvas.encode("png");
-  if (png.length > MAX_IMAGE_BYTES) throw new Error(`the ${design.kind} menu image is ${png.length} bytes, above LINE's 1 MB`);
+  if (png.length > RICH_MENU_LIMITS.imageBytes) throw new Error(`the ${design.kind} menu image is ${png.length} bytes, above LINE's 1 MB`);
   return png;
 }

@@ -1,4 +1,5 @@
 // EMVCo merchant-presented QR payloads for PromptPay credit transfer (docs/sandbox.md §9): TLV writer and CRC-16/CCITT-FALSE.
+import { MAX_AMOUNT_SATANG } from "../promptpay/amount.js";
 
 export type PromptPayTargetType = "phone" | "citizen" | "ewallet";
 
@@ -7,9 +8,6 @@ export interface PromptPayTarget {
   type: PromptPayTargetType;
   digits: string;
 }
-
-/** The largest amount a 13-character EMVCo tag 54 can hold: 9,999,999,999.99 baht. */
-export const MAX_AMOUNT_SATANG = 999_999_999_999;
 
 const PROMPTPAY_AID = "A000000677010111";
 const CURRENCY_THB = "764";

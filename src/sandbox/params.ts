@@ -1,7 +1,8 @@
 // Pure validation of the sandbox's outside input (query strings and JSON bodies), with the exact 400 messages.
 import { DAY_MS, epochDay, isRealDate, wallTimeToInstant } from "../time/calendar.js";
 import { isSlipStatus, SLIP_STATUSES, type SlipStatus } from "../slip/types.js";
-import { MAX_AMOUNT_SATANG, promptPayTargetOf, type PromptPayTarget } from "./emvco.js";
+import { MAX_AMOUNT_SATANG } from "../promptpay/amount.js";
+import { promptPayTargetOf, type PromptPayTarget } from "./emvco.js";
 
 export const SANDBOX_TIME_ZONE = "Asia/Bangkok";
 const MAX_LIMIT = 100;

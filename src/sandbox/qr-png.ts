@@ -101,10 +101,6 @@ export class QrImageCache {
     return this.entries.size;
   }
 
-  has(text: string, size: number): boolean {
-    return this.entries.has(cacheKey(text, size));
-  }
-
   get(text: string, size: number): QrImage {
     const key = cacheKey(text, size);
     const hit = this.entries.get(key);

@@ -10,7 +10,7 @@ import type { BotSettings } from "../config.js";
 import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
 import type { LineSender } from "../line/sender.js";
 import { formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant } from "../render/format.js";
-import { textMessage } from "../render/limits.js";
+import { textMessage } from "../render/messages.js";
 import { renderSummary } from "../render/summary.js";
 import { texts } from "../render/text.js";
 import type { HistoryItem, SlipClient } from "../slip/types.js";

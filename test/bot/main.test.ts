@@ -66,8 +66,11 @@ describe("main", { timeout: 60_000 }, () => {
 
   it("with nothing configured runs sandbox, LINE stand-in and console, prints one URL, and stops cleanly on SIGTERM", async () => {
     const port = await freePort();
-    const main = startMain({ PORT: String(port), SANDBOX_DB: ":memory:" });
+    // NODE_DEBUG=module names every CommonJS module loaded (SQLite's and the canvas's bindings are).
+    const main = startMain({ PORT: String(port), SANDBOX_DB: ":memory:", NODE_DEBUG: "module" });
     const [, url] = await main.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+\/)/);
+    expect(main.stderr()).toMatch(/better-sqlite3/);
+    expect(main.stderr()).toMatch(/@napi-rs\/canvas/);
     // The console is on the port the newcomer chose, beside the webhook and the health check.
     expect(url).toBe(`http://127.0.0.1:${port}/`);
     const page = await fetch(url ?? "");
@@ -102,6 +105,7 @@ describe("main", { timeout: 60_000 }, () => {
       PROMPTPAY_ID: "0812345678",
       STAFF_USER_IDS: lineId("U", 0xabc),
       BOT_LANG: "en",
+      NODE_DEBUG: "module",
     });
     const [, port] = await main.waitFor(/"port":(\d+),"mode":"line"/);
     const user = lineId("U", 0xabc);
@@ -114,5 +118,8 @@ describe("main", { timeout: 60_000 }, () => {
     main.child.kill("SIGTERM");
     expect(await main.exited).toBe(0);
     for (const s of [secret, token, DEMO_SECRETS.shop]) expect(main.stdout() + main.stderr()).not.toContain(s);
+    // The sandbox (SQLite) and the rich menus' drawing (the canvas) are local mode's: a deployment never loads them.
+    expect(main.stderr()).toMatch(/MODULE \d+/);
+    expect(main.stderr()).not.toMatch(/better-sqlite3|@napi-rs\/canvas/);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatHistoryCommand } from "../../src/commands/format.js";
 import { parseCommand } from "../../src/commands/parse.js";
 import { MAX_DAYS, MAX_PAGE, MAX_TRANS_REF_LENGTH, STATUS_WORDS } from "../../src/commands/parse-history.js";
-import { MAX_AMOUNT_SATANG } from "../../src/commands/amount.js";
+import { MAX_AMOUNT_SATANG } from "../../src/promptpay/amount.js";
 import { COMMANDS, COMMAND_NAMES } from "../../src/commands/registry.js";
 import type { CalendarDate, HistoryRequest, ParseContext, ParseResult, RangeSpec } from "../../src/commands/types.js";
 import type { SlipStatus } from "../../src/slip/types.js";

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { messagingApi } from "@line/bot-sdk";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
-import { graphemeCount, jsonBytes, validateMessages } from "../../src/local-line/validate.js";
+import { graphemeCount, jsonBytes } from "../../src/line-limits.js";
+import { validateMessages } from "../../src/local-line/validate.js";
 
 const USER = "U" + "a".repeat(32);
 const IMG = "https://example.com/qr.png";

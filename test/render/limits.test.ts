@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  graphemeCount,
-  isUsableImageUrl,
-  postbackButton,
-  quickReply,
-  safeText,
-  truncateLabel,
-  truncateText,
-} from "../../src/render/limits.js";
+import { isUsableImageUrl, safeText, truncateLabel, truncateText } from "../../src/render/limits.js";
+import { postbackButton, quickReply } from "../../src/render/messages.js";
+import { graphemeCount } from "../../src/line-limits.js";
 
 describe("truncateText", () => {
   it("leaves short text alone", () => {

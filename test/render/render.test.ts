@@ -15,7 +15,7 @@ import {
   renderUsageError,
 } from "../../src/render/errors.js";
 import { renderId } from "../../src/render/id.js";
-import { graphemeCount } from "../../src/render/limits.js";
+import { graphemeCount } from "../../src/line-limits.js";
 import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "./line-limits.js";
 
 const TZ = "Asia/Bangkok";

@@ -4,7 +4,7 @@ import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
 import { buildMenus } from "../../src/rich-menu/build.js";
-import { MAX_IMAGE_BYTES } from "../../src/rich-menu/draw.js";
+import { RICH_MENU_LIMITS } from "../../src/line-limits.js";
 import { designMenus, isQuietMenuTap, MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX, richMenuRequest } from "../../src/rich-menu/menus.js";
 import type { Bounds } from "../../src/rich-menu/menus.js";
 
@@ -70,7 +70,7 @@ describe("the menus' pictures", { timeout: 60_000 }, () => {
     for (const kind of MENU_KINDS) {
       const png = images[kind];
       expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
-      expect(png.length).toBeLessThan(MAX_IMAGE_BYTES);
+      expect(png.length).toBeLessThan(RICH_MENU_LIMITS.imageBytes);
       const image = PNG.sync.read(png);
       expect([image.width, image.height]).toEqual([designs[kind].size.width, designs[kind].size.height]);
       const pixel = (x: number, y: number): string => {

@@ -1,4 +1,5 @@
 // PromptPay payloads: reference vectors, CRC check value, and agreement with promptpay-qr and promptparse.
+import { MAX_AMOUNT_SATANG } from "../../src/promptpay/amount.js";
 import fc from "fast-check";
 import generatePayload from "promptpay-qr";
 import { generate, parse, validate } from "promptparse";
@@ -7,7 +8,6 @@ import {
   buildPromptPayPayload,
   crc16CcittFalse,
   formatAmountSatang,
-  MAX_AMOUNT_SATANG,
   type PromptPayTarget,
 } from "../../src/sandbox/emvco.js";
 

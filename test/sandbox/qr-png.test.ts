@@ -139,14 +139,15 @@ describe("QrImageCache", () => {
 
   it("evicts the least recently used entry beyond its bound", () => {
     const cache = new QrImageCache(2);
-    cache.get("A", 128);
-    cache.get("B", 128);
+    const a = cache.get("A", 128);
+    const b = cache.get("B", 128);
     cache.get("A", 128); // A is now the most recent
-    cache.get("C", 128);
+    const c = cache.get("C", 128);
     expect(cache.size).toBe(2);
-    expect(cache.has("A", 128)).toBe(true);
-    expect(cache.has("B", 128)).toBe(false);
-    expect(cache.has("C", 128)).toBe(true);
+    // A hit is the very image kept; B, evicted, is drawn again as a new one.
+    expect(cache.get("C", 128)).toBe(c);
+    expect(cache.get("A", 128)).toBe(a);
+    expect(cache.get("B", 128)).not.toBe(b);
     for (let i = 0; i < 10; i++) cache.get(`item ${i}`, 128);
     expect(cache.size).toBe(2);
   });

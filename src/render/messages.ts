@@ -1,0 +1,69 @@
+// The message builders every renderer uses: text and Flex messages, quick replies and postback buttons,
+// each kept inside LINE's limits.
+import type { messagingApi } from "@line/bot-sdk";
+import { LINE_LIMITS } from "../line-limits.js";
+import { safeText, truncateLabel, truncateText } from "./limits.js";
+
+export function textMessage(text: string, quickReply?: messagingApi.QuickReply): messagingApi.TextMessage {
+  const message: messagingApi.TextMessage = { type: "text", text: safeText(text) };
+  if (quickReply !== undefined) message.quickReply = quickReply;
+  return message;
+}
+
+export function flexMessage(
+  altText: string,
+  bubble: messagingApi.FlexBubble,
+  quickReply?: messagingApi.QuickReply,
+): messagingApi.FlexMessage {
+  const message: messagingApi.FlexMessage = {
+    type: "flex",
+    altText: safeText(altText, LINE_LIMITS.altTextChars),
+    contents: bubble,
+  };
+  if (quickReply !== undefined) message.quickReply = quickReply;
+  return message;
+}
+
+export interface QuickReplyChoice {
+  label: string;
+  text: string;
+}
+
+/**
+ * Quick reply of message actions: at most 13 items, labels cut to 20 graphemes; a choice whose text
+ * is over LINE's 300 characters is left out rather than cut, because a cut command would mean something else.
+ */
+export function quickReply(choices: readonly QuickReplyChoice[]): messagingApi.QuickReply {
+  const items: messagingApi.QuickReplyItem[] = choices
+    .filter((c) => c.text.length > 0 && c.text.length <= LINE_LIMITS.messageActionTextChars)
+    .slice(0, LINE_LIMITS.quickReplyItems)
+    .map((c) => ({
+      type: "action",
+      action: { type: "message", label: truncateLabel(c.label, LINE_LIMITS.quickReplyLabelGraphemes), text: c.text },
+    }));
+  return { items };
+}
+
+/**
+ * A postback button, or undefined when the data does not fit in 300 characters (cut data would
+ * ask for something else, so the button is better left out).
+ */
+export function postbackButton(
+  label: string,
+  data: string,
+  displayText: string,
+  style: messagingApi.FlexButton.StyleEnum = "link",
+): messagingApi.FlexButton | undefined {
+  if (data.length === 0 || data.length > LINE_LIMITS.postbackDataChars) return undefined;
+  return {
+    type: "button",
+    style,
+    height: "sm",
+    action: {
+      type: "postback",
+      label: truncateLabel(label, LINE_LIMITS.actionLabelGraphemes),
+      data,
+      displayText: truncateText(displayText, LINE_LIMITS.postbackDisplayTextChars),
+    },
+  };
+}
