@@ -152,7 +152,7 @@ async function start(
   };
   if (!hasStaff(settings)) {
     log.warn(
-      "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: history and balance are refused to everyone until staff are listed (send `id` to the bot to learn an id)",
+      "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: history, summaries and balance are refused to everyone until staff are listed (send `id` to the bot to learn an id)",
     );
   }
   if (settings.promptPayId === undefined) {

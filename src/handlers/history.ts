@@ -14,7 +14,7 @@ import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } f
 import PQueue from "p-queue";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
-/** The most the service serves per call (contract section 8). */
+/** The most the service serves per call (docs/slip-service.md). */
 const SERVICE_PAGE_LIMIT = 100;
 /** Past this many checks the summary stops fetching items and is marked partial. */
 const SUMMARY_ITEM_CAP = 2_000;

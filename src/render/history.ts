@@ -29,7 +29,7 @@ export interface HistorySummary {
   count: number;
   /** Sum of the amounts of valid checks, in baht. */
   validTotal: number;
-  /** Known statuses in the contract's order, then any others as the service wrote them; zero counts left out. */
+  /** Known statuses in the service's order (docs/slip-service.md), then any others as the service wrote them; zero counts left out. */
   byStatus: readonly StatusCount[];
   /** Set when the valid total was counted over only this many newest checks (the rest were too many to fetch). */
   validTotalOver?: number;

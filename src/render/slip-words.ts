@@ -14,7 +14,7 @@ export const STATUS_COLORS: Record<SlipStatus, string> = {
   not_found: "#607D8B",
   error: "#7F7F7F",
 };
-/** Statuses the contract does not list get this colour and their raw word. */
+/** Statuses the service's API does not list get this colour and their raw word. */
 export const NEUTRAL_COLOR = "#999999";
 
 export function statusWord(status: string | null, t: Texts): string {
@@ -26,7 +26,7 @@ export function statusColor(status: string | null): string {
   return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
 }
 
-/** Sources the contract lists get a word; others are shown as the service wrote them. */
+/** Sources the service's API lists get a word; others are shown as the service wrote them. */
 function isListedSource(source: string): source is ListedSource {
   return (LISTED_SOURCES as readonly string[]).includes(source);
 }

@@ -30,7 +30,7 @@ export interface SummaryView {
 }
 
 const CHART_HEIGHT_PX = 48;
-/** Rows per section at most: statuses and channels the contract does not list could be many; the rest share a row. */
+/** Rows per section at most: statuses and channels the service's API does not list could be many; the rest share a row. */
 const MOST_ROWS = 8;
 const CHART_COLOR = "#1DB446";
 const EMPTY_BAR_COLOR = "#EEEEEE";

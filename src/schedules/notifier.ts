@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { resolveRange } from "../commands/range.js";
 import type { BotSettings } from "../config.js";
 import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
-import type { LineSender } from "../line/sender.js";
+import type { LineSender, NotDeliveredReason } from "../line/sender.js";
 import { formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant } from "../render/format.js";
 import { textMessage } from "../render/messages.js";
 import { renderSummary } from "../render/summary.js";
@@ -77,6 +77,8 @@ const DAILY_WINDOW_MIN = 60;
 /** When the expiry alert goes out each day, unless a daily summary time is set. */
 const EXPIRY_ALERT_AT_MIN = 9 * 60;
 const DAY_MS = 86_400_000;
+/** Why a push was not delivered that makes it worth trying again (LINE was down, slow or busy). */
+const RETRIED: ReadonlySet<NotDeliveredReason> = new Set(["line_down", "line_unknown", "rate_limited"]);
 /** Pages of valid checks read at most per watch poll. */
 const WATCH_POLL_PAGES = 10;
 
@@ -98,23 +100,46 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const staffChats = (): string[] =>
     settings.staffGroupIds.size > 0 ? [...settings.staffGroupIds] : [...settings.staffUserIds];
 
-  /** Pushes to each chat, unless LINE's quota is spent; `id` makes each push's retry key. */
-  async function push(kind: PushKind, id: string, chats: readonly string[], messages: messagingApi.Message[]): Promise<void> {
+  /**
+   * Pushes to each chat, unless LINE's quota is spent; `id` makes each push's retry key. "retry" when LINE
+   * failed or never answered for a chat: sent again at the next tick with the same retry key, LINE takes it
+   * at most once. A push LINE refused, or skipped, is not tried again.
+   */
+  async function push(kind: PushKind, id: string, chats: readonly string[], messages: messagingApi.Message[]): Promise<"done" | "retry"> {
     if (chats.length === 0) {
       observer.skipped?.(kind, "no_recipients");
       log.warn({ push: kind }, "no staff to push to (STAFF_GROUP_IDS and STAFF_USER_IDS are empty)");
-      return;
+      return "done";
     }
     if ((await options.quota()) === "used_up") {
       observer.skipped?.(kind, "quota");
       log.warn({ push: kind, id }, "LINE's monthly message quota is used up: push skipped");
-      return;
+      return "done";
     }
+    let result: "done" | "retry" = "done";
     for (const chatId of chats) {
       const outlet = sender.forEvent({ replyToken: undefined, chatId, chatType: chatTypeOf(chatId), eventId: `${id}-${chatId}` }, log.child({ push: kind }));
       await outlet.send(messages);
-      observer.pushed?.(kind);
-      log.info({ push: kind, chatId, delivery: outlet.deliveries.map((d) => d.via) }, "scheduled push sent");
+      const failed = outlet.deliveries.find((d) => d.via === "none");
+      if (failed === undefined) {
+        observer.pushed?.(kind);
+        log.info({ push: kind, chatId, delivery: outlet.deliveries.map((d) => d.via) }, "scheduled push sent");
+      } else if (failed.via === "none" && RETRIED.has(failed.reason)) {
+        result = "retry";
+        log.warn({ push: kind, chatId, reason: failed.reason }, "scheduled push not delivered; trying again at the next tick");
+      }
+    }
+    return result;
+  }
+
+  /** Does a once-only push: when it fails (or cannot be made) the mark is taken back, so a later tick tries again. */
+  async function onceOnly(key: string, ttlMs: number, send: () => Promise<"done" | "retry">): Promise<void> {
+    if (!(await store.once(key, ttlMs))) return;
+    let result: "done" | "retry" = "retry";
+    try {
+      result = await send();
+    } finally {
+      if (result === "retry") await store.forget(key);
     }
   }
 
@@ -135,22 +160,23 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const minute = minuteOfDay(at);
     if (minute < dueMinute || minute >= dueMinute + DAILY_WINDOW_MIN) return;
     const date = formatIsoDate(zonedParts(at, settings.timeZone));
-    if (!(await store.once(`daily-summary:${date}`, 2 * DAY_MS))) return;
-    const today = resolveRange({ kind: "today" }, at, settings.timeZone);
-    const loaded = await options.summaries.load(today, settings.timeZone);
-    const messages = renderSummary({
-      lang,
-      timeZone: settings.timeZone,
-      range: { kind: "today" },
-      figures: loaded.figures,
-      coveredFrom: loaded.coveredFrom,
-      coveredTo: loaded.coveredTo,
-      askedFrom: today.fromDate,
-      total: loaded.total,
-      at: loaded.at,
-      lead: texts(lang).dailySummaryLead,
+    await onceOnly(`daily-summary:${date}`, 2 * DAY_MS, async () => {
+      const today = resolveRange({ kind: "today" }, at, settings.timeZone);
+      const loaded = await options.summaries.load(today, settings.timeZone);
+      const messages = renderSummary({
+        lang,
+        timeZone: settings.timeZone,
+        range: { kind: "today" },
+        figures: loaded.figures,
+        coveredFrom: loaded.coveredFrom,
+        coveredTo: loaded.coveredTo,
+        askedFrom: today.fromDate,
+        total: loaded.total,
+        at: loaded.at,
+        lead: texts(lang).dailySummaryLead,
+      });
+      return push("daily_summary", `daily-summary-${date}`, staffChats(), messages);
     });
-    await push("daily_summary", `daily-summary-${date}`, staffChats(), messages);
   }
 
   async function accountAlerts(at: Date): Promise<void> {
@@ -164,11 +190,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
     if (threshold !== undefined) {
       if (account.estimatedSlips.api < threshold) {
         // Once until the estimate rises to the threshold again (then the key is forgotten, and it re-arms).
-        if (await store.once("low-tokens", 365 * DAY_MS)) {
-          await push("low_tokens", `low-tokens-${at.getTime()}`, staffChats(), [
+        await onceOnly("low-tokens", 365 * DAY_MS, () =>
+          push("low_tokens", `low-tokens-${at.getTime()}`, staffChats(), [
             textMessage(t.alertLowTokens(formatCount(account.estimatedSlips.api), formatCount(threshold))),
-          ]);
-        }
+          ]),
+        );
       } else {
         await store.forget("low-tokens");
       }
@@ -182,9 +208,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
       const daysLeft = calendarDaysBetween(today, expiresOn);
       if (daysLeft >= 0 && daysLeft <= days && minuteOfDay(at) >= expiryAlertMinute()) {
         const date = formatIsoDate(today);
-        if (await store.once(`expiry:${date}`, 2 * DAY_MS)) {
-          await push("expiry", `expiry-${date}`, staffChats(), [textMessage(t.alertExpiry(daysLeft, formatCalendarDate(expiresOn, lang)))]);
-        }
+        await onceOnly(`expiry:${date}`, 2 * DAY_MS, () =>
+          push("expiry", `expiry-${date}`, staffChats(), [textMessage(t.alertExpiry(daysLeft, formatCalendarDate(expiresOn, lang)))]),
+        );
       }
     }
   }
@@ -220,7 +246,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
         match.item.senderName ?? "?",
         formatTime(new Date(match.atMs), settings.timeZone),
       );
-      await push("payment_received", `payment-${watch.id}`, [watch.chatId], [textMessage(text)]);
+      // Not delivered: the watch opens again, and the next poll finds the same check (same retry key).
+      if ((await push("payment_received", `payment-${watch.id}`, [watch.chatId], [textMessage(text)])) === "retry") await store.addWatch(watch);
     }
   }
 

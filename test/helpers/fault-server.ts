@@ -36,7 +36,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** Writes the contract's success envelope around `data`. */
+/** Writes the service's success envelope around `data`. */
 export function sendData(res: ServerResponse, data: unknown): void {
   sendJson(res, 200, { code: "200001", message: "Get Info Success", data });
 }

@@ -151,7 +151,7 @@ const NULL_ITEM: HistoryItem = {
 
 function largestHistory(lang: "th" | "en"): HistoryView {
   const statuses = ["valid", "fraud", "a_status_nobody_listed_yet_with_a_long_name", "duplicate", "not_found"];
-  const sources = ["line_oa_merchant", "some_new_channel_the_contract_does_not_list", "api"];
+  const sources = ["line_oa_merchant", "some_new_channel_not_listed", "api"];
   const rows = Array.from({ length: 9 }, (_, i) => largeItem(i, statuses[i % statuses.length] ?? "valid", sources[i % sources.length] ?? "api"));
   rows.push(NULL_ITEM);
   return {

@@ -73,7 +73,7 @@ function satangToBaht(satang: number | undefined): number | undefined {
   return satang === undefined ? undefined : satang / 100;
 }
 
-// promptpay.md section 3: id, amount in baht, promptparse payload, promptpay-qr payload.
+// Reference vectors: id, amount in baht, promptparse payload, promptpay-qr payload.
 const VECTORS: readonly [string, number | undefined, string, string][] = [
   ["0812345678", undefined, "00020101021129370016A0000006770101110113006681234567853037645802TH6304823E", "00020101021129370016A000000677010111011300668123456785802TH530376463045D82"],
   ["0812345678", 150, "00020101021229370016A0000006770101110113006681234567853037645802TH5406150.00630466EF", "00020101021229370016A000000677010111011300668123456785802TH53037645406150.006304CC46"],

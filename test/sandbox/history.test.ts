@@ -48,7 +48,7 @@ describe("demo data as served", () => {
     expect(new Set(Object.values(ITEM_CODES)).size).toBe(6);
   });
 
-  it("has every contract field on every item, null only where the slip could not be read", () => {
+  it("has every documented field on every item, null only where the slip could not be read", () => {
     const keys = ["amount", "code", "createdAt", "receiverAccount", "receiverName", "senderName", "source", "status", "tokensCharged", "transDate", "transRef"];
     const isoMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
     for (const item of shopItems) {

@@ -79,7 +79,7 @@ describe("POST /api/promptpay-qr", () => {
     ["a number", 812345678],
     ["null", null],
     ["missing", undefined],
-  ])("answers 400 with the contract's message to an accountNumber that is %s", async (_label, accountNumber) => {
+  ])("answers 400 with the service's documented message to an accountNumber that is %s", async (_label, accountNumber) => {
     for (const path of ["/api/promptpay-qr", "/api/promptpay-qr-url"]) {
       const res = await postJson(base, path, { payload: { accountNumber, amount: 10 } });
       expect(res.status).toBe(400);

@@ -1,6 +1,9 @@
 // The opt-in pushes against the real sandbox and the LINE stand-in, at a clock the test moves: each push
 // goes out when due, once (also across a restart and two instances on Redis), not when LINE's quota is
 // spent, and the payment watch finds a payment made after the QR only.
+import { createServer } from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { messagingApi } from "@line/bot-sdk";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +20,7 @@ import { readQuota } from "../../src/schedules/quota.js";
 import { memoryScheduleStore, redisScheduleStore } from "../../src/schedules/store.js";
 import type { ScheduleStore } from "../../src/schedules/store.js";
 import { createSlipClient } from "../../src/slip/client.js";
+import { ServiceUnavailableError } from "../../src/slip/errors.js";
 import type { AccountInfo, SlipClient } from "../../src/slip/types.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
 import { captureLogs } from "../helpers/log-capture.js";
@@ -44,14 +48,21 @@ const logs = captureLogs();
 const log = createLogger({ level: "debug", destination: logs, secrets: [SECRET] });
 /** What the account says, over the sandbox's own answer: the tokens and expiry a test needs. */
 let accountOverride: Partial<AccountInfo> = {};
+/** While true the slip service's history fails, as when the service is down. */
+let historyDown = false;
+/** While true the way to LINE answers 500, as when LINE is down. */
+let lineDown = false;
+let lineProxy: Server;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => clock, devRoutes: true });
   realSlip = createSlipClient({ baseUrl: sandbox.url, apiSecret: SECRET, accountCacheSeconds: 0 });
   redis = await startTestRedis();
   redisClient = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  await startLineProxy();
 }, 30_000);
 afterAll(async () => {
+  await new Promise((resolve) => lineProxy.close(resolve));
   redisClient.disconnect();
   await redis?.stop();
   await realSlip?.close();
@@ -60,7 +71,7 @@ afterAll(async () => {
 });
 
 const slip: SlipClient = {
-  slipHistory: (query) => realSlip.slipHistory(query),
+  slipHistory: (query) => (historyDown ? Promise.reject(new ServiceUnavailableError("GET /api/slip-history", 3, 503, "HTTP 503")) : realSlip.slipHistory(query)),
   promptPayQr: (request) => realSlip.promptPayQr(request),
   promptPayQrUrl: (request) => realSlip.promptPayQrUrl(request),
   accountInfo: async () => ({ ...(await realSlip.accountInfo()), ...accountOverride }),
@@ -73,7 +84,7 @@ function notifierWith(alerts: AlertSettings, store: ScheduleStore, storeOutlives
     settings: { staffUserIds: new Set([OWNER]), staffGroupIds: new Set([STAFF_GROUP]), timeZone: "Asia/Bangkok", defaultLang: "en" },
     slip,
     summaries: createSummaryLoader({ slip, now: () => clock, reuseMs: 0 }),
-    sender: createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0 }),
+    sender: createLineSender({ api: viaProxy, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0 }),
     quota: () => readQuota(api, log),
     store,
     storeOutlivesRestart,
@@ -114,9 +125,32 @@ const stores: { name: string; fresh: () => Promise<ScheduleStore>; outlivesResta
   },
 ];
 
+/** The sender's way to LINE: the stand-in, or 500 while `lineDown`. */
+let viaProxy: messagingApi.MessagingApiClient;
+async function startLineProxy(): Promise<void> {
+  lineProxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (lineDown) {
+        res.writeHead(500, { "content-type": "application/json" }).end('{"message":"An error occurred in the server"}');
+        return;
+      }
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
+      void fetch(`${platform.url}${req.url ?? ""}`, { method: req.method ?? "GET", headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (answer) => {
+        res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => lineProxy.listen(0, "127.0.0.1", resolve));
+  viaProxy = new messagingApi.MessagingApiClient({ channelAccessToken: "notifier-test-token", baseURL: `http://127.0.0.1:${(lineProxy.address() as AddressInfo).port}` });
+}
+
 // A LINE of each test's own: LINE refuses a push whose retry key it has seen, and the tests repeat dates.
 beforeEach(async () => {
   accountOverride = {};
+  historyDown = false;
+  lineDown = false;
   await platform?.close();
   platform = await startLinePlatform({ channelAccessToken: "notifier-test-token" });
   api = new messagingApi.MessagingApiClient({ channelAccessToken: "notifier-test-token", baseURL: platform.url });
@@ -161,6 +195,18 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
     await restarted.start(3_600_000);
     restarted.stop();
     expect(await tickAt(restarted, "2026-11-20 18:20")).toHaveLength(outlivesRestart ? 1 : 0);
+  });
+
+  it("when the service or LINE fails at the time, tries again at the next tick, and sends once", async () => {
+    const notifier = notifierWith({ dailySummaryAt: { hour: 18, minute: 0 } }, await fresh(), outlivesRestart);
+    historyDown = true;
+    expect(await tickAt(notifier, "2026-11-20 18:00")).toEqual([]);
+    historyDown = false;
+    lineDown = true;
+    expect(await tickAt(notifier, "2026-11-20 18:01")).toEqual([]);
+    lineDown = false;
+    expect(await tickAt(notifier, "2026-11-20 18:02")).toHaveLength(1);
+    expect(await tickAt(notifier, "2026-11-20 18:03")).toEqual([]);
   });
 
   it("skips the push when LINE's monthly quota is used up, and says so in the log", async () => {

@@ -1,0 +1,118 @@
+// The folders are the architecture: imports run down the layers, and the local tools (the sandbox, the
+// LINE stand-in and console, the menus' drawing) stay out of a deployed bot's module graph. Read from the
+// source itself, so a change that breaks a rule fails here with the offending import named.
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+
+/** Lower numbers are lower layers; a module may import only from its own layer or below. */
+const LAYERS: Record<string, number> = {
+  // Facts and small mechanisms everything may use.
+  time: 0,
+  "line-limits.ts": 0,
+  "loopback.ts": 0,
+  promptpay: 0,
+  "retry.ts": 0,
+  "log.ts": 0,
+  // Pure reading of input, and the slip service's client and types.
+  commands: 1,
+  slip: 1,
+  // Who may see what, the figures of a summary, the configuration.
+  roles: 2,
+  summary: 2,
+  "config.ts": 2,
+  // Pure message builders, and the menus' design.
+  render: 3,
+  "rich-menu": 3,
+  // One handler per command.
+  handlers: 4,
+  // The LINE edge, the event pipeline, the pushes, shared state, metrics.
+  line: 5,
+  pipeline: 6,
+  schedules: 6,
+  "shared-state": 6,
+  metrics: 7,
+  "server.ts": 8,
+  "main.ts": 9,
+};
+/** Local mode's tools: never imported by the bot's layers except through main's dynamic imports. */
+const LOCAL_TOOLS = new Set(["sandbox", "local-line"]);
+/** Entry points of their own (processes started by npm scripts): they wire whatever they need. */
+const ENTRY_POINTS = new Set(["main.ts", "sandbox/main.ts", "rich-menu/main.ts"]);
+/** Production modules that may load a local-only part, dynamically only. */
+const DRAWING = new Set(["rich-menu/draw.ts", "rich-menu/build.ts"]);
+
+interface Import {
+  from: string;
+  to: string;
+  dynamic: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, "utf8");
+  const from = relative(SRC, file);
+  const found: Import[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
+    const spec = match[1] ?? match[2] ?? "";
+    const to = relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, ".ts");
+    found.push({ from, to, dynamic: match[2] !== undefined });
+  }
+  return found;
+}
+
+/** The top folder, or the file itself for a file directly in src/. */
+const unitOf = (path: string): string => path.split("/")[0] ?? path;
+
+const imports = sourceFiles(SRC).flatMap(importsOf);
+
+describe("the layers", () => {
+  it("every folder and top-level file of src/ has a place", () => {
+    const units = new Set(sourceFiles(SRC).map((f) => unitOf(relative(SRC, f))));
+    const placeless = [...units].filter((u) => LAYERS[u] === undefined && !LOCAL_TOOLS.has(u));
+    expect(placeless).toEqual([]);
+  });
+
+  it("imports run down: no module imports from a layer above its own", () => {
+    const upward = imports.filter(({ from, to }) => {
+      if (ENTRY_POINTS.has(from)) return false;
+      const [a, b] = [LAYERS[unitOf(from)], LAYERS[unitOf(to)]];
+      return a !== undefined && b !== undefined && b > a;
+    });
+    expect(upward.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
+  it("commands and render never import from handlers, line or the pipeline", () => {
+    const wrong = imports.filter(({ from, to }) => ["commands", "render"].includes(unitOf(from)) && ["handlers", "line", "pipeline"].includes(unitOf(to)));
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+});
+
+describe("local mode's tools", () => {
+  it("the bot's modules never import the sandbox or the LINE stand-in, save main's dynamic imports", () => {
+    const wrong = imports.filter(({ from, to, dynamic }) => {
+      if (!LOCAL_TOOLS.has(unitOf(to)) || LOCAL_TOOLS.has(unitOf(from))) return false;
+      if (ENTRY_POINTS.has(from) && (dynamic || from !== "main.ts")) return false;
+      return true;
+    });
+    expect(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? " (dynamic)" : ""}`)).toEqual([]);
+  });
+
+  it("the sandbox and the stand-in build on facts and the service's types only, not on the bot", () => {
+    const wrong = imports.filter(({ from, to }) => LOCAL_TOOLS.has(unitOf(from)) && !LOCAL_TOOLS.has(unitOf(to)) && (LAYERS[unitOf(to)] ?? 99) > 1);
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
+  it("the menus' drawing (the canvas) is loaded only by the menu command and, dynamically, by local mode", () => {
+    const wrong = imports.filter(({ from, to, dynamic }) => DRAWING.has(to) && !DRAWING.has(from) && !(from === "rich-menu/main.ts" || (from === "main.ts" && dynamic)));
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+});
