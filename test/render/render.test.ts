@@ -202,7 +202,7 @@ describe("renderHistory", () => {
     expect(text).toContain("สถานะ: ผ่าน");
     expect(text).toContain("22 พ.ย. 13:00"); // createdAt 06:00Z in Bangkok, with the day because the range spans days
     expect(text).toContain("LINE OA (ร้าน)");
-    expect(text).toContain("some_new_channel_th…"); // an unknown source, raw and cut
+    expect(text).toContain("some_new_channel_no…"); // an unknown source, raw and cut
     expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
