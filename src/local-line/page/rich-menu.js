@@ -2,16 +2,12 @@
 // text opens and closes the menu), the menu's image scaled to the column, and its tap areas as transparent
 // buttons over the image. page.js creates one and tells it who is talking where; it asks the console which
 // menu that person sees (GET /api/rich-menu) and asks again whenever the event stream says menus changed.
-/* global document, window, fetch */
+// Loaded after dom.js (window.SliplineDom) and before page.js.
+/* global window, fetch */
 "use strict";
 
 window.SliplineRichMenu = (function richMenuModule() {
-  const el = (tag, className, text) => {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
+  const { el, safeUrl } = window.SliplineDom;
 
   const percent = (part, whole) => `${(part / whole) * 100}%`;
 
@@ -25,10 +21,10 @@ window.SliplineRichMenu = (function richMenuModule() {
 
   /**
    * options: root (the element to fill), input (the message box), notice(text) for a note in the chat,
-   * onLayout() after the menu's height changed, safeUrl(value) the page's check that a link is http(s).
+   * onLayout() after the menu's height changed.
    */
   function create(options) {
-    const { root, input, notice, onLayout, safeUrl } = options;
+    const { root, input, notice, onLayout } = options;
     const state = { userId: "", chatId: "", direct: false, menu: null, open: false, fresh: true, request: 0 };
 
     function setOpen(open) {
