@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { AccountInfo, HistoryItem, HistoryPage, PromptPayQr, PromptPayQrUrl } from "../slip/types.js";
 import { ERRORS, ITEM_CODES, SUCCESS } from "./codes.js";
-import type { CheckRecord } from "./demo.js";
+import type { CheckRecord } from "./demo-checks.js";
 import { buildPromptPayPayload } from "./emvco.js";
 import { MESSAGES, parseHistoryQuery, parsePaymentBody, parseQrBody, parseQrImageQuery } from "./params.js";
 import type { QrImageCache } from "./qr-png.js";

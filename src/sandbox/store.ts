@@ -2,19 +2,10 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import type { SlipStatus } from "../slip/types.js";
-import {
-  DEMO_SECRETS,
-  DEMO_SHOP_KEYS,
-  bulkChecks,
-  demoShops,
-  missingDemoChecks,
-  paymentDraft,
-  withIds,
-  type CheckDraft,
-  type CheckRecord,
-  type ShopRecord,
-  type SimulatedPayment,
-} from "./demo.js";
+import { bulkChecks } from "./bulk.js";
+import { DEMO_SECRETS, DEMO_SHOP_KEYS, demoShops, type ShopRecord } from "./demo.js";
+import { paymentDraft, withIds, type CheckDraft, type CheckRecord, type SimulatedPayment } from "./demo-checks.js";
+import { missingDemoChecks } from "./demo-stream.js";
 import type { HistoryFilter } from "./params.js";
 
 /** A shop as the server sees it: the secret itself is never read back. */

@@ -5,7 +5,7 @@ import type { BatchState, DeliveryJournal } from "../line/sender.js";
 import type { EventLedger } from "../pipeline/ledger.js";
 import type { QuietNotes } from "../roles/quiet-notes.js";
 import { NOTE_PERIOD_MS } from "../roles/quiet-notes.js";
-import type { AccountCache } from "../slip/client.js";
+import type { AccountCache } from "../slip/account-cache.js";
 import type { AccountInfo } from "../slip/types.js";
 
 /** Every key the bot writes starts with this, so one Redis can serve other things too. */

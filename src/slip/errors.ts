@@ -103,7 +103,7 @@ export class ServiceUnavailableError extends SlipClientError {
   }
 }
 
-/** The service answered, but not with the contract's shape: not JSON, or a field missing or of the wrong type. */
+/** The service answered, but not with the documented shape: not JSON, or a field missing or of the wrong type. */
 export class ResponseShapeError extends SlipClientError {
   readonly kind = "response_shape" as const;
   readonly status: number;

@@ -1,7 +1,7 @@
-// Hand-written checks that turn the service's JSON into the typed data of types.ts, or name the first field that breaks the contract.
+// Hand-written checks that turn the service's JSON into the typed data of types.ts, or name the first field that breaks the documented shape.
 import type { AccountInfo, HistoryItem, HistoryPage, Pagination, PromptPayQr, PromptPayQrUrl } from "./types.js";
 
-/** The result of a guard: the typed value, or where and why the body breaks the contract. */
+/** The result of a guard: the typed value, or where and why the body breaks the documented shape. */
 export type Guarded<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export interface Envelope {
@@ -65,12 +65,12 @@ function dateTime(value: unknown, path: string): string {
   return value;
 }
 
-// Item fields may be absent or null for any status (contract 2.2 leaves it open): both become null.
+// Item fields may be absent or null for any status (the service's API leaves it open): both become null.
 function optional<T>(read: (value: unknown, path: string) => T, value: unknown, path: string): T | null {
   return value === undefined || value === null ? null : read(value, path);
 }
 
-/** The envelope of every answer (contract 2.1): `code` and `message` strings. */
+/** The envelope of every answer: `code` and `message` strings. */
 export function readEnvelope(body: unknown): Guarded<Envelope> {
   return guard(() => {
     const fields = object(body, "body");
@@ -82,7 +82,7 @@ function readItem(value: unknown, path: string): HistoryItem {
   const item = object(value, path);
   return {
     code: optional(number, item.code, `${path}.code`),
-    // Unknown statuses and sources pass through: the contract calls its source list examples.
+    // Unknown statuses and sources pass through: the service's API calls its source list examples.
     status: optional(string, item.status, `${path}.status`),
     amount: optional(number, item.amount, `${path}.amount`),
     transRef: optional(string, item.transRef, `${path}.transRef`),
@@ -106,7 +106,7 @@ function readPagination(value: unknown, path: string): Pagination {
   };
 }
 
-/** `data` of GET /api/slip-history (contract 2.2, 2.3). */
+/** `data` of GET /api/slip-history. */
 export function readHistoryPage(data: unknown): Guarded<HistoryPage> {
   return guard(() => {
     const fields = object(data, "data");
@@ -119,7 +119,7 @@ export function readHistoryPage(data: unknown): Guarded<HistoryPage> {
   });
 }
 
-/** `data` of POST /api/promptpay-qr (contract 2.4). An absent or null amount means "payer enters it". */
+/** `data` of POST /api/promptpay-qr. An absent or null amount means "payer enters it". */
 export function readPromptPayQr(data: unknown): Guarded<PromptPayQr> {
   return guard(() => {
     const fields = object(data, "data");
@@ -131,7 +131,7 @@ export function readPromptPayQr(data: unknown): Guarded<PromptPayQr> {
   });
 }
 
-/** `data` of POST /api/promptpay-qr-url (contract 2.4); `url` must be an absolute http(s) link. */
+/** `data` of POST /api/promptpay-qr-url; `url` must be an absolute http(s) link. */
 export function readPromptPayQrUrl(data: unknown): Guarded<PromptPayQrUrl> {
   return guard(() => {
     const fields = object(data, "data");
@@ -150,7 +150,7 @@ function readPerChannel(value: unknown, path: string): { chat: number; api: numb
   return { chat: number(fields.chat, `${path}.chat`), api: number(fields.api, `${path}.api`) };
 }
 
-/** `data` of GET /api/account/info (contract 2.4): every field required. */
+/** `data` of GET /api/account/info: every field required. */
 export function readAccountInfo(data: unknown): Guarded<AccountInfo> {
   return guard(() => {
     const fields = object(data, "data");

@@ -1,4 +1,4 @@
-// The slip service's data as the bot sees it: the contract's fields (spec section 2), already validated.
+// The slip service's data as the bot sees it (docs/slip-service.md), already validated.
 
 export const SLIP_STATUSES = ["valid", "invalid", "fraud", "duplicate", "not_found", "error"] as const;
 export type SlipStatus = (typeof SLIP_STATUSES)[number];
@@ -7,7 +7,7 @@ export function isSlipStatus(value: string): value is SlipStatus {
   return (SLIP_STATUSES as readonly string[]).includes(value);
 }
 
-/** The channels the contract lists for `source` (spec 2.2); the list is given as examples, so others occur. */
+/** The channels the service's API lists for `source`; the list is given as examples, so others occur. */
 export const LISTED_SOURCES = [
   "api",
   "dashboard",
@@ -21,7 +21,7 @@ export type ListedSource = (typeof LISTED_SOURCES)[number];
 
 /**
  * One earlier slip check. Any field may be missing for any status, so every field is nullable
- * (absent on the wire becomes null). `status` and `source` are usually one of the contract's listed
+ * (absent on the wire becomes null). `status` and `source` are usually one of the service's listed
  * values, but unknown strings pass through unchanged.
  */
 export interface HistoryItem {

@@ -52,6 +52,12 @@ export function dateOfEpochDay(days: number): CalendarDate {
   return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
+/** The day of the week: 0 Sunday to 6 Saturday. */
+export function weekdayOf(date: CalendarDate): number {
+  // 1 January 1970 was a Thursday.
+  return (((epochDay(date) + 4) % 7) + 7) % 7;
+}
+
 /** Negative when a is earlier, 0 on the same day, positive when later. */
 export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SECRETS, FEMALE_NAMES, MALE_NAMES, demoShopId } from "../../src/sandbox/demo.js";
 import { openStore, type SandboxStore } from "../../src/sandbox/store.js";
-import type { CheckRecord } from "../../src/sandbox/demo.js";
+import type { CheckRecord } from "../../src/sandbox/demo-checks.js";
 
 const DAY = 86_400_000;
 const opened: SandboxStore[] = [];

@@ -259,7 +259,7 @@ describe("answers that are not data", () => {
     expect(server.count).toBe(1);
   });
 
-  it("names the field that breaks the contract", async () => {
+  it("names the field that breaks the service's documented shape", async () => {
     const cases: [unknown, string][] = [
       [{ code: 200001, message: "Get Info Success", data: ACCOUNT }, "code: expected a string, got a number"],
       [{ code: "200001", message: "Get Info Success", data: { ...ACCOUNT, tokens: "12" } }, "data.tokens: expected a number, got a string"],
@@ -274,7 +274,7 @@ describe("answers that are not data", () => {
     }
   });
 
-  it("rejects a history page whose pagination or items break the contract", async () => {
+  it("rejects a history page whose pagination or items break the documented shape", async () => {
     const bodies = [
       { items: "none", pagination: { page: 1, limit: 20, total: 0, pages: 0 } },
       { items: [], pagination: { page: 1, limit: 20, total: "0", pages: 0 } },

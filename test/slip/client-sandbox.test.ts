@@ -128,7 +128,7 @@ describe("PromptPay QR", () => {
     expect(url.searchParams.get("size")).toBe("1024");
   });
 
-  it("maps a bad PromptPay number to InvalidRequestError with the contract's message", async () => {
+  it("maps a bad PromptPay number to InvalidRequestError with the service's message", async () => {
     // Thunks, so each call starts only when awaited and no rejection goes unhandled meanwhile.
     for (const call of [() => shop.promptPayQr({ accountNumber: "12345" }), () => shop.promptPayQrUrl({ accountNumber: "12345", size: 512 })]) {
       const error = await failure(call());

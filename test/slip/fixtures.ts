@@ -1,4 +1,4 @@
-// Shared test material for the client: wire data shaped as the contract says, and a helper to catch typed errors.
+// Shared test material for the client: wire data shaped as the service's API says, and a helper to catch typed errors.
 import { isSlipClientError } from "../../src/slip/errors.js";
 import type { AnySlipClientError } from "../../src/slip/errors.js";
 import type { AccountInfo, HistoryItem } from "../../src/slip/types.js";

@@ -1,4 +1,4 @@
-// The response guards on their own: the contract's shapes accepted, anything else named by its path.
+// The response guards on their own: the documented shapes accepted, anything else named by its path.
 import { describe, expect, it } from "vitest";
 import { readAccountInfo, readEnvelope, readHistoryPage, readPromptPayQr, readPromptPayQrUrl } from "../../src/slip/guards.js";
 import { ACCOUNT, historyData, VALID_ITEM } from "./fixtures.js";
@@ -19,7 +19,7 @@ describe("readEnvelope", () => {
 });
 
 describe("readHistoryPage", () => {
-  it("keeps every contract field of an item", () => {
+  it("keeps every documented field of an item", () => {
     expect(readHistoryPage(historyData([VALID_ITEM]))).toEqual({
       ok: true,
       value: { items: [VALID_ITEM], pagination: { page: 1, limit: 20, total: 1, pages: 1 } },
@@ -64,7 +64,7 @@ describe("QR payloads", () => {
 });
 
 describe("readAccountInfo", () => {
-  it("accepts the contract's account", () => {
+  it("accepts the documented account", () => {
     expect(readAccountInfo(ACCOUNT)).toEqual({ ok: true, value: ACCOUNT });
   });
 

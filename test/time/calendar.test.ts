@@ -12,6 +12,7 @@ import {
   isRealDate,
   startOfDay,
   wallTimeToInstant,
+  weekdayOf,
   zonedParts,
 } from "../../src/time/calendar.js";
 
@@ -46,6 +47,9 @@ describe("calendar days", () => {
     expect(addCalendarDays({ year: 2028, month: 3, day: 1 }, -1)).toEqual({ year: 2028, month: 2, day: 29 });
     expect(calendarDaysBetween({ year: 2026, month: 1, day: 1 }, { year: 2027, month: 1, day: 1 })).toBe(365);
     expect(formatIsoDate({ year: 2026, month: 11, day: 5 })).toBe("2026-11-05");
+    // 23 November 2026 is a Monday; 1 January 1900 was one too.
+    expect(weekdayOf({ year: 2026, month: 11, day: 23 })).toBe(1);
+    expect(weekdayOf({ year: 1900, month: 1, day: 1 })).toBe(1);
   });
 });
 
