@@ -227,7 +227,7 @@ async function start(
     // The console's page and API first; the webhook, /healthz and the 404s are the bot's.
     root.use(chat.app);
     root.use(bot.app);
-    closers.push({ name: "chat console", close: async () => chat.close() });
+    closers.push({ name: "chat console", close: () => Promise.resolve(chat.close()) });
     process.stdout.write(`\nslipline is running. Open http://127.0.0.1:${port}/ to chat with the bot.\n\n`);
   } else {
     process.stdout.write(
@@ -241,7 +241,7 @@ async function start(
   }
   if (notifier !== undefined && config.role !== "web") {
     await notifier.start(NOTIFIER_TICK_MS);
-    closers.push({ name: "scheduled pushes", close: async () => notifier.stop() });
+    closers.push({ name: "scheduled pushes", close: () => Promise.resolve(notifier.stop()) });
     log.info({ alerts: config.alerts }, "opt-in pushes on (each costs LINE message quota)");
   }
   bot.markReady();

@@ -114,7 +114,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
 
   const publish = (entry: NewEntry): ConsoleEntry => {
     seq += 1;
-    const full = { ...entry, seq, at: Date.now() } as ConsoleEntry;
+    const full = { ...entry, seq, at: Date.now() };
     log.push(full);
     if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
     const frame = sseFrame(full);
@@ -325,7 +325,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const chatId = chatIdOf(source);
     switch (action.type) {
       case "postback": {
-        const { data = "", displayText, text } = action as messagingApi.PostbackAction;
+        const { data = "", displayText, text } = action;
         const shownText = displayText ?? text;
         if (shownText !== undefined && shownText !== "") {
           publish({ type: "user", chatId, userId: source.userId, text: shownText, via: "rich-menu" });
@@ -335,14 +335,14 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
         return;
       }
       case "message": {
-        const { text = "" } = action as messagingApi.MessageAction;
+        const { text = "" } = action;
         publish({ type: "user", chatId, userId: source.userId, text, via: "rich-menu" });
         const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName });
         res.json({ type: action.type, ...(await deliver(source, event)) });
         return;
       }
       case "richmenuswitch": {
-        const { data = "", richMenuAliasId = "" } = action as messagingApi.RichMenuSwitchAction;
+        const { data = "", richMenuAliasId = "" } = action;
         const switchStatus = platform.switchRichMenu(source.userId, richMenuAliasId);
         // LINE leaves newRichMenuAliasId out when the switch failed.
         const params: Record<string, string> =

@@ -86,7 +86,11 @@ export async function installMenus(
     throw err;
   }
   // Deleting a menu also unlinks it from its users, who then see the default (the new customer menu).
-  for (const id of before) await clients.api.deleteRichMenu(id).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+  for (const id of before) {
+    await clients.api.deleteRichMenu(id).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+  }
   return { created: created as Record<MenuKind, string>, replaced: before, staffLinked: staffUserIds.length };
 }
 

@@ -45,7 +45,8 @@ class HttpProblem extends Error {
 }
 
 type Context = { req: IncomingMessage; res: ServerResponse; query: URLSearchParams; options: SandboxAppOptions };
-type Operation = (ctx: Context, shop: Shop) => Promise<unknown> | unknown;
+/** An operation's `data`, or a promise of it. */
+type Operation = (ctx: Context, shop: Shop) => unknown;
 
 interface ApiRoute {
   kind: "api";

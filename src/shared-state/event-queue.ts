@@ -82,6 +82,11 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   const { log } = options;
   const prefix = "slipline";
   const queues = Array.from({ length: PARTITIONS }, (_, p) => new Queue<StoredEvent>(queueName(p), { connection: options.commands, prefix }));
+  const queueOf = (p: number): Queue<StoredEvent> => {
+    const queue = queues[p];
+    if (queue === undefined) throw new RangeError(`no partition ${p}`);
+    return queue;
+  };
   let workers: Worker<StoredEvent>[] = [];
   /** Events this instance's workers are handling now. */
   let inHand = 0;
@@ -94,7 +99,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         byPartition.set(p, [...(byPartition.get(p) ?? []), event]);
       }
       const adds = [...byPartition].map(([p, list]) =>
-        queues[p]?.addBulk(
+        queueOf(p).addBulk(
           list.map((event) => {
             const jobId = eventIdOf(event);
             return {

@@ -44,7 +44,7 @@ async function itemsBetween(from: string, to: string, status?: string): Promise<
   const items: Item[] = [];
   for (let page = 1; page <= 500; page++) {
     const query = new URLSearchParams({ from, to, limit: "100", page: String(page), ...(status === undefined ? {} : { status }) });
-    const res = await fetch(`${bot.slipUrl}/api/slip-history?${query}`, { headers: { Authorization: `Bearer ${SHOP_SECRET}` } });
+    const res = await fetch(`${bot.slipUrl}/api/slip-history?${query.toString()}`, { headers: { Authorization: `Bearer ${SHOP_SECRET}` } });
     const body = (await res.json()) as { data: { items: Item[]; pagination: { pages: number } } };
     items.push(...body.data.items);
     if (page >= body.data.pagination.pages) break;

@@ -67,7 +67,7 @@ export function textEvent(
       quoteToken: randomBytes(8).toString("hex"),
       ...(mentionees === undefined ? {} : { mention: { mentionees } }),
     },
-  } as webhook.MessageEvent;
+  };
 }
 
 /** `@name rest`: the text and the mentionee pointing at `@name`, as LINE sends a mention of the bot. */
@@ -77,7 +77,7 @@ export function mentionText(name: string, rest: string): { text: string; mention
 }
 
 export function postbackEvent(c: Common & { data: string }): webhook.PostbackEvent {
-  return { ...base(c), type: "postback", replyToken: c.replyToken, postback: { data: c.data } } as webhook.PostbackEvent;
+  return { ...base(c), type: "postback", replyToken: c.replyToken, postback: { data: c.data } };
 }
 
 export function followEvent(c: Common): webhook.FollowEvent {
@@ -94,7 +94,7 @@ export function stickerEvent(c: Common): webhook.MessageEvent {
     type: "message",
     replyToken: c.replyToken,
     message: { id: String(Date.now()), type: "sticker", packageId: "446", stickerId: "1988", stickerResourceType: "STATIC", quoteToken: "q" },
-  } as webhook.MessageEvent;
+  };
 }
 
 export function imageEvent(c: Common): webhook.MessageEvent {
@@ -103,7 +103,7 @@ export function imageEvent(c: Common): webhook.MessageEvent {
     type: "message",
     replyToken: c.replyToken,
     message: { id: String(Date.now()), type: "image", contentProvider: { type: "line" }, quoteToken: "q" },
-  } as webhook.MessageEvent;
+  };
 }
 
 /** Any other event, including types this SDK version does not know (LINE adds them without notice). */

@@ -63,10 +63,19 @@ describe("chat console in a browser", () => {
 
   it("renders Flex layout: flex ratios, sizes, weights, colours, header colour and separators", async () => {
     const reply = ui.page.locator("#messages .msg.bot").last();
-    const layout = await reply.evaluate((row) => {
+    const layout = await reply.evaluate((element) => {
+      // The page's DOM, as far as this test reads it (the test's own types have no DOM).
+      interface Node {
+        getBoundingClientRect(): { width: number };
+      }
+      interface Root {
+        querySelector(selector: string): Node | null;
+        querySelectorAll(selector: string): ArrayLike<Node>;
+      }
+      const row = element as unknown as Root;
       const getComputedStyleOf = (node: unknown, property: string): string =>
         (globalThis as unknown as StyleWindow).getComputedStyle(node).getPropertyValue(property);
-      const q = (selector: string) => row.querySelector(selector) as unknown as { getBoundingClientRect(): { width: number } };
+      const q = (selector: string): Node => row.querySelector(selector) ?? { getBoundingClientRect: () => ({ width: 0 }) };
       const texts = Array.from(row.querySelectorAll(".flex-body .flex-box[data-layout=horizontal] > .flex-text"));
       const price = row.querySelector(".flex-body .flex-text");
       return {
@@ -74,9 +83,9 @@ describe("chat console in a browser", () => {
           q(".flex-body .flex-box[data-layout=horizontal] > .flex-text:nth-child(1)").getBoundingClientRect().width : 0,
         priceSize: price ? getComputedStyleOf(price, "font-size") : "",
         priceWeight: price ? getComputedStyleOf(price, "font-weight") : "",
-        headerBackground: getComputedStyleOf(row.querySelector(".flex-header > .flex-box")!, "background-color"),
-        headerColor: getComputedStyleOf(row.querySelector(".flex-header .flex-text")!, "color"),
-        footerSeparator: getComputedStyleOf(row.querySelector(".flex-footer")!, "border-top-style"),
+        headerBackground: getComputedStyleOf(row.querySelector(".flex-header > .flex-box"), "background-color"),
+        headerColor: getComputedStyleOf(row.querySelector(".flex-header .flex-text"), "color"),
+        footerSeparator: getComputedStyleOf(row.querySelector(".flex-footer"), "border-top-style"),
         separators: row.querySelectorAll(".flex-body .flex-separator").length,
         bubbleWidth: q(".flex-bubble").getBoundingClientRect().width,
       };

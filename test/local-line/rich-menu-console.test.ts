@@ -72,7 +72,7 @@ interface Frame {
 async function openStream(): Promise<{ next(match: (frame: Frame) => boolean): Promise<Frame>; close(): void }> {
   const controller = new AbortController();
   const response = await fetch(`${chat.url}api/events`, { signal: controller.signal });
-  const reader = response.body!.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   const pending: Frame[] = [];
   let buffer = "";

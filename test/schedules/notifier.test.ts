@@ -109,7 +109,7 @@ async function tickAt(notifier: Notifier, wall: string): Promise<RecordedSend[]>
 async function checksToday(): Promise<number> {
   const date = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(clock);
   const query = new URLSearchParams({ from: date, to: date, limit: "1" });
-  const res = await fetch(`${sandbox.url}/api/slip-history?${query}`, { headers: { Authorization: `Bearer ${SECRET}` } });
+  const res = await fetch(`${sandbox.url}/api/slip-history?${query.toString()}`, { headers: { Authorization: `Bearer ${SECRET}` } });
   return ((await res.json()) as { data: { pagination: { total: number } } }).data.pagination.total;
 }
 
