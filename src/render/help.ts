@@ -3,7 +3,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang } from "../commands/types.js";
 import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
 import type { Role } from "../roles/audience.js";
-import { flexMessage, quickReply, textMessage } from "./messages.js";
+import { cardBubble, flexMessage, quickReply, textMessage } from "./messages.js";
 import { texts } from "./text.js";
 
 /** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */
@@ -35,20 +35,11 @@ export interface HelpView {
 /** Customers see only what they can do: pay by QR, and ask the shop. */
 function renderCustomerHelp(lang: Lang): messagingApi.Message[] {
   const t = texts(lang);
-  const bubble: messagingApi.FlexBubble = {
-    type: "bubble",
-    size: "kilo",
-    body: {
-      type: "box",
-      layout: "vertical",
-      spacing: "md",
-      contents: [
-        { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
-        { type: "text", text: t.customerHelpPay(customerQrExample(lang)), size: "sm", wrap: true },
-        { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
-      ],
-    },
-  };
+  const bubble = cardBubble([
+    { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
+    { type: "text", text: t.customerHelpPay(customerQrExample(lang)), size: "sm", wrap: true },
+    { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
+  ]);
   return [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(customerQrExample(lang))}`, bubble, helpQuickReply(lang, "customer"))];
 }
 

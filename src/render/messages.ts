@@ -67,3 +67,11 @@ export function postbackButton(
     },
   };
 }
+
+/** A small card: one vertical body of `contents`, the size most short replies use. */
+export function cardBubble(
+  contents: messagingApi.FlexComponent[],
+  spacing: messagingApi.FlexBox["spacing"] = "md",
+): messagingApi.FlexBubble {
+  return { type: "bubble", size: "kilo", body: { type: "box", layout: "vertical", spacing, contents } };
+}

@@ -5,7 +5,7 @@ import type { Lang } from "../commands/types.js";
 import type { HistoryItem } from "../slip/types.js";
 import { formatMoney, formatTime, parseInstant } from "./format.js";
 import { safeText } from "./limits.js";
-import { flexMessage, quickReply } from "./messages.js";
+import { cardBubble, flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
 import { texts } from "./text.js";
 
@@ -56,22 +56,16 @@ export function renderPaid(view: PaidView): messagingApi.Message[] {
     };
   });
   const found = view.found.length > 0;
-  const bubble: messagingApi.FlexBubble = {
-    type: "bubble",
-    size: "kilo",
-    body: {
-      type: "box",
-      layout: "vertical",
-      spacing: "xs",
-      contents: [
-        { type: "text", text: t.paidTitle(amount), weight: "bold", size: "md", wrap: true },
-        { type: "text", text: scope, size: "xs", color: "#888888" },
-        found
-          ? { type: "text", text: t.paidFound(view.found.length), size: "md", weight: "bold", color: STATUS_COLORS.valid, margin: "md" }
-          : { type: "text", text: t.paidNotYet, size: "sm", color: "#E67E22", margin: "md", wrap: true },
-        ...rows,
-      ],
-    },
-  };
+  const bubble = cardBubble(
+    [
+      { type: "text", text: t.paidTitle(amount), weight: "bold", size: "md", wrap: true },
+      { type: "text", text: scope, size: "xs", color: "#888888" },
+      found
+        ? { type: "text", text: t.paidFound(view.found.length), size: "md", weight: "bold", color: STATUS_COLORS.valid, margin: "md" }
+        : { type: "text", text: t.paidNotYet, size: "sm", color: "#E67E22", margin: "md", wrap: true },
+      ...rows,
+    ],
+    "xs",
+  );
   return [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([{ label: t.paidAskAgain, text: view.askAgain }]))];
 }

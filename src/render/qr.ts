@@ -4,7 +4,7 @@ import type { Lang, PromptPayId } from "../commands/types.js";
 import { maskPromptPayId } from "../commands/promptpay-id.js";
 import { formatMoney } from "./format.js";
 import { isUsableImageUrl, safeText } from "./limits.js";
-import { flexMessage, postbackButton } from "./messages.js";
+import { cardBubble, flexMessage, postbackButton } from "./messages.js";
 import { texts } from "./text.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
@@ -43,33 +43,24 @@ export function renderQr(view: QrView): messagingApi.Message[] {
   // A link LINE cannot load would make it reject the whole reply, so the images are left out instead.
   const imagesUsable = [hero, original, preview].every(isUsableImageUrl);
 
-  const bubble: messagingApi.FlexBubble = {
-    type: "bubble",
-    size: "kilo",
-    body: {
+  const bubble = cardBubble([
+    { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
+    amount === undefined
+      ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
+      : { type: "text", text: safeText(amount, 40), size: "xxl", weight: "bold", adjustMode: "shrink-to-fit" },
+    {
       type: "box",
       layout: "vertical",
-      spacing: "md",
+      spacing: "xs",
       contents: [
-        { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
-        amount === undefined
-          ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
-          : { type: "text", text: safeText(amount, 40), size: "xxl", weight: "bold", adjustMode: "shrink-to-fit" },
-        {
-          type: "box",
-          layout: "vertical",
-          spacing: "xs",
-          contents: [
-            { type: "text", text: t.qrPayeeLabel, size: "xs", color: "#888888" },
-            { type: "text", text: payee, size: "md", weight: "bold" },
-            { type: "text", text: payeeType, size: "xs", color: "#888888" },
-          ],
-        },
-        { type: "separator" },
-        { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
+        { type: "text", text: t.qrPayeeLabel, size: "xs", color: "#888888" },
+        { type: "text", text: payee, size: "md", weight: "bold" },
+        { type: "text", text: payeeType, size: "xs", color: "#888888" },
       ],
     },
-  };
+    { type: "separator" },
+    { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
+  ]);
   if (imagesUsable) {
     bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
   }
