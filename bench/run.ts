@@ -6,15 +6,24 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child } from "./processes.js";
-import { makeStaffPool, runStep, staffEnv, type StepMeasurement, type StepPlan } from "./load.js";
+import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
+import { formatGoals, judgeGoals, type LayoutSteps } from "./goals.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
+// BENCH_ONLY=load runs only the webhook load (the echo bot, one instance, two instances on Redis), without
+// the qr-image, history-query and fault scenarios; BENCH_ONLY=one only the echo bot and one instance. For
+// profiling and trying changes; the goals table covers what ran.
+const ONLY = process.env.BENCH_ONLY ?? "all";
+// BENCH_BEFORE=<dir> adds one more layout, measured in the same run: one instance of another build of the
+// bot (<dir>/main.js, e.g. an earlier commit's dist), to show what a change did as a ratio.
+const BEFORE = process.env.BENCH_BEFORE;
+if (!["all", "load", "one"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load" or "one", got "${ONLY}"`);
 const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
 // BENCH_PROFILE=1 writes a CPU profile of the bot (node --cpu-prof) to bench/results/profile/.
@@ -71,6 +80,8 @@ interface BotFigures {
   e2eByText: Record<string, { p50: number; p99: number }>;
   /** The bots' peak resident memory so far (VmHWM, summed over the instances), read after this step. */
   peakRssMiB: number;
+  /** The same, per instance. */
+  peakRssPerInstanceMiB: number[];
   /** CPU seconds the other processes used during the step: the machine has 2 cores for all of them. */
   otherCpuSeconds: { lineStandIn: number; sandbox: number; loadGenerator: number; redis?: number };
 }
@@ -113,7 +124,7 @@ function figures(
   step: StepMeasurement,
   cpu: number,
   drained: Drained | undefined,
-  extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000">,
+  extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000">,
 ): BotFigures {
   let botAddedP99: number | null = null;
   let serviceRequestsPerEvent: number | null = null;
@@ -155,78 +166,102 @@ function figures(
   };
 }
 
-async function measureLayout(
-  name: string,
-  start: () => Promise<Layout>,
-  line: Child,
-  sandbox: Child,
-  withService: boolean,
-): Promise<LayoutFigures> {
-  const lineControlUrl = String(line.ready.controlUrl);
+/** A layout under load: its processes, where its webhooks are, and its steps so far. */
+interface OpenLayout {
+  name: string;
+  layout: Layout;
+  pids: number[];
+  target: LoadTarget;
+  withService: boolean;
+  steps: BotFigures[];
+}
+
+async function openLayout(name: string, start: () => Promise<Layout>, line: Child, sandbox: Child, withService: boolean): Promise<OpenLayout> {
   const layout = await start();
-  const pids = layout.bots.map((bot) => bot.process.pid ?? 0);
-  const redisPid = layout.redis?.process.pid;
-  const target = {
-    webhookUrls: layout.bots.map((bot) => `${String(bot.ready.url)}/webhook`),
-    channelSecret: CHANNEL_SECRET,
-    lineControlUrl,
+  const open: OpenLayout = {
+    name,
+    layout,
+    pids: layout.bots.map((bot) => bot.process.pid ?? 0),
+    target: {
+      webhookUrls: layout.bots.map((bot) => `${String(bot.ready.url)}/webhook`),
+      channelSecret: CHANNEL_SECRET,
+      lineControlUrl: String(line.ready.controlUrl),
+    },
+    withService,
+    steps: [],
   };
   try {
-    await runStep(target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
+    await runStep(open.target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
     await drainSandbox(sandbox);
-    const steps: BotFigures[] = [];
-    const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
-    const eachCpu = () => pids.map((pid) => cpuSeconds(pid));
-    // The echo bot has no /metrics.
-    const eachHandled = () =>
-      Promise.all(layout.bots.map((bot) => (withService ? metricSum(String(bot.ready.url), "slipline_events_total") : Promise.resolve(Number.NaN))));
-    const redisCpu = () => (redisPid === undefined ? 0 : cpuSeconds(redisPid));
-    const ownCpu = () => {
-      const usage = process.cpuUsage();
-      return (usage.user + usage.system) / 1e6;
-    };
-    for (const rate of RATES) {
-      const before = { bots: eachCpu(), handled: await eachHandled(), redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
-      const step = await runStep(target, stepPlan(rate, STEP_MS));
-      const after = { bots: eachCpu(), handled: await eachHandled() };
-      const perInstance = after.bots.map((seconds, index) => {
-        const handled = (after.handled[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
-        return { cpuSeconds: round(seconds - (before.bots[index] ?? 0)), eventsHandled: Number.isFinite(handled) ? handled : null };
-      });
-      const cpu = after.bots.reduce((sum, seconds, index) => sum + seconds - (before.bots[index] ?? 0), 0);
-      const redisSeconds = redisCpu() - before.redis;
-      const otherCpuSeconds: BotFigures["otherCpuSeconds"] = {
-        lineStandIn: round(cpuOf(line) - before.line),
-        sandbox: round(cpuOf(sandbox) - before.sandbox),
-        loadGenerator: round(ownCpu() - before.own),
-        ...(redisPid === undefined ? {} : { redis: round(redisSeconds) }),
-      };
-      const drained = await drainSandbox(sandbox);
-      steps.push(
-        figures(rate, step, cpu, withService ? drained : undefined, {
-          instances: pids.length,
-          perInstance,
-          peakRssMiB: round(pids.reduce((sum, pid) => sum + peakRssMiB(pid), 0), 1),
-          otherCpuSeconds,
-          redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
-        }),
-      );
-      process.stderr.write(
-        `  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered` +
-          (pids.length > 1 ? ` (handled per instance: ${perInstance.map((p) => `${String(p.eventsHandled)} in ${p.cpuSeconds} cpu s`).join(", ")})` : "") +
-          (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
-          "\n",
-      );
-    }
-    const perInstance = pids.map((pid) => round(peakRssMiB(pid), 1));
+  } catch (error) {
+    await stopLayout(layout);
+    throw error;
+  }
+  return open;
+}
+
+/** One step of load at `rate` on an open layout. */
+async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox: Child): Promise<void> {
+  const { layout, pids, withService, name } = open;
+  const redisPid = layout.redis?.process.pid;
+  const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
+  const eachCpu = () => pids.map((pid) => cpuSeconds(pid));
+  // The echo bot has no /metrics.
+  const eachHandled = () =>
+    Promise.all(layout.bots.map((bot) => (withService ? metricSum(String(bot.ready.url), "slipline_events_total") : Promise.resolve(Number.NaN))));
+  const redisCpu = () => (redisPid === undefined ? 0 : cpuSeconds(redisPid));
+  const ownCpu = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  const before = { bots: eachCpu(), handled: await eachHandled(), redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
+  const step = await runStep(open.target, stepPlan(rate, STEP_MS));
+  const after = { bots: eachCpu(), handled: await eachHandled() };
+  const perInstance = after.bots.map((seconds, index) => {
+    const handled = (after.handled[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
+    return { cpuSeconds: round(seconds - (before.bots[index] ?? 0)), eventsHandled: Number.isFinite(handled) ? handled : null };
+  });
+  const cpu = after.bots.reduce((sum, seconds, index) => sum + seconds - (before.bots[index] ?? 0), 0);
+  const redisSeconds = redisCpu() - before.redis;
+  const otherCpuSeconds: BotFigures["otherCpuSeconds"] = {
+    lineStandIn: round(cpuOf(line) - before.line),
+    sandbox: round(cpuOf(sandbox) - before.sandbox),
+    loadGenerator: round(ownCpu() - before.own),
+    ...(redisPid === undefined ? {} : { redis: round(redisSeconds) }),
+  };
+  const drained = await drainSandbox(sandbox);
+  const peakRssPerInstanceMiB = pids.map((pid) => round(peakRssMiB(pid), 1));
+  open.steps.push(
+    figures(rate, step, cpu, withService ? drained : undefined, {
+      instances: pids.length,
+      perInstance,
+      peakRssMiB: round(peakRssPerInstanceMiB.reduce((sum, mib) => sum + mib, 0), 1),
+      peakRssPerInstanceMiB,
+      otherCpuSeconds,
+      redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
+    }),
+  );
+  process.stderr.write(
+    `  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered` +
+      (pids.length > 1 ? ` (handled per instance: ${perInstance.map((p) => `${String(p.eventsHandled)} in ${p.cpuSeconds} cpu s`).join(", ")})` : "") +
+      (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
+      "\n",
+  );
+}
+
+/** Reads the layout's peak memory, then stops it. */
+async function closeLayout(open: OpenLayout): Promise<LayoutFigures> {
+  try {
+    const perInstance = open.pids.map((pid) => round(peakRssMiB(pid), 1));
+    const redisPid = open.layout.redis?.process.pid;
     return {
-      steps,
+      steps: open.steps,
       peakRssMiB: perInstance.reduce((sum, mib) => sum + mib, 0),
       peakRssPerInstanceMiB: perInstance,
       redisPeakRssMiB: redisPid === undefined ? null : round(peakRssMiB(redisPid), 1),
     };
   } finally {
-    await stopLayout(layout);
+    await stopLayout(open.layout);
   }
 }
 
@@ -234,6 +269,150 @@ async function measureLayout(
 async function stopLayout(layout: Layout): Promise<void> {
   await Promise.all(layout.bots.map((bot) => bot.stop()));
   await layout.redis?.stop();
+}
+
+interface RedisRoundTrip {
+  rate: number;
+  e2eP50ExtraMs: number;
+  ackP50ExtraMs: number;
+  e2eP50Ms: { redisPair: number; single: number };
+  ackP50Ms: { redisPair: number; single: number };
+}
+
+/** The Redis layout's table, against one instance; returns the Redis round trip at the lowest rate. */
+function printRedisLayout(rows: { rate: number; ours: BotFigures; pair: BotFigures | undefined }[], redisPair: LayoutFigures): RedisRoundTrip | undefined {
+  const pairs = rows.flatMap(({ rate, ours, pair }) => (pair === undefined ? [] : [{ rate, ours, pair }]));
+  console.log("slipline, two instances + Redis (the load split between their webhooks) against one instance:");
+  console.table(
+    pairs.map(({ rate, ours, pair }) => ({
+      "events/s": rate,
+      "lost (not acked)": `${lostText(pair)} (one ${lostText(ours)})`,
+      "ack p50/p99 ms": `${round(pair.ackP50)}/${round(pair.ackP99)} (one ${round(ours.ackP50)}/${round(ours.ackP99)})`,
+      "e2e p50/p99/max ms": `${round(pair.e2eP50)}/${round(pair.e2eP99)}/${round(pair.e2eMax)}`,
+      "one e2e p50/p99 ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}`,
+      "e2e p50 ratio": round(pair.e2eP50 / ours.e2eP50),
+      "e2e p99 ratio": round(pair.e2eP99 / ours.e2eP99),
+      "cpu s/1k ev (2 bots)": `${round(pair.cpuSecondsPer1000, 3)} (one ${round(ours.cpuSecondsPer1000, 3)})`,
+      "cpu ratio": round(pair.cpuSecondsPer1000 / ours.cpuSecondsPer1000),
+      "handled A/B (cpu s)": pair.perInstance.map((p) => `${String(p.eventsHandled)} (${p.cpuSeconds})`).join(" / "),
+      "redis cpu s/1k ev": pair.redisCpuSecondsPer1000 === null ? "-" : round(pair.redisCpuSecondsPer1000, 3),
+      "svc req/ev": pair.serviceRequestsPerEvent === null ? "-" : round(pair.serviceRequestsPerEvent, 3),
+      "peak RSS MiB (2 bots)": `${pair.peakRssMiB} (one ${ours.peakRssMiB})`,
+    })),
+  );
+  console.log(
+    `redis-server: ${pairs.map(({ rate, pair }) => `${round(pair.redisCpuSecondsPer1000 ?? Number.NaN, 3)} cpu s/1k ev at ${rate}/s`).join(", ")}; ` +
+      `peak RSS ${String(redisPair.redisPeakRssMiB)} MiB`,
+  );
+  const lowest = pairs[0];
+  const redisRoundTrip = lowest
+    ? {
+        rate: lowest.rate,
+        e2eP50ExtraMs: round(lowest.pair.e2eP50 - lowest.ours.e2eP50),
+        ackP50ExtraMs: round(lowest.pair.ackP50 - lowest.ours.ackP50),
+        e2eP50Ms: { redisPair: round(lowest.pair.e2eP50), single: round(lowest.ours.e2eP50) },
+        ackP50Ms: { redisPair: round(lowest.pair.ackP50), single: round(lowest.ours.ackP50) },
+      }
+    : undefined;
+  return redisRoundTrip;
+}
+
+/** The cost of the Redis round trip itself, on its own line (the goals hold the Redis layout to the same baseline). */
+function redisRoundTripLine(redisRoundTrip: RedisRoundTrip): string {
+  const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${ms}`;
+  return (
+      `Redis round trip at ${redisRoundTrip.rate} events/s: ${signed(redisRoundTrip.e2eP50ExtraMs)} ms e2e p50 ` +
+        `(two instances + Redis ${redisRoundTrip.e2eP50Ms.redisPair} ms vs one instance ${redisRoundTrip.e2eP50Ms.single} ms), ` +
+        `${signed(redisRoundTrip.ackP50ExtraMs)} ms ack p50 (the webhook answers once Redis has the events: ` +
+        `${redisRoundTrip.ackP50Ms.redisPair} vs ${redisRoundTrip.ackP50Ms.single} ms)`
+  );
+}
+
+interface Scenarios {
+  qrImage: Awaited<ReturnType<typeof benchQrImage>>;
+  historyQuery: ReturnType<typeof benchHistoryQuery>;
+  goodput: Awaited<ReturnType<typeof benchGoodput>>;
+  sigterm: Awaited<ReturnType<typeof benchSigterm>>;
+  sigkill: Awaited<ReturnType<typeof benchSigkill>>;
+}
+
+/** The qr-image and history-query figures, and the three scenarios with a slow slip service. */
+async function runScenarios(line: Child): Promise<Scenarios> {
+  process.stderr.write("qr-image and history query...\n");
+  const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
+  const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
+  const slowSetup: SlowServiceSetup = { line, channelSecret: CHANNEL_SECRET, accessToken: ACCESS_TOKEN, ...SLOW };
+  process.stderr.write(`goodput with the slip service answering in ${SLOW.latencyMs / 1000} s...\n`);
+  const goodput = await benchGoodput(slowSetup, { events: GOODPUT_EVENTS, waitMs: 90_000, goalShare: 0.95 });
+  process.stderr.write("SIGTERM mid-burst...\n");
+  const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
+  process.stderr.write("SIGKILL of one of two instances mid-burst...\n");
+  const sigkill = await benchSigkill(slowSetup, { ...SIGKILL, waitMs: 90_000, watchAfterKillMs: 25_000 });
+  return { qrImage, historyQuery, goodput, sigterm, sigkill };
+}
+
+function printScenarios({ qrImage, historyQuery, goodput, sigterm, sigkill }: Scenarios): void {
+  console.log(
+    `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
+  );
+  console.log(
+    `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
+  );
+  const counts = (record: Record<string, number>) =>
+    Object.keys(record).length === 0 ? "0" : Object.entries(record).map(([key, n]) => `${n} ${key}`).join(", ");
+  console.log(
+    `goodput with the slip service answering in ${SLOW.latencyMs / 1000} s (${goodput.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s): ` +
+      `acknowledged ${goodput.acknowledged}, real answers ${goodput.realAnswers}, "service unavailable" ${goodput.unavailableAnswers}, ` +
+      `other ${goodput.otherAnswers}, no answer ${goodput.noAnswer}; real ${round(goodput.realShare * 100, 1)}% ` +
+      `(goal >= ${goodput.goalShare * 100}%: ${goodput.goalMet ? "met" : "MISSED"}); ` +
+      `time to answer p50/p99 ${goodput.answerP50Ms}/${goodput.answerP99Ms} ms (real answers ${goodput.realAnswerP50Ms}/${goodput.realAnswerP99Ms} ms)`,
+  );
+  console.log(
+    `SIGTERM mid-burst (${sigterm.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, SIGTERM at ${round(sigterm.sigtermAtMs / 1000, 2)} s ` +
+      `after ${sigterm.sentBeforeSigterm} webhooks): acknowledged ${sigterm.acknowledged}, refused 503 ${sigterm.refused503}, ` +
+      `other statuses ${counts(sigterm.otherStatuses)}, connection errors ${counts(sigterm.connectionErrors)}; ` +
+      `acknowledged without answer ${sigterm.acknowledgedUnanswered} (goal 0: ${sigterm.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
+      `answered: ${sigterm.acknowledgedReal} real, ${sigterm.acknowledgedUnavailable} "service unavailable", ` +
+      `${sigterm.acknowledgedRestarting} "restarting", ${sigterm.acknowledgedOther} other; ` +
+      `exit code ${String(sigterm.exitCode)}${sigterm.exitSignal ? ` (${sigterm.exitSignal})` : ""}${sigterm.killed ? " after SIGKILL" : ""} ` +
+      `${round(sigterm.exitAfterMs / 1000, 2)} s after SIGTERM; /readyz 0.2 s after SIGTERM: ${sigterm.readyzAfterSigterm}`,
+  );
+
+  console.log(
+    `SIGKILL of one of two instances mid-burst (${sigkill.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, one Redis, ` +
+      `SIGKILL to instance ${sigkill.killedInstance} at ${round(sigkill.killAtMs / 1000, 2)} s, after ${sigkill.sentBeforeKill} webhooks; ` +
+      `events in hand then: ${sigkill.inFlightAtKill.killed} killed instance, ${sigkill.inFlightAtKill.survivor} survivor): acknowledged ${sigkill.acknowledged} ` +
+      `(${sigkill.acknowledgedBy.killed} by the killed instance, ${sigkill.acknowledgedBy.survivor} by the survivor), ` +
+      `other statuses ${counts(sigkill.otherStatuses)}, connection errors ${counts(sigkill.connectionErrors)}; ` +
+      `acknowledged without answer ${sigkill.acknowledgedUnanswered} (goal 0: ${sigkill.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
+      `answered twice ${sigkill.answeredTwice} (goal 0: ${sigkill.answeredTwice === 0 ? "met" : "MISSED"}), ` +
+      `second pushes refused 409 ${sigkill.duplicatePushesRefused}, rejected by the stand-in ${sigkill.rejectedByLine}; ` +
+      `answered: ${sigkill.acknowledgedReal} real, ${sigkill.acknowledgedUnavailable} "service unavailable", ${sigkill.acknowledgedOther} other; ` +
+      `taken up again by the survivor ${sigkill.recoveredBySurvivor}; last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
+      `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
+  );
+}
+
+/** This build against the BENCH_BEFORE build, one instance each, rate by rate. */
+function beforeAndAfter(before: LayoutFigures, now: LayoutFigures): string {
+  const rows = now.steps.map((step, index) => {
+    const old = before.steps[index];
+    if (old === undefined) return "";
+    return (
+      `  @${step.rate}/s: cpu ${round(step.cpuSecondsPer1000, 3)} vs ${round(old.cpuSecondsPer1000, 3)} s/1k (${round(step.cpuSecondsPer1000 / old.cpuSecondsPer1000)}x), ` +
+      `e2e p99 ${round(step.e2eP99, 1)} vs ${round(old.e2eP99, 1)} ms (${round(step.e2eP99 / old.e2eP99)}x), lost ${step.eventsLost} vs ${old.eventsLost}`
+    );
+  });
+  return [
+    `this build against BENCH_BEFORE (${String(BEFORE)}), one instance each:`,
+    ...rows,
+    `  peak RSS ${round(now.peakRssMiB, 1)} vs ${round(before.peakRssMiB, 1)} MiB (${round(now.peakRssMiB / before.peakRssMiB)}x)`,
+  ].join("\n");
+}
+
+/** A layout's steps as the goals read them. */
+function stepsOf(name: string, layout: LayoutFigures): LayoutSteps {
+  return { name, steps: layout.steps };
 }
 
 async function main(): Promise<void> {
@@ -247,19 +426,11 @@ async function main(): Promise<void> {
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
 
   try {
-    process.stderr.write("echo-bot baseline...\n");
-    const baseline = await measureLayout(
-      "echo",
-      async () => ({ bots: [await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
-      line,
-      sandbox,
-      false,
-    );
-    const startSlipline = async (name: string, extraEnv: Record<string, string>): Promise<Child> => {
+    const startSlipline = async (name: string, extraEnv: Record<string, string>, main = "dist/main.js"): Promise<Child> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const profile = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
-      const child = await startChild(name, [...profile, "dist/main.js"], {
+      const child = await startChild(name, [...profile, main], {
         env: {
           ...lineEnv,
           ...STAFF_ENV,
@@ -276,45 +447,64 @@ async function main(): Promise<void> {
       });
       return { ...child, ready: { ...child.ready, url } };
     };
-    process.stderr.write("slipline...\n");
-    const slipline = await measureLayout("slipline", async () => ({ bots: [await startSlipline("slipline", {})] }), line, sandbox, true);
-    process.stderr.write("slipline, two instances + Redis...\n");
-    const redisPair = await measureLayout(
-      "slipline x2 + redis",
-      async () => {
-        const layout: Layout = { bots: [], redis: await startRedis() };
-        try {
-          const env = { REDIS_URL: String(layout.redis?.ready.url) };
-          layout.bots.push(await startSlipline("slipline A (redis)", env));
-          layout.bots.push(await startSlipline("slipline B (redis)", env));
-          return layout;
-        } catch (error) {
-          await stopLayout(layout);
-          throw error;
-        }
-      },
-      line,
-      sandbox,
-      true,
-    );
+    // Every layout runs at once (idle but for its own steps), and each rate is measured on each layout in
+    // turn, so that a slow spell of the machine falls on the echo bot and slipline alike, not on one of them.
+    process.stderr.write("starting the echo bot, slipline and (unless BENCH_ONLY=one) two slipline instances on Redis...\n");
+    const opened: OpenLayout[] = [];
+    let figuresByLayout: LayoutFigures[] = [];
+    try {
+      opened.push(
+        await openLayout(
+          "echo",
+          async () => ({ bots: [await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
+          line,
+          sandbox,
+          false,
+        ),
+      );
+      opened.push(await openLayout("slipline", async () => ({ bots: [await startSlipline("slipline", {})] }), line, sandbox, true));
+      if (ONLY !== "one") {
+        opened.push(
+          await openLayout(
+            "slipline x2 + redis",
+            async () => {
+              const layout: Layout = { bots: [], redis: await startRedis() };
+              try {
+                const env = { REDIS_URL: String(layout.redis?.ready.url) };
+                layout.bots.push(await startSlipline("slipline A (redis)", env));
+                layout.bots.push(await startSlipline("slipline B (redis)", env));
+                return layout;
+              } catch (error) {
+                await stopLayout(layout);
+                throw error;
+              }
+            },
+            line,
+            sandbox,
+            true,
+          ),
+        );
+      }
+      if (BEFORE !== undefined) {
+        const main = `${BEFORE}/main.js`;
+        opened.push(await openLayout("before", async () => ({ bots: [await startSlipline("slipline (before)", {}, main)] }), line, sandbox, true));
+      }
+      for (const rate of RATES) for (const open of opened) await measureStep(open, rate, line, sandbox);
+    } finally {
+      figuresByLayout = await Promise.all(opened.map((open) => closeLayout(open)));
+    }
+    const [baseline, slipline] = figuresByLayout;
+    const redisPair = ONLY === "one" ? undefined : figuresByLayout[2];
+    const before = BEFORE === undefined ? undefined : figuresByLayout.at(-1);
+    if (!baseline || !slipline) throw new Error("a layout did not run");
 
-    process.stderr.write("qr-image and history query...\n");
-    const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
-    const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
-
-    const slowSetup: SlowServiceSetup = { line, channelSecret: CHANNEL_SECRET, accessToken: ACCESS_TOKEN, ...SLOW };
-    process.stderr.write(`goodput with the slip service answering in ${SLOW.latencyMs / 1000} s...\n`);
-    const goodput = await benchGoodput(slowSetup, { events: GOODPUT_EVENTS, waitMs: 90_000, goalShare: 0.95 });
-    process.stderr.write("SIGTERM mid-burst...\n");
-    const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
-    process.stderr.write("SIGKILL of one of two instances mid-burst...\n");
-    const sigkill = await benchSigkill(slowSetup, { ...SIGKILL, waitMs: 90_000, watchAfterKillMs: 25_000 });
+    const scenarios = ONLY === "all" ? await runScenarios(line) : undefined;
 
     const rows = RATES.map((rate, index) => {
       const ours = slipline.steps[index];
       const base = baseline.steps[index];
-      const pair = redisPair.steps[index];
-      if (!ours || !base || !pair) throw new Error(`missing step ${rate}`);
+      const pair = redisPair?.steps[index];
+      if (!ours || !base || (redisPair && !pair)) throw new Error(`missing step ${rate}`);
       return { rate, ours, base, pair };
     });
     const table = rows.map(({ rate, ours, base }) => ({
@@ -333,47 +523,7 @@ async function main(): Promise<void> {
     }));
     console.log("slipline, one instance (in memory) against the echo bot:");
     console.table(table);
-    console.log("slipline, two instances + Redis (the load split between their webhooks) against one instance:");
-    console.table(
-      rows.map(({ rate, ours, pair }) => ({
-        "events/s": rate,
-        "lost (not acked)": `${lostText(pair)} (one ${lostText(ours)})`,
-        "ack p50/p99 ms": `${round(pair.ackP50)}/${round(pair.ackP99)} (one ${round(ours.ackP50)}/${round(ours.ackP99)})`,
-        "e2e p50/p99/max ms": `${round(pair.e2eP50)}/${round(pair.e2eP99)}/${round(pair.e2eMax)}`,
-        "one e2e p50/p99 ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}`,
-        "e2e p50 ratio": round(pair.e2eP50 / ours.e2eP50),
-        "e2e p99 ratio": round(pair.e2eP99 / ours.e2eP99),
-        "cpu s/1k ev (2 bots)": `${round(pair.cpuSecondsPer1000, 3)} (one ${round(ours.cpuSecondsPer1000, 3)})`,
-        "cpu ratio": round(pair.cpuSecondsPer1000 / ours.cpuSecondsPer1000),
-        "handled A/B (cpu s)": pair.perInstance.map((p) => `${String(p.eventsHandled)} (${p.cpuSeconds})`).join(" / "),
-        "redis cpu s/1k ev": pair.redisCpuSecondsPer1000 === null ? "-" : round(pair.redisCpuSecondsPer1000, 3),
-        "svc req/ev": pair.serviceRequestsPerEvent === null ? "-" : round(pair.serviceRequestsPerEvent, 3),
-        "peak RSS MiB (2 bots)": `${pair.peakRssMiB} (one ${ours.peakRssMiB})`,
-      })),
-    );
-    console.log(
-      `redis-server: ${rows.map(({ rate, pair }) => `${round(pair.redisCpuSecondsPer1000 ?? Number.NaN, 3)} cpu s/1k ev at ${rate}/s`).join(", ")}; ` +
-        `peak RSS ${String(redisPair.redisPeakRssMiB)} MiB`,
-    );
-    const lowest = rows[0];
-    const redisRoundTrip = lowest
-      ? {
-          rate: lowest.rate,
-          e2eP50ExtraMs: round(lowest.pair.e2eP50 - lowest.ours.e2eP50),
-          ackP50ExtraMs: round(lowest.pair.ackP50 - lowest.ours.ackP50),
-          e2eP50Ms: { redisPair: round(lowest.pair.e2eP50), single: round(lowest.ours.e2eP50) },
-          ackP50Ms: { redisPair: round(lowest.pair.ackP50), single: round(lowest.ours.ackP50) },
-        }
-      : undefined;
-    if (redisRoundTrip) {
-      const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${ms}`;
-      console.log(
-        `Redis round trip at ${redisRoundTrip.rate} events/s: ${signed(redisRoundTrip.e2eP50ExtraMs)} ms e2e p50 ` +
-          `(two instances + Redis ${redisRoundTrip.e2eP50Ms.redisPair} ms vs one instance ${redisRoundTrip.e2eP50Ms.single} ms), ` +
-          `${signed(redisRoundTrip.ackP50ExtraMs)} ms ack p50 (the webhook answers once Redis has the events: ` +
-          `${redisRoundTrip.ackP50Ms.redisPair} vs ${redisRoundTrip.ackP50Ms.single} ms)`,
-      );
-    }
+    const redisRoundTrip = redisPair ? printRedisLayout(rows, redisPair) : undefined;
     const chatLine = (label: string, layout: LayoutFigures) =>
       `  ${label.padEnd(22)} ${layout.steps.map((step) => `${step.sameChatInFlight}/${step.eventsSent} @${step.rate}`).join(", ")}; ` +
       `first answered by push ${layout.steps.reduce((sum, step) => sum + step.answeredByPush, 0)}, ` +
@@ -386,7 +536,7 @@ async function main(): Promise<void> {
       }`;
     console.log(
       `events from ${STAFF.users.length.toLocaleString("en")} staff users and ${STAFF.groups.length.toLocaleString("en")} staff groups; sent while their chat had one in flight:\n` +
-        [chatLine("echo", baseline), chatLine("slipline", slipline), chatLine("slipline x2 + Redis", redisPair)].join("\n"),
+        [chatLine("echo", baseline), chatLine("slipline", slipline), ...(redisPair ? [chatLine("slipline x2 + Redis", redisPair)] : [])].join("\n"),
     );
     const first = slipline.steps[0];
     if (first) {
@@ -400,45 +550,13 @@ async function main(): Promise<void> {
     console.log(
       `peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`,
     );
-    console.log(
-      `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
-    );
-    console.log(
-      `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
-    );
-    const counts = (record: Record<string, number>) =>
-      Object.keys(record).length === 0 ? "0" : Object.entries(record).map(([key, n]) => `${n} ${key}`).join(", ");
-    console.log(
-      `goodput with the slip service answering in ${SLOW.latencyMs / 1000} s (${goodput.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s): ` +
-        `acknowledged ${goodput.acknowledged}, real answers ${goodput.realAnswers}, "service unavailable" ${goodput.unavailableAnswers}, ` +
-        `other ${goodput.otherAnswers}, no answer ${goodput.noAnswer}; real ${round(goodput.realShare * 100, 1)}% ` +
-        `(goal >= ${goodput.goalShare * 100}%: ${goodput.goalMet ? "met" : "MISSED"}); ` +
-        `time to answer p50/p99 ${goodput.answerP50Ms}/${goodput.answerP99Ms} ms (real answers ${goodput.realAnswerP50Ms}/${goodput.realAnswerP99Ms} ms)`,
-    );
-    console.log(
-      `SIGTERM mid-burst (${sigterm.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, SIGTERM at ${round(sigterm.sigtermAtMs / 1000, 2)} s ` +
-        `after ${sigterm.sentBeforeSigterm} webhooks): acknowledged ${sigterm.acknowledged}, refused 503 ${sigterm.refused503}, ` +
-        `other statuses ${counts(sigterm.otherStatuses)}, connection errors ${counts(sigterm.connectionErrors)}; ` +
-        `acknowledged without answer ${sigterm.acknowledgedUnanswered} (goal 0: ${sigterm.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
-        `answered: ${sigterm.acknowledgedReal} real, ${sigterm.acknowledgedUnavailable} "service unavailable", ` +
-        `${sigterm.acknowledgedRestarting} "restarting", ${sigterm.acknowledgedOther} other; ` +
-        `exit code ${String(sigterm.exitCode)}${sigterm.exitSignal ? ` (${sigterm.exitSignal})` : ""}${sigterm.killed ? " after SIGKILL" : ""} ` +
-        `${round(sigterm.exitAfterMs / 1000, 2)} s after SIGTERM; /readyz 0.2 s after SIGTERM: ${sigterm.readyzAfterSigterm}`,
-    );
+    if (scenarios) printScenarios(scenarios);
 
-    console.log(
-      `SIGKILL of one of two instances mid-burst (${sigkill.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s, one Redis, ` +
-        `SIGKILL to instance ${sigkill.killedInstance} at ${round(sigkill.killAtMs / 1000, 2)} s, after ${sigkill.sentBeforeKill} webhooks; ` +
-        `events in hand then: ${sigkill.inFlightAtKill.killed} killed instance, ${sigkill.inFlightAtKill.survivor} survivor): acknowledged ${sigkill.acknowledged} ` +
-        `(${sigkill.acknowledgedBy.killed} by the killed instance, ${sigkill.acknowledgedBy.survivor} by the survivor), ` +
-        `other statuses ${counts(sigkill.otherStatuses)}, connection errors ${counts(sigkill.connectionErrors)}; ` +
-        `acknowledged without answer ${sigkill.acknowledgedUnanswered} (goal 0: ${sigkill.acknowledgedUnanswered === 0 ? "met" : "MISSED"}), ` +
-        `answered twice ${sigkill.answeredTwice} (goal 0: ${sigkill.answeredTwice === 0 ? "met" : "MISSED"}), ` +
-        `second pushes refused 409 ${sigkill.duplicatePushesRefused}, rejected by the stand-in ${sigkill.rejectedByLine}; ` +
-        `answered: ${sigkill.acknowledgedReal} real, ${sigkill.acknowledgedUnavailable} "service unavailable", ${sigkill.acknowledgedOther} other; ` +
-        `taken up again by the survivor ${sigkill.recoveredBySurvivor}; last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
-        `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
-    );
+    const goals = judgeGoals(stepsOf("echo bot", baseline), [stepsOf("one instance", slipline), ...(redisPair ? [stepsOf("2 + Redis", redisPair)] : [])]);
+    console.log("\nGoals (slipline against the echo bot in this run):");
+    console.log(formatGoals(goals));
+    if (redisRoundTrip) console.log(redisRoundTripLine(redisRoundTrip));
+    if (before) console.log(beforeAndAfter(before, slipline));
 
     mkdirSync("bench/results", { recursive: true });
     const file = `bench/results/bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
@@ -454,10 +572,16 @@ async function main(): Promise<void> {
           slipline,
           baseline,
           redisPair,
+          ...(before === undefined ? {} : { before: { dir: BEFORE, figures: before } }),
           redisRoundTrip,
-          qrImage,
-          historyQuery,
-          slowService: { goodput, sigterm, sigkill },
+          goals,
+          ...(scenarios === undefined
+            ? { only: ONLY }
+            : {
+                qrImage: scenarios.qrImage,
+                historyQuery: scenarios.historyQuery,
+                slowService: { goodput: scenarios.goodput, sigterm: scenarios.sigterm, sigkill: scenarios.sigkill },
+              }),
         },
         null,
         2,

@@ -11,6 +11,7 @@ import { parsePromptPayId } from "./commands/promptpay-id.js";
 import { ConfigError, loadConfig, redisPassword } from "./config.js";
 import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
+import { createLineHttpApi } from "./line/api.js";
 import { createLineSender } from "./line/sender.js";
 import express from "express";
 import { hasStaff } from "./roles/audience.js";
@@ -141,8 +142,11 @@ async function start(
     lineApiBaseUrl = platform.url;
     log.info({ url: platform.url }, "no LINE channel configured: local mode with the LINE stand-in");
   }
+  // The SDK's client for the rare calls (quota, rich menu links); every event's calls go over a pool of their own.
   const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
-  const sender = createLineSender({ api, log, observer: metrics.line, ...(shared === undefined ? {} : { journal: shared.journal }) });
+  const lineHttp = createLineHttpApi({ baseUrl: lineApiBaseUrl, channelAccessToken: line.channelAccessToken });
+  closers.push({ name: "LINE connections", close: () => lineHttp.close() });
+  const sender = createLineSender({ api: lineHttp, log, observer: metrics.line, ...(shared === undefined ? {} : { journal: shared.journal }) });
 
   const settings: BotSettings = {
     ...config.settings,

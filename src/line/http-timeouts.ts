@@ -1,4 +1,5 @@
-// A process-wide timeout for global fetch, which the LINE SDK uses and which has no timeout option of its own.
+// Timeouts for LINE calls: the hot path's own pool (api.ts) takes them as options; global fetch, which the
+// LINE SDK's client uses for the rare calls and which has no timeout option of its own, gets them process-wide.
 import { Agent, setGlobalDispatcher } from "undici";
 
 export interface HttpTimeouts {
@@ -10,7 +11,7 @@ export interface HttpTimeouts {
   bodyTimeoutMs: number;
 }
 
-const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 10_000,

@@ -23,12 +23,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import { parseRetryAfterMs, retryDelayMs } from "../retry.js";
 import type { RetryPolicy } from "../retry.js";
-
-/** The three calls the sender makes; a real MessagingApiClient fits, so does a test double. */
-export type LineApi = Pick<
-  messagingApi.MessagingApiClient,
-  "replyMessageWithHttpInfo" | "pushMessageWithHttpInfo" | "showLoadingAnimationWithHttpInfo"
->;
+import type { LineApi } from "./api.js";
 
 /** What an earlier run of an event did, batch by batch: written before a reply is tried and when a batch is done. */
 export interface DeliveryJournal {
@@ -162,16 +157,11 @@ export function createLineSender(options: LineSenderOptions): LineSender {
     let lastFailure: CallFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const { httpResponse } = await api.pushMessageWithHttpInfo({ to, messages }, retryKey);
+        const { requestId } = await api.push({ to, messages }, retryKey);
         report("push", "200");
-        log.info({ op: "push", reason, attempt, retryKey, requestId: httpResponse.headers.get("x-line-request-id") }, "pushed instead of replying");
+        log.info({ op: "push", reason, attempt, retryKey, requestId }, "pushed instead of replying");
         return { via: "push", retryKey, attempts: attempt, reason };
       } catch (err) {
-        if (err instanceof SyntaxError) {
-          // LINE accepted the push (2xx) but its body did not parse; the messages went out.
-          report("push", "200");
-          return { via: "push", retryKey, attempts: attempt, reason };
-        }
         const failure = describeFailure(err);
         report("push", failure);
         if (failure.kind === "http" && failure.status === 409) {
@@ -202,7 +192,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
     replyToken: string,
     to: string,
     messages: messagingApi.Message[],
-    pushKey: string,
+    pushKey: () => string,
     triedBefore: boolean,
     log: Logger,
   ): Promise<Delivery> {
@@ -211,15 +201,11 @@ export function createLineSender(options: LineSenderOptions): LineSender {
     let lastFailure: CallFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const { httpResponse } = await api.replyMessageWithHttpInfo({ replyToken, messages });
+        const { requestId } = await api.reply({ replyToken, messages });
         report("reply", "200");
-        log.debug({ op: "reply", attempt, requestId: httpResponse.headers.get("x-line-request-id") }, "replied");
+        log.debug({ op: "reply", attempt, requestId }, "replied");
         return { via: "reply" };
       } catch (err) {
-        if (err instanceof SyntaxError) {
-          report("reply", "200");
-          return { via: "reply" }; // 2xx with an unreadable body: sent
-        }
         const failure = describeFailure(err);
         report("reply", failure);
         lastFailure = failure;
@@ -229,7 +215,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
             return triedBefore && attempt === 1 ? { via: "earlier" } : { via: "reply" };
           }
           log.info({ op: "reply", ...failureFields(failure) }, "reply token expired or used; pushing instead");
-          return push(to, messages, "invalid_reply_token", pushKey, log);
+          return push(to, messages, "invalid_reply_token", pushKey(), log);
         }
         const verdict = judge(failure);
         if (verdict === "monthly_limit" || verdict === "rejected") {
@@ -251,7 +237,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
       return { via: "none", reason: "line_unknown" };
     }
     log.warn({ op: "reply", attempts, ...(lastFailure === undefined ? {} : failureFields(lastFailure)) }, "LINE said the reply failed on every attempt; pushing instead");
-    return push(to, messages, "reply_failed", pushKey, log);
+    return push(to, messages, "reply_failed", pushKey(), log);
   }
 
   return {
@@ -264,7 +250,7 @@ export function createLineSender(options: LineSenderOptions): LineSender {
       const startLoading = (): void => {
         loadingTimer = undefined;
         if (answered) return;
-        api.showLoadingAnimationWithHttpInfo({ chatId: target.chatId, loadingSeconds }).then(
+        api.showLoading({ chatId: target.chatId, loadingSeconds }).then(
           () => report("loading", "200"),
           (err: unknown) => {
             const failure = describeFailure(err);
@@ -312,10 +298,11 @@ export function createLineSender(options: LineSenderOptions): LineSender {
               deliveries.push({ via: "earlier" });
               continue;
             }
-            const pushKey = options.newRetryKey?.() ?? retryKeyFor(eventId, number);
+            // Made only when a push needs it (a UUID v5 is a SHA-1): most batches go by reply.
+            const pushKey = () => options.newRetryKey?.() ?? retryKeyFor(eventId, number);
             let delivery: Delivery;
             if (token === undefined) {
-              delivery = await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", pushKey, log);
+              delivery = await push(target.chatId, batch, deliveries.length === 0 ? "no_reply_token" : "second_batch", pushKey(), log);
             } else {
               const triedBefore = before.get(number) === "reply_attempted";
               await note(number, "reply_attempted");

@@ -7,7 +7,7 @@ import { memoryAccountCache } from "./account-cache.js";
 import { createCircuit } from "./circuit.js";
 import { InvalidRequestError, isSlipClientError, ServiceUnavailableError } from "./errors.js";
 import { readAccountInfo, readHistoryPage, readPromptPayQr, readPromptPayQrUrl } from "./guards.js";
-import { InFlight } from "./in-flight.js";
+import { deepFreeze, InFlight } from "./in-flight.js";
 import { withRetries } from "./retry-loop.js";
 import type { Call } from "./retry-loop.js";
 import { readSettings } from "./settings.js";
@@ -110,7 +110,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
     async accountInfo(): Promise<AccountInfo> {
       if (settings.accountCacheMs > 0) {
         const cached = await accountCache.get().catch(() => undefined);
-        if (cached !== undefined) return structuredClone(cached);
+        if (cached !== undefined) return deepFreeze(cached);
       }
       return accountFlights.run("", async () => {
         const value = await execute({ method: "GET", path: ACCOUNT_PATH, query: "", body: undefined, read: readAccountInfo });

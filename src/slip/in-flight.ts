@@ -1,16 +1,29 @@
 // Identical slip calls made at the same time share one request.
 
-/** Shares one in-flight promise among identical concurrent calls; each caller gets its own copy of the data. */
+/** Freezes a value parsed from JSON, and everything in it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * Shares one in-flight promise among identical concurrent calls. Every caller gets the same frozen value:
+ * no handler can change what another reads, and nothing is copied per caller.
+ */
 export class InFlight<T> {
   private readonly pending = new Map<string, Promise<T>>();
 
   run(key: string, start: () => Promise<T>): Promise<T> {
     let shared = this.pending.get(key);
     if (shared === undefined) {
-      shared = start().finally(() => this.pending.delete(key));
+      shared = start()
+        .then(deepFreeze)
+        .finally(() => this.pending.delete(key));
       this.pending.set(key, shared);
     }
-    // Copies, so one handler changing its result cannot change another's.
-    return shared.then((value) => structuredClone(value));
+    return shared;
   }
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { messagingApi } from "@line/bot-sdk";
 import type { BotSettings } from "../../src/config.js";
 import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
+import { createLineHttpApi } from "../../src/line/api.js";
 import { createLineSender } from "../../src/line/sender.js";
 import type { LineSenderOptions } from "../../src/line/sender.js";
 import { startLinePlatform } from "../../src/local-line/platform.js";
@@ -128,8 +129,12 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     });
     closers.push(() => slip.close());
 
+    // The bot's own way to LINE: the undici pool of src/line/api.ts.
+    const lineHttp = createLineHttpApi({ channelAccessToken: accessToken, baseUrl: options.lineBaseUrl ?? platform.url });
+    closers.push(() => lineHttp.close());
+    // The SDK's client for the rare calls, as in main.ts.
     const api = new messagingApi.MessagingApiClient({ channelAccessToken: accessToken, baseURL: options.lineBaseUrl ?? platform.url });
-    const sender = createLineSender({ api, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, observer: metrics.line, ...options.sender });
+    const sender = createLineSender({ api: lineHttp, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, observer: metrics.line, ...options.sender });
     const settings: BotSettings = {
       promptPayId: { type: "phone", digits: "0812345678" },
       staffUserIds: new Set(),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
 import { installHttpTimeouts } from "../../src/line/http-timeouts.js";
 import { createLineSender } from "../../src/line/sender.js";
+import { sdkLineApi } from "../helpers/sdk-line-api.js";
 import { createLogger } from "../../src/log.js";
 import { startFaultServer } from "../helpers/fault-server.js";
 import type { FaultServer } from "../helpers/fault-server.js";
@@ -23,7 +24,7 @@ describe("global fetch timeouts", () => {
   it("a LINE that never answers makes the SDK call fail (and the push give up) instead of hanging", async () => {
     const logs = captureLogs();
     const sender = createLineSender({
-      api: new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url }),
+      api: sdkLineApi(new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url })),
       log: createLogger({ level: "debug", destination: logs }),
       attempts: 2,
       sleep: async () => undefined,
@@ -39,7 +40,7 @@ describe("global fetch timeouts", () => {
     const logs = captureLogs();
     const before = hanging.count;
     const sender = createLineSender({
-      api: new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url }),
+      api: sdkLineApi(new messagingApi.MessagingApiClient({ channelAccessToken: "timeout-test-token", baseURL: hanging.url })),
       log: createLogger({ level: "debug", destination: logs }),
       attempts: 2,
       sleep: async () => undefined,

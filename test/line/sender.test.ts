@@ -2,6 +2,7 @@ import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
 import { createLineSender } from "../../src/line/sender.js";
+import { sdkLineApi } from "../helpers/sdk-line-api.js";
 import type { LineSenderOptions } from "../../src/line/sender.js";
 import { createLogger } from "../../src/log.js";
 import { captureLogs } from "../helpers/log-capture.js";
@@ -21,7 +22,7 @@ function setup(overrides: Partial<LineSenderOptions> = {}) {
   const keys: string[] = [];
   let n = 0;
   const sender = createLineSender({
-    api: new messagingApi.MessagingApiClient({ channelAccessToken: TOKEN, baseURL: LINE }),
+    api: sdkLineApi(new messagingApi.MessagingApiClient({ channelAccessToken: TOKEN, baseURL: LINE })),
     log,
     sleep: async (ms) => {
       delays.push(ms);

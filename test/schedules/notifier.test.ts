@@ -9,6 +9,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform, RecordedSend } from "../../src/local-line/platform.js";
+import { createLineHttpApi } from "../../src/line/api.js";
+import type { LineHttpApi } from "../../src/line/api.js";
 import { createLineSender } from "../../src/line/sender.js";
 import { createLogger } from "../../src/log.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
@@ -62,6 +64,7 @@ beforeAll(async () => {
   await startLineProxy();
 }, 30_000);
 afterAll(async () => {
+  await viaProxy.close();
   await new Promise((resolve) => lineProxy.close(resolve));
   redisClient.disconnect();
   await redis?.stop();
@@ -126,7 +129,7 @@ const stores: { name: string; fresh: () => Promise<ScheduleStore>; outlivesResta
 ];
 
 /** The sender's way to LINE: the stand-in, or 500 while `lineDown`. */
-let viaProxy: messagingApi.MessagingApiClient;
+let viaProxy: LineHttpApi;
 async function startLineProxy(): Promise<void> {
   lineProxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -143,7 +146,7 @@ async function startLineProxy(): Promise<void> {
     });
   });
   await new Promise<void>((resolve) => lineProxy.listen(0, "127.0.0.1", resolve));
-  viaProxy = new messagingApi.MessagingApiClient({ channelAccessToken: "notifier-test-token", baseURL: `http://127.0.0.1:${(lineProxy.address() as AddressInfo).port}` });
+  viaProxy = createLineHttpApi({ channelAccessToken: "notifier-test-token", baseUrl: `http://127.0.0.1:${(lineProxy.address() as AddressInfo).port}` });
 }
 
 // A LINE of each test's own: LINE refuses a push whose retry key it has seen, and the tests repeat dates.

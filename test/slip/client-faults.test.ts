@@ -445,7 +445,7 @@ describe("sharing and caching", () => {
     expect(server.count).toBe(2);
   });
 
-  it("shares identical concurrent history calls, hands each caller its own copy, and keeps different queries apart", async () => {
+  it("shares identical concurrent history calls, hands each caller a value no other caller can change, and keeps different queries apart", async () => {
     const { server, client } = await setup((_request, res) => {
       setTimeout(() => sendData(res, historyData([VALID_ITEM])), 20);
     });
@@ -455,7 +455,8 @@ describe("sharing and caching", () => {
       client.slipHistory({ status: "valid", page: 2 }),
     ]);
     expect(server.count).toBe(2);
-    first.items.pop();
+    // Frozen: a handler that tried to change the shared page would throw here, not corrupt another's.
+    expect(() => first.items.pop()).toThrow(TypeError);
     expect(second.items).toEqual([VALID_ITEM]);
     expect(other.items).toEqual([VALID_ITEM]);
   });

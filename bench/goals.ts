@@ -1,0 +1,161 @@
+// The performance goals, judged on one run's figures: slipline against the echo bot measured in the same
+// run, as ratios (the machines are noisy; absolute figures from different runs do not compare).
+//
+// - CPU per event at most 1.0 times the echo bot's, at every rate up to 1,000/s;
+// - bot-added end-to-end p99 under 20 ms at 100/s, and e2e p99 at most 1.5 times the echo bot's at 100
+//   and 250/s;
+// - peak RSS at most 1.1 times the echo bot's at every rate;
+// - the highest rate with no loss and e2e p99 under 1 s at least the echo bot's.
+// The Redis layout (two instances) is held to the same baseline: its CPU is both instances' CPU per event,
+// its memory the larger instance's peak (each instance is a process a host has to fit).
+
+/** One load step's figures, as the bench measures them. */
+export interface StepFigures {
+  rate: number;
+  eventsSent: number;
+  eventsLost: number;
+  e2eP99: number;
+  botAddedP99: number | null;
+  cpuSecondsPer1000: number;
+  /** The peak resident memory so far (VmHWM), per instance, MiB. */
+  peakRssPerInstanceMiB: readonly number[];
+}
+
+export interface LayoutSteps {
+  name: string;
+  steps: readonly StepFigures[];
+}
+
+export interface GoalRow {
+  layout: string;
+  goal: string;
+  ours: string;
+  echo: string;
+  /** ours / echo, where the goal is a ratio. */
+  ratio: number | null;
+  target: string;
+  met: boolean;
+}
+
+const CPU_MAX_RATE = 1_000;
+const CPU_RATIO = 1.0;
+const BOT_ADDED_P99_MS = 20;
+const E2E_RATIO = 1.5;
+const E2E_RATES = [100, 250];
+const RSS_RATIO = 1.1;
+const SUSTAINED_P99_MS = 1_000;
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
+
+/** The highest rate whose step lost nothing and kept e2e p99 under 1 s (0: none), and the next rate tried. */
+export function highestSustained(steps: readonly StepFigures[]): { rate: number; next: number | null } {
+  let rate = 0;
+  for (const step of [...steps].sort((a, b) => a.rate - b.rate)) {
+    if (step.eventsLost === 0 && step.e2eP99 < SUSTAINED_P99_MS) rate = step.rate;
+    else return { rate, next: step.rate };
+  }
+  return { rate, next: null };
+}
+
+const sustainedText = ({ rate, next }: { rate: number; next: number | null }) =>
+  next === null ? `>= ${rate}/s` : rate === 0 ? `< ${next}/s` : `${rate}-${next}/s`;
+
+const peakOf = (step: StepFigures) => Math.max(...step.peakRssPerInstanceMiB);
+
+export function judgeGoals(echo: LayoutSteps, layouts: readonly LayoutSteps[]): GoalRow[] {
+  const rows: GoalRow[] = [];
+  const echoAt = (rate: number) => echo.steps.find((step) => step.rate === rate);
+  for (const layout of layouts) {
+    const pairs = layout.steps.flatMap((ours) => {
+      const base = echoAt(ours.rate);
+      return base === undefined ? [] : [{ ours, base }];
+    });
+    for (const { ours, base } of pairs.filter(({ ours }) => ours.rate <= CPU_MAX_RATE)) {
+      const ratio = ours.cpuSecondsPer1000 / base.cpuSecondsPer1000;
+      rows.push({
+        layout: layout.name,
+        goal: `CPU per event @${ours.rate}/s`,
+        ours: `${fixed(ours.cpuSecondsPer1000, 3)} s/1k`,
+        echo: `${fixed(base.cpuSecondsPer1000, 3)} s/1k`,
+        ratio,
+        target: `<= ${fixed(CPU_RATIO, 1)}x`,
+        met: ratio <= CPU_RATIO,
+      });
+    }
+    const first = pairs.find(({ ours }) => ours.rate === 100);
+    if (first !== undefined) {
+      const added = first.ours.botAddedP99;
+      rows.push({
+        layout: layout.name,
+        goal: "bot-added e2e p99 @100/s",
+        ours: added === null ? "-" : `${fixed(added, 1)} ms`,
+        echo: "",
+        ratio: null,
+        target: `< ${BOT_ADDED_P99_MS} ms`,
+        met: added !== null && added < BOT_ADDED_P99_MS,
+      });
+    }
+    for (const { ours, base } of pairs.filter(({ ours }) => E2E_RATES.includes(ours.rate))) {
+      const ratio = ours.e2eP99 / base.e2eP99;
+      rows.push({
+        layout: layout.name,
+        goal: `e2e p99 @${ours.rate}/s`,
+        ours: `${fixed(ours.e2eP99, 1)} ms`,
+        echo: `${fixed(base.e2eP99, 1)} ms`,
+        ratio,
+        target: `<= ${fixed(E2E_RATIO, 1)}x`,
+        met: ratio <= E2E_RATIO,
+      });
+    }
+    // VmHWM only grows, so each step's reading is the peak up to that rate: the worst ratio over the steps.
+    const rss = pairs
+      .map(({ ours, base }) => ({ rate: ours.rate, ours: peakOf(ours), echo: peakOf(base), ratio: peakOf(ours) / peakOf(base) }))
+      .sort((a, b) => b.ratio - a.ratio)[0];
+    if (rss !== undefined) {
+      rows.push({
+        layout: layout.name,
+        goal: `peak RSS (worst, @${rss.rate}/s)`,
+        ours: `${fixed(rss.ours, 0)} MiB`,
+        echo: `${fixed(rss.echo, 0)} MiB`,
+        ratio: rss.ratio,
+        target: `<= ${fixed(RSS_RATIO, 1)}x`,
+        met: rss.ratio <= RSS_RATIO,
+      });
+    }
+    const ours = highestSustained(layout.steps);
+    const base = highestSustained(echo.steps);
+    rows.push({
+      layout: layout.name,
+      goal: "highest rate, no loss, p99 < 1 s",
+      ours: sustainedText(ours),
+      echo: sustainedText(base),
+      ratio: null,
+      target: ">= echo",
+      // Equal when both stop at the same step; higher when ours goes on past the echo bot's last good rate.
+      met: ours.rate >= base.rate,
+    });
+  }
+  return rows;
+}
+
+/** The goal rows as a fixed-width table, one line each, for the end of the bench's output. */
+export function formatGoals(rows: readonly GoalRow[]): string {
+  const cells = rows.map((row) => [
+    row.layout,
+    row.goal,
+    row.ours,
+    row.echo,
+    row.ratio === null ? "" : `${fixed(row.ratio, 2)}x`,
+    row.target,
+    row.met ? "met" : "MISSED",
+  ]);
+  const header = ["layout", "goal", "slipline", "echo bot", "ratio", "target", ""];
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => (cell[column] ?? "").length)));
+  const line = (cell: readonly string[]) =>
+    cell
+      .map((text, column) => (column >= 2 && column <= 4 ? text.padStart(widths[column] ?? 0) : text.padEnd(widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const met = rows.filter((row) => row.met).length;
+  return [line(header), ...cells.map(line), `${met} of ${rows.length} goals met`].join("\n");
+}

@@ -1,0 +1,93 @@
+// The three LINE calls on every event's path (reply, push, loading animation) over one keep-alive undici
+// pool, with the SDK's types for the bodies. The SDK's client sends them through global fetch, whose web
+// streams, abort signals and Response objects cost about as much CPU per call as the rest of the call
+// together (docs/operations.md, "Performance"); the SDK client stays for the rare calls (quota, rich menus).
+//
+// A failed call throws what the SDK's client throws, so the sender reads both alike: HTTPFetchError with
+// LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
+// ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT...) when no answer came. A 2xx body is not read: nothing in it is used.
+import { HTTPFetchError } from "@line/bot-sdk";
+import type { messagingApi } from "@line/bot-sdk";
+import { Pool } from "undici";
+import type { Dispatcher } from "undici";
+import type { HttpTimeouts } from "./http-timeouts.js";
+import { DEFAULT_HTTP_TIMEOUTS } from "./http-timeouts.js";
+
+/** What the sender needs from LINE's answer to a call that went through. */
+export interface LineAnswer {
+  /** LINE's x-line-request-id, for the log (null when LINE sent none). */
+  readonly requestId: string | null;
+}
+
+/** The calls the sender makes. */
+export interface LineApi {
+  reply(request: messagingApi.ReplyMessageRequest): Promise<LineAnswer>;
+  /** `retryKey` goes in X-Line-Retry-Key: LINE answers 409 instead of sending the same push twice. */
+  push(request: messagingApi.PushMessageRequest, retryKey: string): Promise<LineAnswer>;
+  showLoading(request: messagingApi.ShowLoadingAnimationRequest): Promise<LineAnswer>;
+}
+
+export interface LineHttpApi extends LineApi {
+  /** Closes the connections once the calls in flight are done. */
+  close(): Promise<void>;
+}
+
+export interface LineHttpApiOptions {
+  /** LINE's API origin, e.g. https://api.line.me (a path in it is ignored, as the SDK does). */
+  baseUrl: string;
+  channelAccessToken: string;
+  /** Connections kept to LINE; calls beyond them wait for one. Default 64 (the events handled at once). */
+  connections?: number;
+  timeouts?: HttpTimeouts;
+}
+
+const USER_AGENT = "slipline (+@line/bot-sdk types)";
+
+function headerValue(headers: Dispatcher.ResponseData["headers"], name: string): string | null {
+  const value = headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function webHeaders(headers: Dispatcher.ResponseData["headers"]): Headers {
+  const result = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) result.append(name, one);
+  }
+  return result;
+}
+
+export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
+  const timeouts = options.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
+  const pool = new Pool(new URL(options.baseUrl).origin, {
+    connections: options.connections ?? 64,
+    connectTimeout: timeouts.connectTimeoutMs,
+    headersTimeout: timeouts.headersTimeoutMs,
+    bodyTimeout: timeouts.bodyTimeoutMs,
+  });
+  const authorization = `Bearer ${options.channelAccessToken}`;
+
+  async function post(path: string, body: unknown, retryKey?: string): Promise<LineAnswer> {
+    const headers: Record<string, string> = { authorization, "content-type": "application/json", "user-agent": USER_AGENT };
+    if (retryKey !== undefined) headers["x-line-retry-key"] = retryKey;
+    const response = await pool.request({ method: "POST", path, headers, body: JSON.stringify(body) });
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      await response.body.dump();
+      return { requestId: headerValue(response.headers, "x-line-request-id") };
+    }
+    const text = await response.body.text();
+    throw new HTTPFetchError(`${response.statusCode} from LINE`, {
+      status: response.statusCode,
+      statusText: "",
+      headers: webHeaders(response.headers),
+      body: text,
+    });
+  }
+
+  return {
+    reply: (request) => post("/v2/bot/message/reply", request),
+    push: (request, retryKey) => post("/v2/bot/message/push", request, retryKey),
+    showLoading: (request) => post("/v2/bot/chat/loading/start", request),
+    close: () => pool.close(),
+  };
+}
