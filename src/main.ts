@@ -16,10 +16,7 @@ import { createLineSender } from "./line/sender.js";
 import express from "express";
 import { hasStaff } from "./roles/audience.js";
 import { createQuietNotes } from "./roles/quiet-notes.js";
-import { createDurableEventQueue } from "./shared-state/event-queue.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
-import { connectRedis } from "./shared-state/redis.js";
-import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes } from "./shared-state/stores.js";
 import { createLogger } from "./log.js";
 import { createMenuLinkKeeper } from "./rich-menu/links.js";
 import type { SlipClient } from "./slip/types.js";
@@ -30,7 +27,7 @@ import { createSlipClient } from "./slip/client.js";
 import { createSummaryLoader } from "./summary/load.js";
 import { createNotifier } from "./schedules/notifier.js";
 import { readQuota } from "./schedules/quota.js";
-import { memoryScheduleStore, redisScheduleStore } from "./schedules/store.js";
+import { memoryScheduleStore } from "./schedules/store.js";
 
 type Closer = { name: string; close: () => Promise<void> };
 
@@ -75,18 +72,8 @@ async function start(
 ): Promise<void> {
   const metrics = createMetrics();
   // Shared state when REDIS_URL is set: events kept until answered, and what every instance must agree on.
-  const redis = config.redisUrl === undefined ? undefined : connectRedis({ url: config.redisUrl, log, onError: () => metrics.redisError() });
-  const shared =
-    redis === undefined
-      ? undefined
-      : {
-          redis,
-          queue: createDurableEventQueue({ commands: redis.commands, workers: redis.workers, log, observer: { recovered: () => metrics.jobRecovered() } }),
-          ledger: redisLedger(redis.commands),
-          journal: redisJournal(redis.commands),
-          quietNotes: redisQuietNotes(redis.commands),
-          accountCache: redisAccountCache(redis.commands),
-        };
+  // Loaded only then: an instance without Redis never loads ioredis or BullMQ.
+  const shared = config.redisUrl === undefined ? undefined : (await import("./shared-state/open.js")).openSharedState(config.redisUrl, log, metrics);
   if (shared !== undefined) {
     closers.push({ name: "redis", close: () => shared.redis.close() });
     closers.push({ name: "event queue", close: () => shared.queue.close() });
@@ -174,7 +161,7 @@ async function start(
         summaries,
         sender,
         quota: () => readQuota(api, log),
-        store: shared === undefined ? memoryScheduleStore() : redisScheduleStore(shared.redis.commands),
+        store: shared === undefined ? memoryScheduleStore() : shared.scheduleStore(),
         storeOutlivesRestart: shared !== undefined,
         log,
         observer: metrics.notifier,
