@@ -95,6 +95,8 @@ interface Tracked {
   /** Resolves when the event's log line is written (or it is abandoned). */
   done: Promise<void>;
   finish: () => void;
+  /** The event's logger (its id bound), made once. */
+  log?: Logger;
 }
 
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
@@ -112,19 +114,21 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   /** Events a shared-queue worker handed over, being handled now. */
   let runningNow = 0;
 
+  const eventLogOf = (tracked: Tracked): Logger => (tracked.log ??= log.child({ eventId: tracked.event.eventId }));
+
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
     tracked.outlet ??= sender.forEvent(
       { replyToken: event.replyToken, chatId: event.chat.id, chatType: event.chat.type, eventId: event.eventId },
-      log.child({ eventId: event.eventId }),
+      eventLogOf(tracked),
     );
     return tracked.outlet;
   }
 
   async function dispatchOne(tracked: Tracked, started: number, waitedMs: number): Promise<void> {
     const { event } = tracked;
-    const eventLog = log.child({ eventId: event.eventId });
+    const eventLog = eventLogOf(tracked);
     const line = {
       eventType: event.type,
       chatType: event.chat?.type,
