@@ -3,6 +3,8 @@
 // Node's internals by module, the garbage collector, native code), first by self time, then by the samples
 // whose stack holds that part anywhere (inclusive; async continuations count where they resume), and by
 // function, as shares of the samples that were not idle.
+// `npx tsx bench/profile-report.ts --compare <a.cpuprofile> <b.cpuprofile> [top]`: the busy seconds of each
+// part in two profiles side by side (say the echo bot's and slipline's from one run), largest difference first.
 import { readFileSync } from "node:fs";
 
 interface ProfileNode {
@@ -37,6 +39,45 @@ export function partOf(url: string, functionName: string): string {
     return `slipline ${folder}`;
   }
   return url;
+}
+
+interface Busy {
+  busyMicros: number;
+  byPart: Map<string, number>;
+}
+
+function busyByPart(path: string): Busy {
+  const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byPart = new Map<string, number>();
+  let busyMicros = 0;
+  profile.samples.forEach((id, index) => {
+    const node = byId.get(id);
+    if (node === undefined) return;
+    const part = partOf(node.callFrame.url, node.callFrame.functionName);
+    if (part === "(idle)") return;
+    const micros = profile.timeDeltas[index] ?? 0;
+    busyMicros += micros;
+    byPart.set(part, (byPart.get(part) ?? 0) + micros);
+  });
+  return { busyMicros, byPart };
+}
+
+function compare(pathA: string, pathB: string, top: number): string {
+  const [a, b] = [busyByPart(pathA), busyByPart(pathB)];
+  const parts = new Set([...a.byPart.keys(), ...b.byPart.keys()]);
+  const seconds = (micros: number) => (micros / 1e6).toFixed(2).padStart(7);
+  const rows = [...parts]
+    .map((part) => ({ part, a: a.byPart.get(part) ?? 0, b: b.byPart.get(part) ?? 0 }))
+    .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
+    .slice(0, top)
+    .map(({ part, a: inA, b: inB }) => `  ${seconds(inA)} ${seconds(inB)} ${(inB - inA >= 0 ? "+" : "-") + seconds(Math.abs(inB - inA)).trim().padStart(6)}  ${part}`);
+  return [
+    `busy seconds by part (self): A = ${pathA}, B = ${pathB}`,
+    `  ${"A".padStart(7)} ${"B".padStart(7)} ${"B - A".padStart(7)}`,
+    `  ${seconds(a.busyMicros)} ${seconds(b.busyMicros)} ${(b.busyMicros - a.busyMicros >= 0 ? "+" : "-") + seconds(Math.abs(b.busyMicros - a.busyMicros)).trim().padStart(6)}  all busy time`,
+    ...rows,
+  ].join("\n");
 }
 
 function report(path: string, top: number): string {
@@ -101,9 +142,12 @@ function report(path: string, top: number): string {
   ].join("\n");
 }
 
-const [path, topText] = process.argv.slice(2);
-if (path === undefined) {
-  process.stderr.write("usage: npx tsx bench/profile-report.ts <file.cpuprofile> [top]\n");
+const args = process.argv.slice(2);
+if (args[0] === "--compare" && args[1] !== undefined && args[2] !== undefined) {
+  console.log(compare(args[1], args[2], Number(args[3] ?? 25)));
+} else if (args[0] !== undefined && args[0] !== "--compare") {
+  console.log(report(args[0], Number(args[1] ?? 25)));
+} else {
+  process.stderr.write("usage: npx tsx bench/profile-report.ts <file.cpuprofile> [top]\n       npx tsx bench/profile-report.ts --compare <a.cpuprofile> <b.cpuprofile> [top]\n");
   process.exit(2);
 }
-console.log(report(path, Number(topText ?? 25)));

@@ -26,7 +26,8 @@ const BEFORE = process.env.BENCH_BEFORE;
 if (!["all", "load", "one"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load" or "one", got "${ONLY}"`);
 const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
-// BENCH_PROFILE=1 writes a CPU profile of the bot (node --cpu-prof) to bench/results/profile/.
+// BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
+// bench/results/profile/ (read them with bench/profile-report.ts).
 const PROFILE = process.env.BENCH_PROFILE === "1";
 const CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"; // a channel secret is 32 hex digits
 const ACCESS_TOKEN = "bench-access-token";
@@ -426,11 +427,12 @@ async function main(): Promise<void> {
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
 
   try {
+    // BENCH_PROFILE: every bot process (the echo bot's too, to compare) writes a CPU profile when it stops.
+    const profileArgs = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
     const startSlipline = async (name: string, extraEnv: Record<string, string>, main = "dist/main.js"): Promise<Child> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const profile = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
-      const child = await startChild(name, [...profile, main], {
+      const child = await startChild(name, [...profileArgs, main], {
         env: {
           ...lineEnv,
           ...STAFF_ENV,
@@ -456,7 +458,7 @@ async function main(): Promise<void> {
       opened.push(
         await openLayout(
           "echo",
-          async () => ({ bots: [await startChild("echo bot", ["bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
+          async () => ({ bots: [await startChild("echo bot", [...profileArgs, "bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
           line,
           sandbox,
           false,

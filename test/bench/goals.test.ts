@@ -1,0 +1,58 @@
+// The bench's goals table: what it calls met and missed, from made-up figures whose answer is known.
+import { describe, expect, it } from "vitest";
+import { formatGoals, highestSustained, judgeGoals } from "../../bench/goals.js";
+import type { StepFigures } from "../../bench/goals.js";
+
+function step(rate: number, over: Partial<StepFigures> = {}): StepFigures {
+  return { rate, eventsSent: rate * 5, eventsLost: 0, e2eP99: 10, botAddedP99: 8, cpuSecondsPer1000: 1, peakRssPerInstanceMiB: [100], ...over };
+}
+
+const echo = { name: "echo", steps: [step(100), step(250), step(500), step(1_000), step(2_000, { eventsLost: 40 })] };
+
+describe("the goals table", () => {
+  it("meets a goal at its bound and misses it just past, rate by rate", () => {
+    const ours = {
+      name: "one",
+      steps: [
+        step(100, { cpuSecondsPer1000: 1.0, e2eP99: 15, botAddedP99: 19.9 }),
+        step(250, { cpuSecondsPer1000: 1.01, e2eP99: 15.1 }),
+        step(500),
+        step(1_000, { cpuSecondsPer1000: 0.5 }),
+        step(2_000, { cpuSecondsPer1000: 9 }), // above 1,000/s: not a CPU goal
+      ],
+    };
+    const rows = judgeGoals(echo, [ours]);
+    const verdict = (goal: string) => rows.find((row) => row.goal === goal)?.met;
+    expect(verdict("CPU per event @100/s")).toBe(true);
+    expect(verdict("CPU per event @250/s")).toBe(false);
+    expect(verdict("CPU per event @1000/s")).toBe(true);
+    expect(rows.some((row) => row.goal === "CPU per event @2000/s")).toBe(false);
+    expect(verdict("bot-added e2e p99 @100/s")).toBe(true);
+    expect(verdict("e2e p99 @100/s")).toBe(true); // 1.5 times
+    expect(verdict("e2e p99 @250/s")).toBe(false); // 1.51 times
+    expect(verdict("highest rate, no loss, p99 < 1 s")).toBe(true); // both good to 1,000/s
+  });
+
+  it("judges memory by the worst step and, for several instances, by the larger one", () => {
+    const pair = { name: "pair", steps: [step(100, { peakRssPerInstanceMiB: [105, 109] }), step(250, { peakRssPerInstanceMiB: [100, 112] })] };
+    const row = judgeGoals(echo, [pair]).find((r) => r.goal.startsWith("peak RSS"));
+    expect(row).toMatchObject({ goal: "peak RSS (worst, @250/s)", met: false });
+    expect(row?.ratio).toBeCloseTo(1.12);
+  });
+
+  it("finds the highest rate with no loss and p99 under a second, and the rate where that ended", () => {
+    expect(highestSustained(echo.steps)).toEqual({ rate: 1_000, next: 2_000 });
+    expect(highestSustained([step(100, { e2eP99: 1_000 })])).toEqual({ rate: 0, next: 100 });
+    expect(highestSustained([step(100), step(250)])).toEqual({ rate: 250, next: null });
+    const slower = { name: "slower", steps: [step(100), step(250), step(500, { eventsLost: 1 })] };
+    expect(judgeGoals(echo, [slower]).find((row) => row.goal.startsWith("highest"))).toMatchObject({ ours: "250-500/s", echo: "1000-2000/s", met: false });
+  });
+
+  it("prints one line per goal and the count met", () => {
+    const text = formatGoals(judgeGoals(echo, [{ name: "one", steps: echo.steps }]));
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^layout\s+goal\s+slipline\s+echo bot\s+ratio\s+target$/);
+    expect(lines.at(-1)).toBe("9 of 9 goals met");
+    expect(lines.filter((line) => line.endsWith("MISSED"))).toEqual([]);
+  });
+});
