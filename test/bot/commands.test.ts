@@ -206,15 +206,20 @@ describe("delivery", () => {
     expect(sent.map((s) => s.kind)).toEqual(["push"]);
   });
 
-  it("shows the loading animation in a 1:1 chat for history, never in a group", async () => {
-    const before = bot.platform.loadings.length;
-    await say(ONE_TO_ONE, "history");
-    await say(IN_GROUP, "history");
-    // The animation is fire and forget: wait for the stand-in to have it, bounded.
-    for (let i = 0; i < 100 && bot.platform.loadings.length === before; i++) await new Promise((r) => setTimeout(r, 10));
-    const loadings = bot.platform.loadings.slice(before);
-    expect(loadings.map((l) => l.chatId)).toEqual([STAFF]);
-    expect(bot.platform.rejected.filter((r) => r.path.includes("loading"))).toEqual([]);
+  it("shows the loading animation in a 1:1 chat for history when the service is slow, never in a group", async () => {
+    // The animation starts only if the answer is not out first: a service answering in 300 ms makes sure of it.
+    const slow = await startBotHarness({ slipLatencyMs: 300, settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([GROUP]) } });
+    try {
+      const ask = (source: TestSource) => slow.exchange([textEvent({ source, replyToken: slow.token(chatIdOf(source)), text: "history" })]);
+      expect(await ask(ONE_TO_ONE)).toHaveLength(1);
+      expect(await ask(IN_GROUP)).toHaveLength(1);
+      // The animation is fire and forget: wait for the stand-in to have it, bounded.
+      for (let i = 0; i < 100 && slow.platform.loadings.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(slow.platform.loadings.map((l) => l.chatId)).toEqual([STAFF]);
+      expect(slow.platform.rejected.filter((r) => r.path.includes("loading"))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("every message the bot sent was within LINE's limits (the stand-in rejected nothing but the stale tokens)", () => {

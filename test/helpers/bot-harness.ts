@@ -39,6 +39,8 @@ export interface BotHarnessOptions {
   slip?: { shop?: keyof typeof DEMO_SECRETS } | { baseUrl: string; apiSecret: string };
   slipTimeoutMs?: number;
   slipRetries?: number;
+  /** The sandbox answers each operation this much later (a slow service). Default 0. */
+  slipLatencyMs?: number;
   replyTokenTtlMs?: number;
   handlers?: EventHandlers;
   /** The LINE API the bot calls; default the stand-in. */
@@ -101,6 +103,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       apiSecret = slipOption.apiSecret;
     } else {
       const sandbox = await startSandbox({
+        ...(options.slipLatencyMs === undefined ? {} : { latencyMs: options.slipLatencyMs }),
         ...(options.now === undefined ? {} : { now: options.now }),
         ...(options.sandboxDevRoutes === undefined ? {} : { devRoutes: options.sandboxDevRoutes }),
       });
