@@ -1,9 +1,8 @@
 // End to end with LINE itself misbehaving (a scripted LINE on loopback, reached through the bot's own
 // connection pool): the bot's answer still gets through, once.
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBotHarness } from "../helpers/bot-harness.js";
+import { freePort } from "../helpers/free-port.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { sendJson, startFaultServer } from "../helpers/fault-server.js";
 import type { FaultServer, RecordedRequest } from "../helpers/fault-server.js";
@@ -127,11 +126,7 @@ describe("LINE faults, end to end: how many copies the user gets", () => {
 
 describe("LINE unreachable (connection refused on every call)", () => {
   it("the reply is retried, then the push, and the event is logged as not delivered: nothing hangs or crashes", async () => {
-    // A port nobody listens on: bound, read, released.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await freePort();
     const unreachable = await startBotHarness({ lineBaseUrl: `http://127.0.0.1:${port}`, settings: { staffUserIds: new Set([USER]) } });
     try {
       await unreachable.exchange([qrEvent({ type: "user", userId: USER })]);

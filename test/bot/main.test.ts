@@ -1,6 +1,4 @@
 // The entry point as a process: config errors stop it, local mode prints one URL, LINE mode answers signed webhooks.
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
@@ -9,6 +7,7 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import { shownText } from "../helpers/messages.js";
 import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { freePort } from "../helpers/free-port.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,17 +15,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** A port nothing listens on right now (the kernel's pick, given back at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function startMain(env: Record<string, string>): EntryProcess {
   return startEntry("src/main.ts", env);

@@ -2,8 +2,6 @@
 // on loopback: for every answer LINE can give, the sender sees the same thing through both, LINE receives
 // the same requests, and the outcome is the same. (The sender's own tests put nock in front of the SDK's
 // client; this file is what makes those tests speak for the pool too.)
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
 import { createLineHttpApi } from "../../src/line/api.js";
@@ -14,6 +12,7 @@ import { createLineSender } from "../../src/line/sender.js";
 import type { Delivery } from "../../src/line/sender.js";
 import { createLogger } from "../../src/log.js";
 import { sendJson, startFaultServer } from "../helpers/fault-server.js";
+import { freePort } from "../helpers/free-port.js";
 import type { FaultScript, FaultServer, RecordedRequest } from "../helpers/fault-server.js";
 import { captureLogs } from "../helpers/log-capture.js";
 import { sdkLineApi } from "../helpers/sdk-line-api.js";
@@ -30,10 +29,7 @@ const pools: LineHttpApi[] = [];
 beforeAll(async () => {
   installHttpTimeouts(TIMEOUTS);
   line = await startFaultServer((_request, res) => sendJson(res, 500, {}));
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-  closedPort = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  closedPort = await freePort();
 });
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.close()));
