@@ -1,8 +1,9 @@
 // The QR reply: a Flex card with the QR, amount and masked payee, plus an image message a customer can save.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang, PromptPayId } from "../commands/types.js";
+import { formatPaidCommand } from "../commands/format.js";
 import { maskPromptPayId } from "../commands/promptpay-id.js";
-import { formatMoney } from "./format.js";
+import { formatBaht, formatMoney, toSatang } from "./format.js";
 import { isUsableImageUrl, safeText } from "./limits.js";
 import { cardBubble, flexMessage, postbackButton } from "./messages.js";
 import { texts } from "./text.js";
@@ -64,10 +65,13 @@ export function renderQr(view: QrView): messagingApi.Message[] {
   if (imagesUsable) {
     bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
   }
-  const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, t.qrCheckPayment, "primary");
+  // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
+  const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
+  const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");
   if (checkButton !== undefined) bubble.footer = { type: "box", layout: "vertical", contents: [checkButton] };
 
-  const messages: messagingApi.Message[] = [flexMessage(t.qrAlt(amount, payee, payeeType), bubble)];
+  const spoken = view.amount === null ? undefined : formatBaht(view.amount, view.lang);
+  const messages: messagingApi.Message[] = [flexMessage(t.qrAlt(spoken, payee, payeeType), bubble)];
   if (imagesUsable) {
     messages.push({ type: "image", originalContentUrl: original, previewImageUrl: preview });
   }

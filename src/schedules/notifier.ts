@@ -9,7 +9,7 @@ import { resolveRange } from "../commands/range.js";
 import type { BotSettings } from "../config.js";
 import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
 import type { LineSender, NotDeliveredReason } from "../line/sender.js";
-import { formatCalendarDate, formatCount, formatMoney, formatTime, parseInstant } from "../render/format.js";
+import { formatBaht, formatCalendarDate, formatCount, formatTime, parseInstant } from "../render/format.js";
 import { textMessage } from "../render/messages.js";
 import { renderSummary } from "../render/summary.js";
 import { texts } from "../render/text.js";
@@ -242,7 +242,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       used.add(match.item.transRef ?? "");
       if (!(await store.closeWatch(watch.id))) continue;
       const text = texts(watch.lang).alertPaymentReceived(
-        formatMoney(watch.amountSatang / 100),
+        formatBaht(watch.amountSatang / 100, watch.lang),
         match.item.senderName ?? "?",
         formatTime(new Date(match.atMs), settings.timeZone),
       );
