@@ -56,7 +56,9 @@ export interface Texts {
   /** The row that folds the statuses or channels past the first few. */
   summaryOthers: (kinds: string) => string;
 
+  /** Amounts in sentences come as a sentence writes them (`150 บาท`, formatBaht). */
   paidTitle: (amount: string) => string;
+  /** Times come as a clock (`14:05`); the Thai adds `น.`. */
   paidSince: (time: string) => string;
   paidToday: string;
   paidFound: (count: number) => string;
@@ -244,7 +246,7 @@ const th: Texts = {
   forecastTitle: "คาดการณ์โทเคน",
   forecastPerDay: (tokens) => `7 วันล่าสุดใช้เฉลี่ยวันละ ${tokens} โทเคน`,
   forecastLasts: (days, date) => `ถ้าใช้เท่านี้ โทเคนจะพอใช้อีกประมาณ ${days} วัน (ถึง ${date})`,
-  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ",
+  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ เติมโทเคนไว้ก่อนนะคะ",
   forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
   forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
