@@ -39,13 +39,3 @@ export function quickReplyLabels(message: messagingApi.Message | undefined): str
 export function quickReplyTexts(message: messagingApi.Message | undefined): string[] {
   return (message?.quickReply?.items ?? []).map((item) => (item.action?.type === "message" ? (item.action.text ?? "") : ""));
 }
-
-/** Each quick reply as a tap: what the chat shows as the person's message, and the command the bot gets. */
-export function quickReplyTaps(message: messagingApi.Message | undefined): { shows: string; sends: string }[] {
-  return (message?.quickReply?.items ?? []).map((item) => {
-    const action = item.action;
-    if (action?.type === "message") return { shows: action.text ?? "", sends: action.text ?? "" };
-    if (action?.type === "postback") return { shows: action.displayText ?? "", sends: action.data ?? "" };
-    return { shows: "", sends: "" };
-  });
-}

@@ -8,7 +8,8 @@ import { renderSummary } from "../../src/render/summary.js";
 import type { SummaryView } from "../../src/render/summary.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { computeFigures } from "../../src/summary/figures.js";
-import { lineLimitProblems, quickReplyLabels, quickReplyTaps, visibleText } from "./line-limits.js";
+import { lineLimitProblems, quickReplyLabels, visibleText } from "./line-limits.js";
+import { quickReplyTaps } from "../helpers/messages.js";
 
 const TZ = "Asia/Bangkok";
 const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
@@ -113,7 +114,7 @@ describe("renderPaid", () => {
     expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ");
     expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
     // The QR's instant rides in the postback's data; the chat never shows a UTC instant.
-    expect(quickReplyTaps(messages[0])).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);
+    expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);
   });
 });
 

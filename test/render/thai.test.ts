@@ -31,7 +31,8 @@ import {
 import { designMenus } from "../../src/rich-menu/menus.js";
 import { computeFigures } from "../../src/summary/figures.js";
 import type { HistoryItem } from "../../src/slip/types.js";
-import { quickReplyTaps, visibleText } from "./line-limits.js";
+import { visibleText } from "./line-limits.js";
+import { quickReplyTaps } from "../helpers/messages.js";
 
 const th = TEXTS.th;
 
@@ -458,7 +459,7 @@ describe("every Thai reply, card and menu", () => {
     const replies = thaiReplies();
     const qrButton = readable(replies.qr ?? []);
     expect(qrButton).toContain("เช็คยอด 150");
-    expect(quickReplyTaps(replies.paidNotYet?.[0])).toEqual([{ shows: "เช็คยอด 150", sends: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }]);
+    expect(quickReplyTaps(replies.paidNotYet ?? [])).toEqual([{ shows: "เช็คยอด 150", sends: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }]);
   });
 
   it("writes 150 บาท in the paid card's title and alt text, and ฿ only in the QR card's big figure", () => {
