@@ -430,7 +430,8 @@ function readable(messages: readonly messagingApi.Message[]): string[] {
     else if (node !== null && typeof node === "object") {
       const record = node as Record<string, unknown>;
       for (const key of ["text", "altText", "label", "displayText", "fillInText", "chatBarText"]) {
-        if (typeof record[key] === "string") out.push(record[key] as string);
+        const value = record[key];
+        if (typeof value === "string") out.push(value);
       }
       // Postback data is the bot's own, never shown; everything else is walked.
       for (const [key, value] of Object.entries(record)) if (key !== "data" && typeof value === "object") walk(value);
