@@ -43,7 +43,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     },
     usage: {
       en: ["qr [promptpay-id] [amount]"],
-      th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150", "คิวอาร์"],
+      th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150"],
     },
     example: { en: "qr 0812345678 150", th: "คิวอาร์ 0812345678 150" },
     description: {

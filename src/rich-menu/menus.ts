@@ -108,7 +108,7 @@ function staffMenu(shopName: string): MenuDesign {
   const paid = commandWord("paid", "th");
   const cells = grid(2, 3, STAFF_HEADER, TALL - STAFF_HEADER);
   const buttons: Omit<MenuButton, "bounds">[] = [
-    { icon: "qr", label: "คิวอาร์", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "คิวอาร์") },
+    { icon: "qr", label: "สร้าง QR", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "สร้าง QR") },
     {
       icon: "history",
       label: "ประวัติวันนี้",

@@ -131,7 +131,7 @@ describe("messages that are not text", () => {
     bot = await startBotHarness({ settings: staffLists });
     const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: STAFF }, replyToken: bot.token(STAFF) })]);
     expect(sent.map((s) => s.kind)).toEqual(["reply"]);
-    expect(shownText(sent[0]?.messages ?? [])).toMatch(/ไม่ได้อ่านรูปสลิป[\s\S]*LINE OA หรือแดชบอร์ด|does not read slip images[\s\S]*LINE OA or dashboard/);
+    expect(shownText(sent[0]?.messages ?? [])).toMatch(/ตรวจสลิปจากรูปไม่ได้[\s\S]*LINE OA หรือแดชบอร์ด|does not read slip images[\s\S]*LINE OA or dashboard/);
     const fromCustomer = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
     expect(fromCustomer).toEqual([]);
   });

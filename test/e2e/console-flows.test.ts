@@ -223,7 +223,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const menu = c.richMenu();
     await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
     await expect(menu.locator(".rich-menu-bar").textContent()).resolves.toContain("เมนูพนักงาน");
-    for (const name of ["คิวอาร์", "ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
+    for (const name of ["สร้าง QR", "ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
       await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
     }
     await c.waitForImages(menu, REPLY);
@@ -233,7 +233,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.page.locator("#messages .msg.user.mine", { hasText: "ประวัติวันนี้" }).last().waitFor({ timeout: REPLY.timeoutMs });
     await c.waitForBotMessage(/หน้า 1 จาก \d+/, REPLY);
     // "QR" opens the keyboard with the command word, for the amount.
-    await c.tapRichMenuArea("คิวอาร์");
+    await c.tapRichMenuArea("สร้าง QR");
     await expect(c.page.locator("#text").inputValue()).resolves.toBe("คิวอาร์ ");
     await c.page.fill("#text", "");
   });

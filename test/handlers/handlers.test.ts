@@ -424,7 +424,7 @@ describe("roles", () => {
     expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip(), { defaultLang: "th" }))).outcome).toBe("unknown_command");
     // This bot reads no slip images: it says where slips are checked instead of listing its commands.
     expect(visibleText(lastReply(staffPhoto))).toBe(
-      "บอทนี้ไม่ได้อ่านรูปสลิปค่ะ ตรวจสลิปได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วดูผลที่ตรวจแล้วที่นี่ได้ด้วยคำสั่ง “ประวัติ” ค่ะ",
+      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปตรวจได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลตรวจได้ค่ะ",
     );
     const staffVideo = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleNonText("video", staffVideo, depsWith(fakeSlip(), { defaultLang: "th" }));

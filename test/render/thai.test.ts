@@ -478,7 +478,7 @@ describe("every Thai reply, card and menu", () => {
     expect(visibleText(replies.history ?? [])).toContain("เดือนนี้ · 1–22 พ.ย. 2569");
     const summary = visibleText(replies.summary ?? []);
     expect(summary).toContain("60 วันล่าสุด · 1–22 พ.ย. 2569");
-    expect(summary).toContain("สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของ 1–22 พ.ย. 2569");
+    expect(summary).toContain("สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของวันที่ 1–22 พ.ย. 2569");
     expect(summary).toContain("ข้อมูล ณ 14:05 น.");
   });
 });
