@@ -31,6 +31,7 @@ import {
 import { designMenus } from "../../src/rich-menu/menus.js";
 import { computeFigures } from "../../src/summary/figures.js";
 import type { HistoryItem } from "../../src/slip/types.js";
+import { ACCOUNT, VALID_ITEM } from "../slip/fixtures.js";
 import { visibleText } from "./line-limits.js";
 import { quickReplyTaps } from "../helpers/messages.js";
 
@@ -343,31 +344,11 @@ const NOW = new Date("2026-11-22T07:05:00.000Z"); // 14:05 in Bangkok
 const QR_URL = "https://slip.example/api/qr-image?data=000201&size=1024";
 
 function check(partial: Partial<HistoryItem>): HistoryItem {
-  return {
-    code: 200,
-    transRef: "015326095622AQR01234",
-    transDate: "2026-11-22T06:00:00.000Z",
-    amount: 150,
-    senderName: "นาย สมชาย ใจดี",
-    receiverName: "น.ส. ดีใจ มีสุข",
-    receiverAccount: null,
-    status: "valid",
-    source: "line_oa_merchant",
-    tokensCharged: 1,
-    createdAt: "2026-11-22T06:00:00.000Z",
-    ...partial,
-  };
+  return { ...VALID_ITEM, createdAt: "2026-11-22T06:00:00.000Z", source: "line_oa_merchant", ...partial };
 }
 
-const account = {
-  storeName: "ร้านกาแฟดีใจ",
-  packageName: "Pro",
-  tokens: 700,
-  credits: 0,
-  rate: { chat: 1, api: 1.5 },
-  estimatedSlips: { chat: 700, api: 40 },
-  expiresAt: "2026-11-25T16:59:59.000Z",
-};
+// Few API checks left and the package ending in 3 days, so the card carries its warnings too.
+const account = { ...ACCOUNT, rate: { chat: 1, api: 1.5 }, estimatedSlips: { chat: 700, api: 40 }, expiresAt: "2026-11-25T16:59:59.000Z" };
 
 /** Every Thai reply, one of each kind, as the bot would send it. */
 function thaiReplies(): Record<string, messagingApi.Message[]> {
