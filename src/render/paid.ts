@@ -8,6 +8,9 @@ import { safeText } from "./limits.js";
 import { cardBubble, flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
 import { texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 
 /** Rows shown at most: a payment of one amount rarely arrives more than a few times a day. */
 const MOST_ROWS = 5;
@@ -24,7 +27,7 @@ export interface PaidView {
   askAgain: string;
 }
 
-export function renderPaid(view: PaidView): messagingApi.Message[] {
+export function renderPaid(view: PaidView): StaffAnswer {
   const t = texts(view.lang);
   const amount = formatMoney(view.amountSatang / 100);
   const scope = view.after === undefined ? t.paidToday : t.paidSince(formatTime(view.after, view.timeZone));
@@ -67,5 +70,9 @@ export function renderPaid(view: PaidView): messagingApi.Message[] {
     ],
     "xs",
   );
-  return [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([{ label: t.paidAskAgain, text: view.askAgain }]))];
+  return staffAnswer(
+    "paid",
+    [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([{ label: t.paidAskAgain, text: view.askAgain }]))],
+    renderAskInPrivate(view.lang),
+  );
 }

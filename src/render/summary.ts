@@ -10,6 +10,9 @@ import { safeText } from "./limits.js";
 import { flexMessage } from "./messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 import { texts, type Texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 
 export interface SummaryView {
   lang: Lang;
@@ -117,7 +120,8 @@ function chart(figures: SummaryFigures, view: SummaryView, t: Texts): messagingA
   ];
 }
 
-export function renderSummary(view: SummaryView): messagingApi.Message[] {
+/** The close-out card: asked for (`summary`), or pushed at closing time (`daily_summary`, with a lead line). */
+export function renderSummary(view: SummaryView, kind: "summary" | "daily_summary" = "summary"): StaffAnswer {
   const t = texts(view.lang);
   const { figures } = view;
   const range = rangeLine(view, t);
@@ -193,5 +197,5 @@ export function renderSummary(view: SummaryView): messagingApi.Message[] {
     header: { type: "box", layout: "vertical", backgroundColor: "#F4F6F8", spacing: "xs", contents: headerLines },
     body: { type: "box", layout: "vertical", spacing: "xs", contents: body },
   };
-  return [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), money(figures.validSatang)), bubble)];
+  return staffAnswer(kind, [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), money(figures.validSatang)), bubble)], renderAskInPrivate(view.lang));
 }

@@ -121,6 +121,8 @@ export interface Texts {
   staffOnly: (idWord: string) => string;
   noStaffYet: (idWord: string) => string;
   askInPrivate: string;
+  /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
+  staffGroupNotice: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
   customerNote: (qrExample: string) => string;
@@ -324,9 +326,12 @@ const th: Texts = {
   staffOnly: (idWord) =>
     `ขออภัยค่ะ คำสั่งนี้สำหรับพนักงานของร้านเท่านั้น หากคุณเป็นพนักงาน พิมพ์ ${quote(idWord)} แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์ค่ะ`,
   noStaffYet: (idWord) =>
-    `ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ข้อมูลของร้านจึงยังไม่แสดงให้ใคร เจ้าของร้าน: พิมพ์ ${quote(idWord)} ในแชตนี้ ` +
-    "นำไอดีผู้ใช้ไปใส่ใน STAFF_USER_IDS (และไอดีกลุ่มพนักงานใน STAFF_GROUP_IDS) แล้วเริ่มบอทใหม่ค่ะ",
+    `ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ข้อมูลของร้านจึงยังไม่แสดงให้ใคร เจ้าของร้าน: พิมพ์ ${quote(idWord)} ในแชทนี้ ` +
+    "แล้วเพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
   askInPrivate: "ข้อมูลของร้านขอดูได้ในแชตส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  staffGroupNotice:
+    "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจึงเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน) " +
+    "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
   qrShopOnly: (qrExample) => `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านเท่านั้น พิมพ์ ${quote(qrExample)} เพื่อชำระเงินให้ร้านค่ะ`,
   qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ชำระเงินไม่ได้ กรุณาสอบถามพนักงานของร้านค่ะ",
   customerNote: (qrExample) =>
@@ -340,7 +345,7 @@ const th: Texts = {
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
   idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมาค่ะ (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
   idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชต"}นี้: ${chatId}`,
-  idHint: "ส่งไอดีนี้ให้เจ้าของร้านใส่ใน STAFF_USER_IDS หรือ STAFF_GROUP_IDS ค่ะ",
+  idHint: "ส่งไอดีนี้ให้เจ้าของร้าน เพื่อเพิ่มในรายชื่อพนักงานของบอทค่ะ",
 };
 
 const en: Texts = {
@@ -524,9 +529,12 @@ const en: Texts = {
   staffOnly: (idWord) =>
     `Sorry, this command is for shop staff only. If you are staff, send ${quote(idWord)} and give your id to the shop owner.`,
   noStaffYet: (idWord) =>
-    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, put your user id in ` +
-    "STAFF_USER_IDS (and a staff group's id in STAFF_GROUP_IDS), then restart the bot.",
+    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, ` +
+    "then add the id to the bot's staff list.",
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
+  staffGroupNotice:
+    "Someone joined this group. It is a staff group, so everyone in it sees the shop's data (slip checks, payer names, amounts, tokens). " +
+    "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",
   qrShopOnly: (qrExample) => `Sorry, I can only make QR codes that pay this shop. Send ${quote(qrExample)} to pay the shop.`,
   qrAskStaff: "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.",
   customerNote: (qrExample) =>
@@ -540,7 +548,7 @@ const en: Texts = {
   idYourUser: (userId) => `Your user id: ${userId}`,
   idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
   idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
-  idHint: "Give this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
+  idHint: "Give this id to the shop owner to add to the bot's staff list.",
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };
