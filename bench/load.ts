@@ -9,7 +9,7 @@
 // retry key, which the bot derives from the event id.
 import { createHmac } from "node:crypto";
 import { Pool } from "undici";
-import { retryKeyFor } from "../src/line/sender.js";
+import { retryKeyFor } from "../src/line/outbox.js";
 import type { Arrival } from "./line-stand-in.js";
 
 export interface LoadTarget {

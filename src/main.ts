@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, redisPassword } from "./config.js";
 import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineHttpApi } from "./line/api.js";
-import { createLineSender } from "./line/sender.js";
+import { createOutbox } from "./line/outbox.js";
 import express from "express";
 import { hasStaff } from "./roles/audience.js";
 import { createQuietNotes } from "./roles/quiet-notes.js";
@@ -133,7 +133,6 @@ async function start(
   const api = new messagingApi.MessagingApiClient({ channelAccessToken: line.channelAccessToken, baseURL: lineApiBaseUrl });
   const lineHttp = createLineHttpApi({ baseUrl: lineApiBaseUrl, channelAccessToken: line.channelAccessToken });
   closers.push({ name: "LINE connections", close: () => lineHttp.close() });
-  const sender = createLineSender({ api: lineHttp, log, observer: metrics.line, ...(shared === undefined ? {} : { journal: shared.journal }) });
 
   const settings: BotSettings = {
     ...config.settings,
@@ -141,6 +140,15 @@ async function start(
     // Local mode: unless the lists are set, the console's staff personas and its staff group are the staff.
     ...(platform === undefined || hasStaff(config.settings) ? {} : (await import("./local-line/webhook-events.js")).consoleStaffLists()),
   };
+  // The send boundary judges every answer's destination against the staff lists of the moment it goes out.
+  const outbox = createOutbox({
+    api: lineHttp,
+    log,
+    staff: () => settings,
+    observer: metrics.line,
+    privacy: metrics.privacy,
+    ...(shared === undefined ? {} : { journal: shared.journal }),
+  });
   if (!hasStaff(settings)) {
     log.warn(
       "STAFF_USER_IDS and STAFF_GROUP_IDS are empty: history, summaries and balance are refused to everyone until staff are listed (send `id` to the bot to learn an id)",
@@ -157,9 +165,10 @@ async function start(
     ? createNotifier({
         alerts: config.alerts,
         settings,
+        staff: () => settings,
         slip,
         summaries,
-        sender,
+        outbox,
         quota: () => readQuota(api, log),
         store: shared === undefined ? memoryScheduleStore() : shared.scheduleStore(),
         storeOutlivesRestart: shared !== undefined,
@@ -175,7 +184,7 @@ async function start(
   const bot = createBotApp({
     onSender: (userId) => menuLinks.seen(userId),
     channelSecret: line.channelSecret,
-    sender,
+    outbox,
     handlerDeps: {
       slip,
       settings,

@@ -11,13 +11,14 @@ import type { HandlerDeps } from "./handlers/context.js";
 import type { Metrics } from "./metrics/metrics.js";
 import { createEventDispatcher } from "./pipeline/dispatcher.js";
 import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
-import type { LineSender } from "./line/sender.js";
+import type { Outbox } from "./line/outbox.js";
 import type { EventLedger } from "./pipeline/ledger.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
 
 export interface BotAppDeps {
   channelSecret: string;
-  sender: LineSender;
+  /** The send boundary: every answer goes out through it. */
+  outbox: Outbox;
   handlerDeps: HandlerDeps;
   log: Logger;
   /** Default: the real handlers. */
@@ -71,7 +72,7 @@ type State = "starting" | "ready" | "draining";
 export function createBotApp(deps: BotAppDeps): BotApp {
   const { log, metrics } = deps;
   const dispatcher = createEventDispatcher({
-    sender: deps.sender,
+    outbox: deps.outbox,
     handlerDeps: deps.handlerDeps,
     log,
     ...(deps.handlers === undefined ? {} : { handlers: deps.handlers }),

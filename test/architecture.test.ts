@@ -17,9 +17,10 @@ const LAYERS: Record<string, number> = {
   promptpay: 0,
   "retry.ts": 0,
   "log.ts": 0,
-  // Pure reading of input, and the slip service's client and types.
+  // Pure reading of input, the slip service's client and types, and answers sealed with their audience.
   commands: 1,
   slip: 1,
+  privacy: 1,
   // Who may see what, the figures of a summary, the configuration.
   roles: 2,
   summary: 2,
@@ -92,6 +93,24 @@ describe("the layers", () => {
 
   it("commands and render never import from handlers, line or the pipeline", () => {
     const wrong = imports.filter(({ from, to }) => ["commands", "render"].includes(unitOf(from)) && ["handlers", "line", "pipeline"].includes(unitOf(to)));
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+});
+
+describe("the send boundary", () => {
+  // Only the boundary opens a sealed answer and talks to LINE: no other module can send a message, or
+  // take a staff answer's messages and pass them off as public.
+  const BOUNDARY = "line/outbox.ts";
+
+  it("only the boundary reads an answer's messages", () => {
+    const readers = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => file !== BOUNDARY && file !== "privacy/answer.ts" && /\bmessagesOf\b/.test(readFileSync(join(SRC, file), "utf8")));
+    expect(readers).toEqual([]);
+  });
+
+  it("only the boundary makes LINE's reply and push calls", () => {
+    const wrong = imports.filter(({ from, to }) => to === "line/calls.ts" && from !== BOUNDARY);
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
 // What a handler knows about the event it answers, and what it may use: no raw events, no reply tokens.
-import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { CommandName, Lang } from "../commands/types.js";
 import type { SummaryLoader } from "../summary/load.js";
@@ -7,18 +6,22 @@ import type { SlipClient } from "../slip/types.js";
 import type { BotSettings } from "../config.js";
 import type { Audience, Chat } from "../roles/audience.js";
 import type { QuietNotes } from "../roles/quiet-notes.js";
+import type { Answer } from "../privacy/answer.js";
 
 export interface ChatContext {
   /** Where the event came from; `id` is the push target (groupId, roomId or userId). */
   readonly chat: Chat;
   /** The sender; LINE may omit it in groups and rooms. */
   readonly userId: string | undefined;
-  /** Staff or customer, and in what kind of chat: decides what may be shown. */
+  /** Who asked (staff or customer) and where the answer goes (a staff place or not): the place decides what may be shown. */
   readonly audience: Audience;
   /** The moment the event is handled, for date ranges. */
   readonly now: Date;
-  /** Answers this event: reply first, push when the reply token is no longer good. At most 5 messages. */
-  send(messages: messagingApi.Message[]): Promise<void>;
+  /**
+   * Answers this event: reply first, push when the reply token is no longer good. The send boundary
+   * stops a staff answer on its way to a place that is not a staff place (and sends its fallback).
+   */
+  send(answer: Answer): Promise<void>;
   /** LINE's loading animation in a 1:1 chat; fire and forget, never fails the handler. */
   showLoading(): void;
 }

@@ -1,5 +1,7 @@
-// help: every command with an example, or one command's usage; customers see only how to pay.
+// help: every command with an example, or one command's usage, in a staff place; elsewhere only how to pay.
 import type { Command } from "../commands/types.js";
+import { followedBy } from "../privacy/answer.js";
+import { renderAskInPrivate } from "../render/errors.js";
 import { renderHelp } from "../render/help.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
 
@@ -8,6 +10,12 @@ export async function handleHelp(
   ctx: ChatContext,
   _deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  await ctx.send(renderHelp({ lang: command.lang, role: ctx.audience.role, topic: command.topic }));
+  // The help of the place: where customers see it, the customers' help (and the pointer, for staff).
+  if (ctx.audience.staffPlace) {
+    await ctx.send(renderHelp({ lang: command.lang, role: "staff", topic: command.topic }));
+  } else {
+    const customers = renderHelp({ lang: command.lang, role: "customer" });
+    await ctx.send(ctx.audience.role === "staff" ? followedBy(customers, renderAskInPrivate(command.lang)) : customers);
+  }
   return { command: "help", outcome: "answered" };
 }

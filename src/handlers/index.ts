@@ -13,6 +13,7 @@ import {
   renderDidYouMean,
   renderGreeting,
   renderSlipPhotoHint,
+  renderStaffGroupNotice,
   renderStaffOnly,
   renderUnknownCommand,
   renderUsageError,
@@ -199,8 +200,20 @@ export async function handlePostback(data: string, ctx: ChatContext, deps: Handl
   return ignored("none");
 }
 
-/** Follow (1:1) or join (group): a short greeting for staff or for customers, with their quick replies. */
+/** Follow (1:1) or join (group): a short greeting for a staff place or for customers, with their quick replies. */
 export async function handleGreeting(ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
-  await ctx.send(renderGreeting(deps.settings.defaultLang, ctx.audience.role));
+  await ctx.send(renderGreeting(deps.settings.defaultLang, ctx.audience.staffPlace ? "staff" : "customer"));
+  return { command: "none", outcome: "answered" };
+}
+
+/**
+ * Someone joined a group the bot is in. A staff group trusts everyone in it, so the group is told once per
+ * join that every member sees the shop's data, and how to take the group off the list; the join is logged.
+ * Elsewhere the bot stays silent.
+ */
+export async function handleMemberJoined(joined: number, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  if (!ctx.audience.staffPlace) return ignored("none");
+  deps.log.info({ chatType: ctx.chat.type, groupId: ctx.chat.id, joined }, "member joined a staff group; told the group who sees its data");
+  await ctx.send(renderStaffGroupNotice(deps.settings.defaultLang));
   return { command: "none", outcome: "answered" };
 }

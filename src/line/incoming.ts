@@ -12,6 +12,8 @@ export type EventAction =
   | { kind: "text"; text: string; mentionees: Mentionee[] }
   | { kind: "postback"; data: string }
   | { kind: "greeting"; trigger: "follow" | "join" }
+  /** Members joined a group or room the bot is in (`memberJoined`): how many. */
+  | { kind: "member_joined"; members: number }
   /** A message that is not text: sticker, image, video, audio, file, location, or a type LINE adds later. */
   | { kind: "non_text"; messageType: string }
   /** Anything the bot has no business answering: unfollow, leave, unsend, beacons, unknown types... */
@@ -81,6 +83,10 @@ function readAction(type: string, event: Json): EventAction {
     case "follow":
     case "join":
       return { kind: "greeting", trigger: type };
+    case "memberJoined": {
+      const joined = isObject(event.joined) && Array.isArray(event.joined.members) ? event.joined.members.length : 0;
+      return { kind: "member_joined", members: joined };
+    }
     default:
       return { kind: "ignore", why: `event type ${type}` };
   }

@@ -18,6 +18,7 @@ import {
   DEMO_PEOPLE,
   chatIdOf,
   greetingEvent,
+  memberJoinedEvent,
   postbackEvent,
   signedWebhook,
   textMessageEvent,
@@ -370,6 +371,19 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       text: source.type === "user" ? `${person?.name ?? "You"} added ${botName} as a friend.` : `${person?.name ?? "Someone"} invited ${botName} to the group.`,
     });
     const event = greetingEvent({ source, replyToken: platform.issueReplyToken(chatId) });
+    res.json(await deliver(source, event));
+  });
+
+  // Someone (the persona) joins a group: LINE sends the bot `memberJoined`, naming the group and the newcomer.
+  app.post("/api/member-joined", json, async (req, res) => {
+    const source = resolveSource(req.body);
+    if (source?.type !== "group") {
+      res.status(400).json({ error: "need a known userId and one of the console's groups as chatId" });
+      return;
+    }
+    const person = people.find((p) => p.userId === source.userId);
+    publish({ type: "system", chatId: source.groupId, text: `${person?.name ?? "Someone"} joined the group.` });
+    const event = memberJoinedEvent({ groupId: source.groupId, memberId: source.userId, replyToken: platform.issueReplyToken(source.groupId) });
     res.json(await deliver(source, event));
   });
 

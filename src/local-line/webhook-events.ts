@@ -143,6 +143,21 @@ export function greetingEvent(
   return { type: "join", ...rest, source: { type: "group", groupId: input.source.groupId }, replyToken: input.replyToken };
 }
 
+/** `memberJoined`: someone joined a group the bot is in. Like LINE's, it names the group only, and the newcomers in `joined`. */
+export function memberJoinedEvent(
+  input: { groupId: string; memberId: string; replyToken: string },
+  ids: EventIds = defaultIds,
+): webhook.MemberJoinedEvent {
+  const { source: _ignored, ...rest } = common({ type: "group", groupId: input.groupId, userId: input.memberId }, ids);
+  return {
+    type: "memberJoined",
+    ...rest,
+    source: { type: "group", groupId: input.groupId },
+    replyToken: input.replyToken,
+    joined: { members: [{ type: "user", userId: input.memberId }] },
+  };
+}
+
 /** The exact bytes and headers of a webhook POST: x-line-signature = base64 HMAC-SHA256 of the body. */
 export function signedWebhook(
   events: webhook.Event[],

@@ -2,7 +2,7 @@
 // the event queue and the service circuit. Parts report through small observer hooks, so none of them
 // imports prom-client, and a test can leave them out.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { LineObserver } from "../line/sender.js";
+import type { LineObserver, PrivacyObserver } from "../line/outbox.js";
 import type { PipelineObserver } from "../pipeline/dispatcher.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
@@ -13,6 +13,8 @@ export interface Metrics {
   readonly pipeline: PipelineObserver;
   readonly slip: SlipObserver;
   readonly line: LineObserver;
+  /** The send boundary: a staff answer stopped on its way to a place that is not a staff place. */
+  readonly privacy: PrivacyObserver;
   /** A webhook answered without being handled: `busy` (503), `draining` (503), `unsigned` (401), `too_large` (413)... */
   webhookRefused(reason: string): void;
   /** Reports the event queue's depth and running count at every scrape. */
@@ -46,6 +48,12 @@ export function createMetrics(): Metrics {
     name: "slipline_event_duration_seconds",
     help: "Time from an event's turn to its log line, in seconds",
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const privacyBlocked = new Counter({
+    name: "slipline_privacy_blocked_total",
+    help: "Staff answers the send boundary stopped because their chat was not a staff place, by answer kind and chat type (a bug: should stay 0)",
+    labelNames: ["kind", "chat_type"] as const,
     registers: [registry],
   });
   const duplicates = new Counter({
@@ -174,6 +182,9 @@ export function createMetrics(): Metrics {
     },
     line: {
       call: (endpoint, status) => lineCalls.inc({ endpoint, status }),
+    },
+    privacy: {
+      blocked: (kind, chatType) => privacyBlocked.inc({ kind, chat_type: chatType }),
     },
     webhookRefused: (reason) => refused.inc({ reason }),
     watchQueue(source) {

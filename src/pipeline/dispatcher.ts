@@ -5,10 +5,11 @@ import { performance } from "node:perf_hooks";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
-import { handleGreeting, handleNonText, handlePostback, handleText } from "../handlers/index.js";
+import { handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
 import { readEvent } from "../line/incoming.js";
 import type { IncomingEvent } from "../line/incoming.js";
-import type { Delivery, EventOutlet, LineSender } from "../line/sender.js";
+import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
+import type { Answer } from "../privacy/answer.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
 import { audienceOf } from "../roles/audience.js";
 import { memoryLedger } from "./ledger.js";
@@ -19,9 +20,10 @@ export interface EventHandlers {
   handleNonText: typeof handleNonText;
   handlePostback: typeof handlePostback;
   handleGreeting: typeof handleGreeting;
+  handleMemberJoined: typeof handleMemberJoined;
 }
 
-export const REAL_HANDLERS: EventHandlers = { handleText, handleNonText, handlePostback, handleGreeting };
+export const REAL_HANDLERS: EventHandlers = { handleText, handleNonText, handlePostback, handleGreeting, handleMemberJoined };
 
 /** What the pipeline tells the metrics about; every hook is optional. */
 export interface PipelineObserver {
@@ -32,7 +34,8 @@ export interface PipelineObserver {
 }
 
 export interface EventDispatcherOptions {
-  sender: LineSender;
+  /** The send boundary: every answer goes out through it. */
+  outbox: Outbox;
   handlerDeps: HandlerDeps;
   log: Logger;
   /** Default: the real handlers. */
@@ -106,7 +109,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   const handlers = options.handlers ?? REAL_HANDLERS;
   const ledger = options.ledger ?? memoryLedger();
   const now = options.now ?? (() => new Date());
-  const { sender, handlerDeps, log } = options;
+  const { outbox, handlerDeps, log } = options;
   const observer = options.observer ?? {};
   const maxQueued = options.maxQueuedEvents ?? 1_000;
   const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? 64 });
@@ -119,10 +122,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    tracked.outlet ??= sender.forEvent(
-      { replyToken: event.replyToken, chatId: event.chat.id, chatType: event.chat.type, eventId: event.eventId },
-      eventLogOf(tracked),
-    );
+    tracked.outlet ??= outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId }, eventLogOf(tracked));
     return tracked.outlet;
   }
 
@@ -174,14 +174,14 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
     const outlet = outletFor(tracked);
     if (outlet === undefined) return finish("none", "ignored");
-    const send = async (messages: Parameters<EventOutlet["send"]>[0]): Promise<void> => {
+    const send = async (answer: Answer): Promise<void> => {
       if (tracked.abandoned) {
         eventLog.warn("answer ready after the event was abandoned at shutdown; not sent");
         return;
       }
       tracked.sending = true;
       try {
-        await outlet.send(messages);
+        await outlet.send(answer);
       } finally {
         tracked.sending = false;
       }
@@ -244,6 +244,8 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
         return handlers.handlePostback(action.data, ctx, deps);
       case "greeting":
         return handlers.handleGreeting(ctx, deps);
+      case "member_joined":
+        return handlers.handleMemberJoined(action.members, ctx, deps);
       case "non_text":
         return handlers.handleNonText(action.messageType, ctx, deps);
       case "ignore":

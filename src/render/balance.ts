@@ -8,6 +8,9 @@ import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "./f
 import { safeText } from "./limits.js";
 import { flexMessage } from "./messages.js";
 import { texts, type Texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 
 /** Warn when the package ends within this many days. */
 const EXPIRY_WARNING_DAYS = 7;
@@ -83,7 +86,7 @@ function expiryOf(view: BalanceView): Expiry | undefined {
   };
 }
 
-export function renderBalance(view: BalanceView): messagingApi.Message[] {
+export function renderBalance(view: BalanceView): StaffAnswer {
   const t = texts(view.lang);
   const a = view.account;
   const expiry = expiryOf(view);
@@ -146,5 +149,5 @@ export function renderBalance(view: BalanceView): messagingApi.Message[] {
     t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? a.expiresAt),
     ...warnings,
   ].join(" ");
-  return [flexMessage(alt, bubble)];
+  return staffAnswer("balance", [flexMessage(alt, bubble)], renderAskInPrivate(view.lang));
 }

@@ -1,9 +1,10 @@
 // Short replies for everything that is not a result: usage errors, unknown commands, service failures, refusals, greetings.
-import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang, UsageProblem } from "../commands/types.js";
 import { COMMANDS, commandWord } from "../commands/registry.js";
 import type { SlipErrorKind } from "../slip/errors.js";
 import type { Role } from "../roles/audience.js";
+import { publicAnswer, staffAnswer } from "../privacy/answer.js";
+import type { PublicAnswer, StaffAnswer } from "../privacy/answer.js";
 import { customerQrExample, helpQuickReply } from "./help.js";
 import { safeText, truncateText } from "./limits.js";
 import { quickReply, textMessage } from "./messages.js";
@@ -29,28 +30,28 @@ function shortened(problem: UsageProblem): UsageProblem {
 }
 
 /** What was wrong, then how to type the command, from the registry. */
-export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): messagingApi.Message[] {
+export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): PublicAnswer {
   const t = texts(failure.lang);
   const info = COMMANDS[failure.command];
-  return [
+  return publicAnswer("usage_error", [
     textMessage(
       [t.usageProblem(shortened(failure.problem)), t.howToType(info.usage[failure.lang], info.example[failure.lang])].join("\n"),
     ),
-  ];
+  ]);
 }
 
 /** An unknown first word (`word`), or text with no command at all (no `word`), with the help quick replies. */
-export function renderUnknownCommand(lang: Lang, word?: string): messagingApi.Message[] {
+export function renderUnknownCommand(lang: Lang, word?: string): PublicAnswer {
   const t = texts(lang);
   const text = word === undefined || word === "" ? t.notUnderstood(suggestions(lang)) : t.unknownCommand(echo(word), suggestions(lang));
-  return [textMessage(text, helpQuickReply(lang, "staff"))];
+  return publicAnswer("unknown_command", [textMessage(text, helpQuickReply(lang, "staff"))]);
 }
 
-/** The slip service failed; `serviceMessage` is shown only for a request it refused (HTTP 400). */
-export function renderServiceFailure(
-  failure: { kind: SlipErrorKind; serviceMessage?: string },
-  lang: Lang,
-): messagingApi.Message[] {
+/**
+ * The slip service failed, told to staff: the package, the settings to check, the service's own words for a
+ * request it refused (HTTP 400). A customer place gets "please ask the staff" instead.
+ */
+export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMessage?: string }, lang: Lang): StaffAnswer {
   const t = texts(lang);
   const text = ((): string => {
     switch (failure.kind) {
@@ -68,67 +69,73 @@ export function renderServiceFailure(
         return t.responseShape;
     }
   })();
-  return [textMessage(text)];
+  return staffAnswer("service_failure", [textMessage(text)], renderQrAskStaff(lang));
 }
 
-export function renderNoPromptPayId(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).noPromptPayId(COMMANDS.qr.example[lang]))];
+/** Staff asked for a QR without an id, and the shop has no default one: how to give it (it names the setting). */
+export function renderNoPromptPayId(lang: Lang): StaffAnswer {
+  return staffAnswer("no_promptpay_id", [textMessage(texts(lang).noPromptPayId(COMMANDS.qr.example[lang]))], renderQrAskStaff(lang));
 }
 
 /** Private data asked for by someone who is not staff, or by anyone before any staff are listed. */
-export function renderStaffOnly(lang: Lang, noStaffYet: boolean): messagingApi.Message[] {
+export function renderStaffOnly(lang: Lang, noStaffYet: boolean): PublicAnswer {
   const t = texts(lang);
   const idWord = commandWord("id", lang);
-  return [textMessage(noStaffYet ? t.noStaffYet(idWord) : t.staffOnly(idWord))];
+  return publicAnswer("staff_only", [textMessage(noStaffYet ? t.noStaffYet(idWord) : t.staffOnly(idWord))]);
 }
 
 /** Staff asked for private data in a group customers are in: a pointer, nothing else. */
-export function renderAskInPrivate(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).askInPrivate)];
+export function renderAskInPrivate(lang: Lang): PublicAnswer {
+  return publicAnswer("ask_in_private", [textMessage(texts(lang).askInPrivate)]);
+}
+
+/** Someone joined a staff group: everyone there sees the shop's data, and how to take the group off the list. */
+export function renderStaffGroupNotice(lang: Lang): StaffAnswer {
+  return staffAnswer("staff_group_notice", [textMessage(texts(lang).staffGroupNotice)], undefined);
 }
 
 /** A customer asked for a QR that would pay someone other than the shop. */
-export function renderQrShopOnly(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).qrShopOnly(customerQrExample(lang)), helpQuickReply(lang, "customer"))];
+export function renderQrShopOnly(lang: Lang): PublicAnswer {
+  return publicAnswer("qr_shop_only", [textMessage(texts(lang).qrShopOnly(customerQrExample(lang)), helpQuickReply(lang, "customer"))]);
 }
 
 /** A customer's QR cannot be made (no shop id, or the service refused): no reasons, just who to ask. */
-export function renderQrAskStaff(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).qrAskStaff)];
+export function renderQrAskStaff(lang: Lang): PublicAnswer {
+  return publicAnswer("qr_ask_staff", [textMessage(texts(lang).qrAskStaff)]);
 }
 
 /** The once-in-a-while answer to a customer's words that are no command. */
-export function renderCustomerNote(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).customerNote(commandWord("qr", lang)), helpQuickReply(lang, "customer"))];
+export function renderCustomerNote(lang: Lang): PublicAnswer {
+  return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(commandWord("qr", lang)), helpQuickReply(lang, "customer"))]);
 }
 
 /** `contact`: the staff will answer here. No quick replies: the next thing to do is type. */
-export function renderContact(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).contactShop)];
+export function renderContact(lang: Lang): PublicAnswer {
+  return publicAnswer("contact", [textMessage(texts(lang).contactShop)]);
 }
 
 /** A typo of a command word, with the command as a quick reply. */
-export function renderDidYouMean(lang: Lang, word: string, command: CommandName): messagingApi.Message[] {
+export function renderDidYouMean(lang: Lang, word: string, command: CommandName): PublicAnswer {
   const suggestion = commandWord(command, lang);
-  return [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))];
+  return publicAnswer("did_you_mean", [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))]);
 }
 
-export function renderGreeting(lang: Lang, role: Role): messagingApi.Message[] {
+export function renderGreeting(lang: Lang, role: Role): PublicAnswer {
   const t = texts(lang);
   const text = role === "staff" ? t.greeting : t.customerGreeting(commandWord("qr", lang));
-  return [textMessage(text, helpQuickReply(lang, role))];
+  return publicAnswer("greeting", [textMessage(text, helpQuickReply(lang, role))]);
 }
 
 /** A photo from staff, most likely a slip: this bot reads none, so say where slips are checked. */
-export function renderSlipPhotoHint(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))];
+export function renderSlipPhotoHint(lang: Lang): PublicAnswer {
+  return publicAnswer("slip_photo_hint", [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))]);
 }
 
-export function renderApology(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).apology)];
+export function renderApology(lang: Lang): PublicAnswer {
+  return publicAnswer("apology", [textMessage(texts(lang).apology)]);
 }
 
 /** An event the bot accepted but could not finish before it stopped: send it again. */
-export function renderRestarting(lang: Lang): messagingApi.Message[] {
-  return [textMessage(texts(lang).restarting)];
+export function renderRestarting(lang: Lang): PublicAnswer {
+  return publicAnswer("restarting", [textMessage(texts(lang).restarting)]);
 }

@@ -5,6 +5,8 @@ import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
 import type { Role } from "../roles/audience.js";
 import { cardBubble, flexMessage, quickReply, textMessage } from "./messages.js";
 import { texts } from "./text.js";
+import { publicAnswer } from "../privacy/answer.js";
+import type { PublicAnswer } from "../privacy/answer.js";
 
 /** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */
 const QUICK_COMMANDS: Readonly<Record<Role, readonly CommandName[]>> = {
@@ -33,14 +35,14 @@ export interface HelpView {
 }
 
 /** Customers see only what they can do: pay by QR, and ask the shop. */
-function renderCustomerHelp(lang: Lang): messagingApi.Message[] {
+function renderCustomerHelp(lang: Lang): PublicAnswer {
   const t = texts(lang);
   const bubble = cardBubble([
     { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
     { type: "text", text: t.customerHelpPay(commandWord("qr", lang)), size: "sm", wrap: true },
     { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
   ]);
-  return [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang))}`, bubble, helpQuickReply(lang, "customer"))];
+  return publicAnswer("help", [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang))}`, bubble, helpQuickReply(lang, "customer"))]);
 }
 
 function topicText(name: CommandName, lang: Lang): string {
@@ -49,11 +51,11 @@ function topicText(name: CommandName, lang: Lang): string {
   return [`${commandWord(name, lang)}: ${info.description[lang]}`, t.howToType(info.usage[lang], info.example[lang])].join("\n");
 }
 
-export function renderHelp(view: HelpView): messagingApi.Message[] {
+export function renderHelp(view: HelpView): PublicAnswer {
   const { lang } = view;
   const t = texts(lang);
   if (view.role === "customer") return renderCustomerHelp(lang);
-  if (view.topic !== undefined) return [textMessage(topicText(view.topic, lang), helpQuickReply(lang, view.role))];
+  if (view.topic !== undefined) return publicAnswer("help", [textMessage(topicText(view.topic, lang), helpQuickReply(lang, view.role))]);
 
   const rows: messagingApi.FlexComponent[] = COMMAND_NAMES.map((name) => ({
     type: "box",
@@ -90,5 +92,5 @@ export function renderHelp(view: HelpView): messagingApi.Message[] {
     },
   };
   const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]).join(", "));
-  return [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))];
+  return publicAnswer("help", [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))]);
 }

@@ -10,6 +10,9 @@ import { safeText } from "./limits.js";
 import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "./messages.js";
 import { jsonBytes, LINE_LIMITS } from "../line-limits.js";
 import { texts, type Texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 
 /** Rows on one page of our history view. */
@@ -175,7 +178,7 @@ function pageLine(view: HistoryView, rowCount: number, pages: number, t: Texts):
   return rowCount === 0 ? t.pastEnd(page, formatCount(pages)) : t.pageOf(page, formatCount(pages));
 }
 
-export function renderHistory(view: HistoryView): messagingApi.Message[] {
+export function renderHistory(view: HistoryView): StaffAnswer {
   const t = texts(view.lang);
   const lines = scopeLines(view.scope, t, view.lang);
   const pages = Math.ceil(view.summary.count / HISTORY_PAGE_SIZE);
@@ -283,5 +286,5 @@ export function renderHistory(view: HistoryView): messagingApi.Message[] {
     view.summary.count === 0 ? t.historyEmpty : summaryLine,
     footLine,
   );
-  return [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))];
+  return staffAnswer("history", [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))], renderAskInPrivate(view.lang));
 }

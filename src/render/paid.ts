@@ -9,6 +9,9 @@ import { safeText } from "./limits.js";
 import { cardBubble, flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
 import { texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 
 /** Rows shown at most: a payment of one amount rarely arrives more than a few times a day. */
 const MOST_ROWS = 5;
@@ -25,7 +28,7 @@ export interface PaidView {
   askAgain: string;
 }
 
-export function renderPaid(view: PaidView): messagingApi.Message[] {
+export function renderPaid(view: PaidView): StaffAnswer {
   const t = texts(view.lang);
   const amount = formatBaht(view.amountSatang / 100, view.lang);
   const scope = view.after === undefined ? t.paidToday : t.paidSince(formatTime(view.after, view.timeZone));
@@ -70,5 +73,9 @@ export function renderPaid(view: PaidView): messagingApi.Message[] {
   );
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const askAgain = { label: t.paidAskAgain, text: formatPaidCommand({ amount: view.amountSatang }, view.lang), data: view.askAgain };
-  return [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))];
+  return staffAnswer(
+    "paid",
+    [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))],
+    renderAskInPrivate(view.lang),
+  );
 }

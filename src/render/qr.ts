@@ -6,6 +6,8 @@ import { maskPromptPayId } from "../commands/promptpay-id.js";
 import { formatBaht, formatMoney, toSatang } from "./format.js";
 import { isUsableImageUrl, safeText } from "./limits.js";
 import { cardBubble, flexMessage, postbackButton } from "./messages.js";
+import { publicAnswer, staffAnswer } from "../privacy/answer.js";
+import type { Answer } from "../privacy/answer.js";
 import { texts } from "./text.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
@@ -17,7 +19,10 @@ export interface QrView {
   amount: number | null;
   /** The service's image link (`...?data=<qrCode>&size=<size>`). */
   url: string;
-  /** For staff: the command a "check payment" button sends (has this QR's amount arrived since?). */
+  /**
+   * In a staff place: the command a "check payment" button sends (has this QR's amount arrived since?).
+   * The button makes the card a staff answer; without it the card is for anyone.
+   */
   checkPayment?: string | undefined;
 }
 
@@ -33,7 +38,7 @@ export function withQrSize(url: string, size: number): string {
   return `${base}${base.includes("?") ? "&" : "?"}size=${size}${hash}`;
 }
 
-export function renderQr(view: QrView): messagingApi.Message[] {
+export function renderQr(view: QrView): Answer {
   const t = texts(view.lang);
   const payee = maskPromptPayId(view.payee);
   const payeeType = t.payeeType[view.payee.type];
@@ -65,15 +70,14 @@ export function renderQr(view: QrView): messagingApi.Message[] {
   if (imagesUsable) {
     bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
   }
+  const image: messagingApi.Message[] = imagesUsable ? [{ type: "image", originalContentUrl: original, previewImageUrl: preview }] : [];
+  // The alt text is a sentence: 150 บาท, where the card's big figure keeps ฿150.00.
+  const alt = t.qrAlt(view.amount === null ? undefined : formatBaht(view.amount, view.lang), payee, payeeType);
+  const card = publicAnswer("qr_card", [flexMessage(alt, bubble), ...image]);
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
   const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");
-  if (checkButton !== undefined) bubble.footer = { type: "box", layout: "vertical", contents: [checkButton] };
-
-  const spoken = view.amount === null ? undefined : formatBaht(view.amount, view.lang);
-  const messages: messagingApi.Message[] = [flexMessage(t.qrAlt(spoken, payee, payeeType), bubble)];
-  if (imagesUsable) {
-    messages.push({ type: "image", originalContentUrl: original, previewImageUrl: preview });
-  }
-  return messages;
+  if (checkButton === undefined) return card;
+  const withCheck: messagingApi.FlexBubble = { ...bubble, footer: { type: "box", layout: "vertical", contents: [checkButton] } };
+  return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], card);
 }

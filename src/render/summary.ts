@@ -10,6 +10,9 @@ import { safeText } from "./limits.js";
 import { flexMessage } from "./messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
 import { texts, type Texts } from "./text.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
 
 export interface SummaryView {
   lang: Lang;
@@ -113,7 +116,8 @@ function chart(figures: SummaryFigures, view: SummaryView, t: Texts): messagingA
   ];
 }
 
-export function renderSummary(view: SummaryView): messagingApi.Message[] {
+/** The close-out card: asked for (`summary`), or pushed at closing time (`daily_summary`, with a lead line). */
+export function renderSummary(view: SummaryView, kind: "summary" | "daily_summary" = "summary"): StaffAnswer {
   const t = texts(view.lang);
   const { figures } = view;
   const range = rangeLine(view, t);
@@ -190,5 +194,5 @@ export function renderSummary(view: SummaryView): messagingApi.Message[] {
     body: { type: "box", layout: "vertical", spacing: "xs", contents: body },
   };
   const spokenValid = formatBaht(figures.validSatang / 100, view.lang);
-  return [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), spokenValid), bubble)];
+  return staffAnswer(kind, [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), spokenValid), bubble)], renderAskInPrivate(view.lang));
 }

@@ -124,10 +124,13 @@ export interface Texts {
   serviceError: string;
   unauthorized: string;
   responseShape: string;
+  qrMismatch: string;
   noPromptPayId: (example: string) => string;
   staffOnly: (idWord: string) => string;
   noStaffYet: (idWord: string) => string;
   askInPrivate: string;
+  /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
+  staffGroupNotice: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
   customerNote: (qrWord: string) => string;
@@ -333,6 +336,8 @@ const th: Texts = {
   serviceError: "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   unauthorized: "บอทเข้าระบบตรวจสลิปไม่ได้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_SECRET ในการตั้งค่าบอทด้วยนะคะ",
   responseShape: "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ",
+  qrMismatch:
+    "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
   noPromptPayId: (example) =>
     `ร้านยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID ค่ะ`,
   staffOnly: (idWord) =>
@@ -342,10 +347,14 @@ const th: Texts = {
       "ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ตอนนี้บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดู",
       "เจ้าของร้านทำตามนี้ได้เลยค่ะ",
       `1. พิมพ์ ${quote(idWord)} ในแชทนี้`,
-      "2. ใส่ไอดีผู้ใช้ใน STAFF_USER_IDS (ไอดีกลุ่มพนักงานใส่ใน STAFF_GROUP_IDS)",
-      "3. เริ่มบอทใหม่ แล้วลองอีกครั้งค่ะ",
+      "2. เพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
     ].join("\n"),
   askInPrivate: "ข้อมูลของร้านขอดูได้ในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  staffGroupNotice: [
+    "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ",
+    "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
+    "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
+  ].join("\n"),
   qrShopOnly: (qrExample) =>
     `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้ ถ้าจะจ่ายให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
   qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ไม่ได้ รบกวนสอบถามพนักงานของร้านนะคะ",
@@ -366,7 +375,7 @@ const th: Texts = {
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
   idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา เพราะยังไม่ได้ยินยอมให้ใช้ข้อมูลโปรไฟล์ค่ะ",
   idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชท"}นี้: ${chatId}`,
-  idHint: "ส่งไอดีนี้ให้เจ้าของร้านใส่ใน STAFF_USER_IDS หรือ STAFF_GROUP_IDS ค่ะ",
+  idHint: "ส่งไอดีนี้ให้เจ้าของร้าน เพื่อเพิ่มในรายชื่อพนักงานของบอทค่ะ",
 };
 
 const en: Texts = {
@@ -545,14 +554,18 @@ const en: Texts = {
   serviceError: "The slip service answered with an error. Please try again shortly.",
   unauthorized: "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting.",
   responseShape: "The slip service sent an answer the bot cannot read. Please try again shortly.",
+  qrMismatch: "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.",
   noPromptPayId: (example) =>
     `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
   staffOnly: (idWord) =>
     `Sorry, this command is for shop staff only. If you are staff, send ${quote(idWord)} and give your id to the shop owner.`,
   noStaffYet: (idWord) =>
-    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, put your user id in ` +
-    "STAFF_USER_IDS (and a staff group's id in STAFF_GROUP_IDS), then restart the bot.",
+    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, ` +
+    "then add the id to the bot's staff list.",
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
+  staffGroupNotice:
+    "Someone joined this group. It is a staff group, so everyone in it sees the shop's data (slip checks, payer names, amounts, tokens). " +
+    "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",
   qrShopOnly: (qrExample) => `Sorry, I can only make QR codes that pay this shop. Send ${quote(qrExample)} to pay the shop.`,
   qrAskStaff: "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.",
   customerNote: (qrWord) =>
@@ -568,7 +581,7 @@ const en: Texts = {
   idYourUser: (userId) => `Your user id: ${userId}`,
   idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
   idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
-  idHint: "Give this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
+  idHint: "Give this id to the shop owner to add to the bot's staff list.",
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };

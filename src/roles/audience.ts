@@ -25,21 +25,33 @@ export type Role = "staff" | "customer";
 export type Place = "direct" | "staff_group" | "customer_group";
 
 export interface Audience {
+  /** Who asked: decides what they may ask for. */
   readonly role: Role;
   readonly place: Place;
+  /** Where the answer goes is a staff place: decides what the answer may hold, whoever asked. */
+  readonly staffPlace: boolean;
 }
 
 export function audienceOf(chat: Chat, userId: string | undefined, staff: StaffLists): Audience {
   const listedUser = userId !== undefined && staff.staffUserIds.has(userId);
-  if (chat.type === "user") return { role: listedUser ? "staff" : "customer", place: "direct" };
+  const staffPlace = isStaffPlace(chat, staff);
+  if (chat.type === "user") return { role: listedUser ? "staff" : "customer", place: "direct", staffPlace };
   // A staff group vouches for everyone in it, including members LINE sends no user id for.
-  if (staff.staffGroupIds.has(chat.id)) return { role: "staff", place: "staff_group" };
-  return { role: listedUser ? "staff" : "customer", place: "customer_group" };
+  if (staffPlace) return { role: "staff", place: "staff_group", staffPlace };
+  return { role: listedUser ? "staff" : "customer", place: "customer_group", staffPlace };
 }
 
-/** Private data (the shop's checks, names, amounts, tokens, package) may be shown here. */
-export function mayShowPrivate(audience: Audience): boolean {
-  return audience.role === "staff" && audience.place !== "customer_group";
+/**
+ * Whether a chat is a staff place, judged by the destination alone: a listed staff user's 1:1 chat, or a
+ * listed staff group or room. Only there may the shop's private data go, whoever asked.
+ */
+export function isStaffPlace(chat: Chat, staff: StaffLists): boolean {
+  return chat.type === "user" ? staff.staffUserIds.has(chat.id) : staff.staffGroupIds.has(chat.id);
+}
+
+/** The chat a push goes to, from its id alone: LINE's group ids start with C, room ids with R, user ids with U. */
+export function chatOfId(id: string): Chat {
+  return { type: id.startsWith("C") ? "group" : id.startsWith("R") ? "room" : "user", id };
 }
 
 /** Whether anyone at all is staff: with both lists empty, private commands are refused to everyone. */

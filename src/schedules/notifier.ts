@@ -8,14 +8,16 @@ import type { Logger } from "pino";
 import { resolveRange } from "../commands/range.js";
 import type { BotSettings } from "../config.js";
 import type { PaymentToWatch, PaymentWatches } from "../handlers/context.js";
-import type { LineSender, NotDeliveredReason } from "../line/sender.js";
-import { formatBaht, formatCalendarDate, formatCount, formatTime, parseInstant } from "../render/format.js";
-import { textMessage } from "../render/messages.js";
+import type { NotDeliveredReason, Outbox } from "../line/outbox.js";
+import { parseInstant } from "../render/format.js";
+import { renderExpiryAlert, renderLowTokensAlert, renderPaymentReceived } from "../render/alerts.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { chatOfId, isStaffPlace } from "../roles/audience.js";
+import type { StaffLists } from "../roles/audience.js";
 import { renderSummary } from "../render/summary.js";
 import { texts } from "../render/text.js";
 import type { HistoryItem, SlipClient } from "../slip/types.js";
 import type { SummaryLoader } from "../summary/load.js";
-import type { messagingApi } from "@line/bot-sdk";
 import type { ScheduleStore } from "./store.js";
 
 export interface AlertSettings {
@@ -36,15 +38,18 @@ export type QuotaState = "available" | "used_up";
 
 export interface NotifierObserver {
   pushed?(kind: PushKind): void;
-  skipped?(kind: PushKind, reason: "quota" | "no_recipients"): void;
+  skipped?(kind: PushKind, reason: "quota" | "no_recipients" | "not_staff_place"): void;
 }
 
 export interface NotifierOptions {
   alerts: AlertSettings;
-  settings: Pick<BotSettings, "staffUserIds" | "staffGroupIds" | "timeZone" | "defaultLang">;
+  settings: Pick<BotSettings, "timeZone" | "defaultLang">;
+  /** The staff lists of this moment: pushes go to staff places only, judged when they go out. */
+  staff: () => StaffLists;
   slip: SlipClient;
   summaries: SummaryLoader;
-  sender: LineSender;
+  /** The send boundary, which every push passes. */
+  outbox: Outbox;
   /** Reads LINE's quota before pushing. */
   quota: () => Promise<QuotaState>;
   store: ScheduleStore;
@@ -82,12 +87,8 @@ const RETRIED: ReadonlySet<NotDeliveredReason> = new Set(["line_down", "line_unk
 /** Pages of valid checks read at most per watch poll. */
 const WATCH_POLL_PAGES = 10;
 
-function chatTypeOf(chatId: string): "user" | "group" | "room" {
-  return chatId.startsWith("C") ? "group" : chatId.startsWith("R") ? "room" : "user";
-}
-
 export function createNotifier(options: NotifierOptions): Notifier {
-  const { alerts, settings, store, log, sender } = options;
+  const { alerts, settings, store, log, outbox } = options;
   const now = options.now ?? (() => new Date());
   const observer = options.observer ?? {};
   const accountEveryMs = options.accountEveryMs ?? 5 * 60_000;
@@ -97,15 +98,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
   let timer: NodeJS.Timeout | undefined;
 
   /** Staff groups, or staff users when there is no staff group. */
-  const staffChats = (): string[] =>
-    settings.staffGroupIds.size > 0 ? [...settings.staffGroupIds] : [...settings.staffUserIds];
+  const staffChats = (): string[] => {
+    const staff = options.staff();
+    return staff.staffGroupIds.size > 0 ? [...staff.staffGroupIds] : [...staff.staffUserIds];
+  };
 
   /**
    * Pushes to each chat, unless LINE's quota is spent; `id` makes each push's retry key. "retry" when LINE
    * failed or never answered for a chat: sent again at the next tick with the same retry key, LINE takes it
    * at most once. A push LINE refused, or skipped, is not tried again.
    */
-  async function push(kind: PushKind, id: string, chats: readonly string[], messages: messagingApi.Message[]): Promise<"done" | "retry"> {
+  async function push(kind: PushKind, id: string, chats: readonly string[], answer: StaffAnswer): Promise<"done" | "retry"> {
     if (chats.length === 0) {
       observer.skipped?.(kind, "no_recipients");
       log.warn({ push: kind }, "no staff to push to (STAFF_GROUP_IDS and STAFF_USER_IDS are empty)");
@@ -118,12 +121,19 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
     let result: "done" | "retry" = "done";
     for (const chatId of chats) {
-      const outlet = sender.forEvent({ replyToken: undefined, chatId, chatType: chatTypeOf(chatId), eventId: `${id}-${chatId}` }, log.child({ push: kind }));
-      await outlet.send(messages);
-      const failed = outlet.deliveries.find((d) => d.via === "none");
+      const chat = chatOfId(chatId);
+      // The chat may have left the staff lists since the push was planned (a payment watch's chat): then
+      // it is no place for the shop's data any more, and the push is dropped.
+      if (!isStaffPlace(chat, options.staff())) {
+        observer.skipped?.(kind, "not_staff_place");
+        log.warn({ push: kind, chatType: chat.type }, "scheduled push dropped: its chat is no longer a staff place");
+        continue;
+      }
+      const deliveries = await outbox.push(chat, answer, id, log.child({ push: kind }));
+      const failed = deliveries.find((d) => d.via === "none");
       if (failed === undefined) {
         observer.pushed?.(kind);
-        log.info({ push: kind, chatId, delivery: outlet.deliveries.map((d) => d.via) }, "scheduled push sent");
+        log.info({ push: kind, chatId, delivery: deliveries.map((d) => d.via) }, "scheduled push sent");
       } else if (failed.via === "none" && RETRIED.has(failed.reason)) {
         result = "retry";
         log.warn({ push: kind, chatId, reason: failed.reason }, "scheduled push not delivered; trying again at the next tick");
@@ -163,7 +173,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     await onceOnly(`daily-summary:${date}`, 2 * DAY_MS, async () => {
       const today = resolveRange({ kind: "today" }, at, settings.timeZone);
       const loaded = await options.summaries.load(today, settings.timeZone);
-      const messages = renderSummary({
+      const answer = renderSummary(
+        {
         lang,
         timeZone: settings.timeZone,
         range: { kind: "today" },
@@ -174,8 +185,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
         total: loaded.total,
         at: loaded.at,
         lead: texts(lang).dailySummaryLead,
-      });
-      return push("daily_summary", `daily-summary-${date}`, staffChats(), messages);
+        },
+        "daily_summary",
+      );
+      return push("daily_summary", `daily-summary-${date}`, staffChats(), answer);
     });
   }
 
@@ -184,16 +197,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
     if (at.getTime() - lastAccountCheck < accountEveryMs) return;
     lastAccountCheck = at.getTime();
     const account = await options.slip.accountInfo();
-    const t = texts(lang);
 
     const threshold = alerts.lowTokenSlips;
     if (threshold !== undefined) {
       if (account.estimatedSlips.api < threshold) {
         // Once until the estimate rises to the threshold again (then the key is forgotten, and it re-arms).
         await onceOnly("low-tokens", 365 * DAY_MS, () =>
-          push("low_tokens", `low-tokens-${at.getTime()}`, staffChats(), [
-            textMessage(t.alertLowTokens(formatCount(account.estimatedSlips.api), formatCount(threshold))),
-          ]),
+          push("low_tokens", `low-tokens-${at.getTime()}`, staffChats(), renderLowTokensAlert(lang, account.estimatedSlips.api, threshold)),
         );
       } else {
         await store.forget("low-tokens");
@@ -209,7 +219,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       if (daysLeft >= 0 && daysLeft <= days && minuteOfDay(at) >= expiryAlertMinute()) {
         const date = formatIsoDate(today);
         await onceOnly(`expiry:${date}`, 2 * DAY_MS, () =>
-          push("expiry", `expiry-${date}`, staffChats(), [textMessage(t.alertExpiry(daysLeft, formatCalendarDate(expiresOn, lang)))]),
+          push("expiry", `expiry-${date}`, staffChats(), renderExpiryAlert(lang, daysLeft, expiresOn)),
         );
       }
     }
@@ -241,13 +251,15 @@ export function createNotifier(options: NotifierOptions): Notifier {
       if (match === undefined) continue;
       used.add(match.item.transRef ?? "");
       if (!(await store.closeWatch(watch.id))) continue;
-      const text = texts(watch.lang).alertPaymentReceived(
-        formatBaht(watch.amountSatang / 100, watch.lang),
-        match.item.senderName ?? "?",
-        formatTime(new Date(match.atMs), settings.timeZone),
-      );
+      const answer = renderPaymentReceived({
+        lang: watch.lang,
+        amountSatang: watch.amountSatang,
+        payer: match.item.senderName,
+        at: new Date(match.atMs),
+        timeZone: settings.timeZone,
+      });
       // Not delivered: the watch opens again, and the next poll finds the same check (same retry key).
-      if ((await push("payment_received", `payment-${watch.id}`, [watch.chatId], [textMessage(text)])) === "retry") await store.addWatch(watch);
+      if ((await push("payment_received", `payment-${watch.id}`, [watch.chatId], answer)) === "retry") await store.addWatch(watch);
     }
   }
 

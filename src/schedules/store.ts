@@ -56,6 +56,8 @@ export function memoryScheduleStore(now: () => number = Date.now): ScheduleStore
 
 const PREFIX = "slipline:schedule:";
 const WATCHES = `${PREFIX}watches`;
+/** The watches' hash outlives its last watch by this much, then Redis drops it. */
+const WATCHES_MARGIN_MS = 3_600_000;
 
 export function redisScheduleStore(redis: Redis): ScheduleStore {
   return {
@@ -66,7 +68,10 @@ export function redisScheduleStore(redis: Redis): ScheduleStore {
       await redis.del(`${PREFIX}once:${key}`);
     },
     async addWatch(watch) {
-      await redis.hset(WATCHES, watch.id, JSON.stringify(watch));
+      // The hash lives as long as its longest watch (and a margin): never a key without an expiry. Relative,
+      // so the bot's clock and Redis's need not agree.
+      const lifeMs = Math.max(1, Math.round(watch.untilMs - watch.afterMs + WATCHES_MARGIN_MS));
+      await redis.multi().hset(WATCHES, watch.id, JSON.stringify(watch)).pexpire(WATCHES, lifeMs, "NX").pexpire(WATCHES, lifeMs, "GT").exec();
     },
     async openWatches(nowMs) {
       const all = Object.entries(await redis.hgetall(WATCHES)).map(([id, text]) => ({ id, watch: JSON.parse(text) as Watch }));

@@ -105,8 +105,10 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
             return {
               name: "event",
               data: { event },
-              // The event's id as the job's: the same event stored twice (two instances, a redelivery) is one job.
-              opts: { ...(jobId === undefined ? {} : { jobId }), removeOnComplete: { age: 3_600, count: 10_000 }, removeOnFail: { age: 86_400 } },
+              // The event's id as the job's: the same event stored twice while it waits (two instances, a
+              // redelivery) is one job. An answered event's data is not kept: the ledger (ids only) stops a
+              // later copy.
+              opts: { ...(jobId === undefined ? {} : { jobId }), removeOnComplete: true, removeOnFail: { age: 86_400 } },
             };
           }),
         ),

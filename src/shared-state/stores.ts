@@ -1,7 +1,7 @@
 // The small pieces of state every instance must see the same: which events were answered, how far each
 // event's delivery got, which customer chats got the friendly note lately, and the account-info cache.
 import type { Redis } from "ioredis";
-import type { BatchState, DeliveryJournal } from "../line/sender.js";
+import type { BatchState, DeliveryJournal } from "../line/outbox.js";
 import type { EventLedger } from "../pipeline/ledger.js";
 import type { QuietNotes } from "../roles/quiet-notes.js";
 import { NOTE_PERIOD_MS } from "../roles/quiet-notes.js";

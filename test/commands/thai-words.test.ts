@@ -127,7 +127,7 @@ describe("talk that only looks like a command", () => {
       if (!parsed.ok) throw new Error(`${typed} did not parse`);
       expect(parsed.bare).toBe(true);
       for (const role of ["customer", "staff"] as const) {
-        expect(admitCommand(parsed.command.kind, { bare: parsed.bare, addressed: false }, { role, place: "customer_group" }, true)).toEqual({ kind: "ignore" });
+        expect(admitCommand(parsed.command.kind, { bare: parsed.bare, addressed: false }, { role, place: "customer_group", staffPlace: false }, true)).toEqual({ kind: "ignore" });
       }
     },
   );

@@ -300,4 +300,34 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.waitForBotMessage("฿99.00", REPLY);
     await shoot("customer-group");
   });
+
+  it("a staff member in the group with customers gets what customers get there; a newcomer in the staff group hears who sees its data", async () => {
+    const c = ui!;
+    const staffMember = DEMO_PEOPLE.find((p) => p.role === "staff")!;
+    await c.chooseWho(staffMember.name);
+    await c.chooseChat(customerGroup.name);
+    const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
+    await c.send("qr 150");
+    const card = await c.waitForBotMessage("฿150.00", REPLY);
+    // The customers' QR card: no "check payment" button (that, and the payment watch, are for staff places).
+    await expect(card.locator(".flex-button").count()).resolves.toBe(0);
+    await c.send("@slipline ยอดวันนี้");
+    const pointer = await c.waitForBotMessage(/แชตส่วนตัว|แชทส่วนตัว/, REPLY);
+    await expect(pointer.textContent()).resolves.not.toMatch(/฿|บาท|รายการ/);
+
+    // Joining the group with customers: silence. The answer to the next message is the barrier: the bot
+    // handles a chat's events in order, so anything the join brought would have come first.
+    const before = await bot.count();
+    await c.page.locator("#join-group").click();
+    await c.page.locator("#messages .notice.system", { hasText: "joined the group" }).last().waitFor({ timeout: REPLY.timeoutMs });
+    await c.send("@slipline qr 99");
+    await c.waitForBotMessage("฿99.00", REPLY);
+    expect(await bot.count()).toBe(before + 1);
+
+    // Joining the staff group: the group is told, once, that everyone in it sees the shop's data.
+    await c.chooseChat(staffGroup.name);
+    await c.page.locator("#join-group").click();
+    await c.waitForBotMessage("STAFF_GROUP_IDS", REPLY);
+    await shoot("staff-group-newcomer");
+  });
 });

@@ -1,4 +1,6 @@
 // Test doubles for the handlers: a plain-object SlipClient over an in-memory list, and a ChatContext that records.
+import { messagesOf } from "../../src/privacy/answer.js";
+import type { Answer } from "../../src/privacy/answer.js";
 import type { messagingApi } from "@line/bot-sdk";
 import { pino } from "pino";
 import type { BotSettings } from "../../src/config.js";
@@ -119,6 +121,8 @@ export function fakeSlip(options: { items?: HistoryItem[]; fail?: (operation: st
 
 export interface RecordingContext extends ChatContext {
   sent: messagingApi.Message[][];
+  /** What was sent, as the send boundary gets it: with its audience and kind. */
+  answers: Answer[];
   loadings: number;
 }
 
@@ -136,9 +140,11 @@ export function recordingContext(chat: Chat, userId: string | undefined, staff: 
     audience: audienceOf(chat, userId, staff),
     now: NOW,
     sent: [],
+    answers: [],
     loadings: 0,
-    async send(messages) {
-      ctx.sent.push(messages);
+    async send(answer) {
+      ctx.sent.push([...messagesOf(answer)]);
+      ctx.answers.push(answer);
     },
     showLoading() {
       ctx.loadings += 1;

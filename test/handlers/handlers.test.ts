@@ -1,6 +1,6 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
-import { handleGreeting, handleNonText, handlePostback, handleText } from "../../src/handlers/index.js";
+import { handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../../src/handlers/index.js";
 import {
   InvalidRequestError,
   PackageExpiredError,
@@ -328,7 +328,7 @@ describe("roles", () => {
     const nobody = { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() };
     const ctx = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", nobody);
     expect((await handleText(text("balance"), ctx, deps(fakeSlip(), { ...nobody, defaultLang: "en" }))).outcome).toBe("refused");
-    expect(visibleText(lastReply(ctx))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*STAFF_USER_IDS/);
+    expect(visibleText(lastReply(ctx))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*staff list/);
   });
 
   it("answers listed users in a 1:1 chat and anyone in a staff group, even without a user id", async () => {
@@ -504,5 +504,46 @@ describe("postbacks and greetings", () => {
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toContain("Hello!");
     expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "summary", "balance", "id", "help"]);
+  });
+});
+
+describe("where the answer goes decides what it holds", () => {
+  const CUSTOMER_GROUP = { type: "group", id: "C9999" } as const;
+
+  it("a staff member's QR in a group with customers is the customers' card: no check-payment button, no watch", async () => {
+    const watched: unknown[] = [];
+    const ctx = recordingContext(CUSTOMER_GROUP, "U1111");
+    const handlerDeps = { ...deps(fakeSlip(), { defaultLang: "en" }), watches: { watch: (w: unknown) => Promise.resolve(void watched.push(w)) } };
+    expect(await handleText(text("qr 150"), ctx, handlerDeps)).toEqual({ command: "qr", outcome: "answered" });
+    expect(ctx.answers.map((a) => [a.audience, a.kind])).toEqual([["public", "qr_card"]]);
+    expect(JSON.stringify(lastReply(ctx))).not.toContain("postback");
+    expect(watched).toEqual([]);
+
+    const own = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text("qr 150"), own, handlerDeps)).toEqual({ command: "qr", outcome: "answered" });
+    expect(own.answers.map((a) => [a.audience, a.kind])).toEqual([["staff", "qr_card_with_check"]]);
+    expect(watched).toHaveLength(1);
+  });
+
+  it("a staff member in a group with customers hears a service failure in the customers' words, plus where to ask", async () => {
+    const slip = fakeSlip({
+      fail: (operation) => {
+        throw new PackageExpiredError(operation, "Package expired");
+      },
+    });
+    const ctx = recordingContext(CUSTOMER_GROUP, "U1111");
+    expect(await handleText(text("qr 0812345678 150"), ctx, deps(slip, { defaultLang: "en" }))).toEqual({ command: "qr", outcome: "package_expired" });
+    const said = visibleText(lastReply(ctx));
+    expect(said).toMatch(/ask the shop's staff[\s\S]*1:1 chat/);
+    expect(said).not.toMatch(/package|renew/i);
+  });
+
+  it("tells a staff group who sees its data when someone joins; elsewhere says nothing", async () => {
+    const staffGroup = recordingContext(GROUP_CHAT, undefined);
+    expect(await handleMemberJoined(1, staffGroup, deps(fakeSlip(), { defaultLang: "en" }))).toEqual({ command: "none", outcome: "answered" });
+    expect(visibleText(lastReply(staffGroup))).toMatch(/everyone in it sees the shop's data[\s\S]*STAFF_GROUP_IDS/);
+    const customers = recordingContext(CUSTOMER_GROUP, undefined);
+    expect(await handleMemberJoined(1, customers, deps(fakeSlip()))).toEqual({ command: "none", outcome: "ignored" });
+    expect(customers.sent).toEqual([]);
   });
 });

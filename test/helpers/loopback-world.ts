@@ -25,9 +25,10 @@ export interface BotProcess {
   readonly webhookUrl: string;
 }
 
-export async function startWorld(latencyMs: number): Promise<World> {
+/** `devRoutes`: the sandbox's route that simulates a customer paying the demo shop. */
+export async function startWorld(latencyMs: number, options: { devRoutes?: boolean } = {}): Promise<World> {
   const platform = await startLinePlatform({ channelAccessToken: ACCESS_TOKEN });
-  const sandbox = await startSandbox({ latencyMs });
+  const sandbox = await startSandbox({ latencyMs, devRoutes: options.devRoutes ?? false });
   return {
     platform,
     sandbox,

@@ -8,8 +8,9 @@ import { createLineHttpApi } from "../../src/line/api.js";
 import type { LineApi, LineHttpApi } from "../../src/line/api.js";
 import { installHttpTimeouts } from "../../src/line/http-timeouts.js";
 import type { HttpTimeouts } from "../../src/line/http-timeouts.js";
-import { createLineSender } from "../../src/line/sender.js";
-import type { Delivery } from "../../src/line/sender.js";
+import { createOutbox } from "../../src/line/outbox.js";
+import { publicAnswer } from "../../src/privacy/answer.js";
+import type { Delivery } from "../../src/line/outbox.js";
 import { createLogger } from "../../src/log.js";
 import { sendJson, startFaultServer } from "../helpers/fault-server.js";
 import { freePort } from "../helpers/free-port.js";
@@ -80,7 +81,8 @@ async function run(api: LineApi, script: FaultScript, replyToken: string | undef
   const from = line.count;
   const logs = captureLogs();
   const delays: number[] = [];
-  const sender = createLineSender({
+  const sender = createOutbox({
+    staff: () => ({ staffUserIds: new Set(), staffGroupIds: new Set() }),
     api,
     log: createLogger({ level: "debug", destination: logs, secrets: [TOKEN] }),
     attempts: 2,
@@ -90,8 +92,8 @@ async function run(api: LineApi, script: FaultScript, replyToken: string | undef
     random: () => 0.5,
     newRetryKey: () => "00000000-0000-4000-8000-000000000001",
   });
-  const outlet = sender.forEvent({ replyToken, chatId: USER, chatType: "user" });
-  await outlet.send(HELLO);
+  const outlet = sender.forEvent({ replyToken, chat: { type: "user", id: USER } });
+  await outlet.send(publicAnswer("help", HELLO));
   return { deliveries: outlet.deliveries, requests: line.requests.slice(from).map(seen), delays, logs: logs.text() };
 }
 

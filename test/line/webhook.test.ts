@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publicAnswer } from "../../src/privacy/answer.js";
 import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
@@ -180,7 +181,7 @@ describe("readiness, admission and the metrics token", () => {
         handleText: async (input, ctx) => {
           await gate;
           handled.push(input.text);
-          await ctx.send([{ type: "text", text: `done ${input.text}` }]);
+          await ctx.send(publicAnswer("help", [{ type: "text", text: `done ${input.text}` }]));
           return { command: "help", outcome: "answered" };
         },
       },
@@ -216,7 +217,7 @@ describe("readiness, admission and the metrics token", () => {
         ...REAL_HANDLERS,
         handleText: async (_input, ctx) => {
           await gate;
-          await ctx.send([{ type: "text", text: "finished" }]);
+          await ctx.send(publicAnswer("help", [{ type: "text", text: "finished" }]));
           return { command: "help", outcome: "answered" };
         },
       },
@@ -249,7 +250,7 @@ describe("readiness, admission and the metrics token", () => {
         ...REAL_HANDLERS,
         handleText: async (_input, ctx) => {
           await gate;
-          await ctx.send([{ type: "text", text: "too late" }]);
+          await ctx.send(publicAnswer("help", [{ type: "text", text: "too late" }]));
           return { command: "help", outcome: "answered" };
         },
       },

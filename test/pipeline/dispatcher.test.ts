@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { publicAnswer } from "../../src/privacy/answer.js";
 import type { ChatContext, HandlerOutcome } from "../../src/handlers/context.js";
 import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
 import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
@@ -14,7 +15,7 @@ const GROUP = lineId("C", 0xe3);
 function recordingHandlers(overrides: Partial<EventHandlers> = {}) {
   const calls: { kind: string; text?: string; chat: string }[] = [];
   const answer = async (ctx: ChatContext, text: string): Promise<HandlerOutcome> => {
-    await ctx.send([{ type: "text", text }]);
+    await ctx.send(publicAnswer("help", [{ type: "text", text }]));
     return { command: "help", outcome: "answered" };
   };
   const handlers: EventHandlers = {
@@ -33,6 +34,10 @@ function recordingHandlers(overrides: Partial<EventHandlers> = {}) {
     handleGreeting: async (ctx) => {
       calls.push({ kind: "greeting", chat: ctx.chat.id });
       return answer(ctx, "hello");
+    },
+    handleMemberJoined: async (members, ctx) => {
+      calls.push({ kind: "member_joined", text: String(members), chat: ctx.chat.id });
+      return answer(ctx, "welcome");
     },
     ...overrides,
   };
@@ -56,7 +61,7 @@ describe("event dispatcher", () => {
       handleText: async (_input, ctx) => {
         started = true;
         await gate;
-        await ctx.send([{ type: "text", text: "late" }]);
+        await ctx.send(publicAnswer("help", [{ type: "text", text: "late" }]));
         return { command: "history", outcome: "answered" };
       },
     });
@@ -74,7 +79,7 @@ describe("event dispatcher", () => {
     const { handlers } = recordingHandlers({
       handleText: async (input, ctx) => {
         if (input.text === "boom") throw new TypeError("a bug");
-        await ctx.send([{ type: "text", text: "fine" }]);
+        await ctx.send(publicAnswer("help", [{ type: "text", text: "fine" }]));
         return { command: "help", outcome: "answered" };
       },
     });
@@ -154,7 +159,7 @@ describe("event dispatcher", () => {
         // The first event yields to the event loop; a second one must not start meanwhile.
         await new Promise((resolve) => setImmediate(resolve));
         order.push(`end ${input.text}`);
-        await ctx.send([{ type: "text", text: input.text }]);
+        await ctx.send(publicAnswer("help", [{ type: "text", text: input.text }]));
         return { command: "help", outcome: "answered" };
       },
     });

@@ -1,3 +1,4 @@
+import { messagesOf } from "../../src/privacy/answer.js";
 import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
@@ -63,7 +64,7 @@ const parseContext = { now: NOW, timeZone: TZ, defaultLang: "th" as const };
 
 describe("renderQr", () => {
   it("shows the amount, the masked payee with its type and the scan line, with the QR at 512 and an image message", () => {
-    const messages = renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL });
+    const messages = [...messagesOf(renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(messages).toHaveLength(2);
     const card = flex(messages);
@@ -85,7 +86,7 @@ describe("renderQr", () => {
   });
 
   it("says the payer enters the amount when there is none, in English", () => {
-    const messages = renderQr({ lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL });
+    const messages = [...messagesOf(renderQr({ lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL }))];
     const text = visibleText(messages);
     expect(text).toContain("Payer enters the amount");
     expect(text).toContain("citizen/tax id");
@@ -94,19 +95,19 @@ describe("renderQr", () => {
   });
 
   it("fits the longest amount and an e-wallet payee", () => {
-    const messages = renderQr({ lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL });
+    const messages = [...messagesOf(renderQr({ lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages)).toContain("฿9,999,999,999.99");
     expect(visibleText(messages)).toContain("e-wallet");
   });
 
   it("leaves the images out when the link is not https (LINE would refuse the whole reply) but keeps loopback http for the console", () => {
-    const plain = renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example") });
+    const plain = [...messagesOf(renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example") }))];
     expect(plain).toHaveLength(1);
     expect((flex(plain).contents as messagingApi.FlexBubble).hero).toBeUndefined();
     expect(lineLimitProblems(plain)).toEqual([]);
 
-    const console = renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024" });
+    const console = [...messagesOf(renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024" }))];
     expect(console).toHaveLength(2);
     expect(console[1]).toMatchObject({ previewImageUrl: "http://127.0.0.1:4000/api/qr-image?data=abc&size=240" });
   });
@@ -182,7 +183,7 @@ function largestHistory(lang: "th" | "en"): HistoryView {
 
 describe("renderHistory", () => {
   it.each(["th", "en"] as const)("keeps the largest page within every LINE limit (%s)", (lang) => {
-    const messages = renderHistory(largestHistory(lang));
+    const messages = [...messagesOf(renderHistory(largestHistory(lang)))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const card = flex(messages);
     expect(bubbleBytes(card)).toBeLessThanOrEqual(30_000);
@@ -197,7 +198,7 @@ describe("renderHistory", () => {
 
   it("shows the rows a person needs: time, amount, coloured status word, names, full ref, source", () => {
     const view = largestHistory("th");
-    const text = visibleText(renderHistory(view));
+    const text = visibleText([...messagesOf(renderHistory(view))]);
     expect(text).toContain("ประวัติตรวจสลิป");
     expect(text).toContain("7 วันล่าสุด · 16–22 พ.ย. 2569");
     expect(text).toContain("สถานะ: ผ่าน");
@@ -212,7 +213,7 @@ describe("renderHistory", () => {
   });
 
   it("gives unknown statuses a neutral colour and their raw word, and known ones their colour", () => {
-    const card = flex(renderHistory(largestHistory("en")));
+    const card = flex([...messagesOf(renderHistory(largestHistory("en")))]);
     const json = JSON.stringify(card.contents);
     expect(json).toContain('"text":"a_status_nobody_lis…","size":"xs","weight":"bold","color":"#999999"');
     expect(json).toContain('"text":"Fraud","size":"xs","weight":"bold","color":"#D32F2F"');
@@ -221,7 +222,7 @@ describe("renderHistory", () => {
 
   it("shows what there is of an item with every field null", () => {
     const view: HistoryView = { ...largestHistory("en"), page: 1, rows: [NULL_ITEM], summary: { count: 1, validTotal: 0, byStatus: [] } };
-    const messages = renderHistory(view);
+    const messages = [...messagesOf(renderHistory(view))];
     expect(lineLimitProblems(messages)).toEqual([]);
     // A dash for the time, the amount and the status; the header's range has a dash too, so count whole lines.
     expect(visibleText(messages).match(/^–$/gm)).toHaveLength(3);
@@ -236,7 +237,7 @@ describe("renderHistory", () => {
       summary: { count: 0, validTotal: 0, byStatus: [] },
       rows: [],
     };
-    const messages = renderHistory(view);
+    const messages = [...messagesOf(renderHistory(view))];
     const card = flex(messages);
     expect(visibleText(messages)).toContain("No slip checks in this range.");
     expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks in this range. (No slip checks in this range.)");
@@ -261,7 +262,7 @@ describe("renderHistory", () => {
       summary: { count: 35, validTotal: 0, byStatus: [{ status: "fraud", count: 35 }] },
       rows: Array.from({ length: 10 }, (_, i) => largeItem(i, "fraud", "api")),
     };
-    const card = flex(renderHistory(view));
+    const card = flex([...messagesOf(renderHistory(view))]);
     const [previous, next] = postbacks(card);
     expect(next).toMatchObject({ label: "หน้าถัดไป", displayText: "หน้าถัดไป" });
     expect(previous).toMatchObject({ label: "หน้าก่อน" });
@@ -299,7 +300,7 @@ describe("renderHistory", () => {
       summary: { count: 1, validTotal: 150, byStatus: [{ status: "valid", count: 1 }] },
       rows: [largeItem(1, "valid", "api")],
     };
-    const card = flex(renderHistory(view));
+    const card = flex([...messagesOf(renderHistory(view))]);
     expect(postbacks(card)).toEqual([]);
     expect(rowPostbacks(card)).toEqual([]);
     expect(visibleText([card])).toContain("Ref 015326123456789ABCDEF");
@@ -319,7 +320,7 @@ describe("renderBalance", () => {
   };
 
   it("shows store, package, tokens (no .00 when whole), credits, estimates, rates and the expiry in BE with days left", () => {
-    const messages = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account });
+    const messages = [...messagesOf(renderBalance({ lang: "th", timeZone: TZ, now: NOW, account }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
     for (const part of ["ร้านกาแฟดีใจ", "Pro", "12,345.68", "100", "8,230 สลิป", "12,345 สลิป", "1.50 โทเคน", "31 ม.ค. 2570\n(เหลือ 70 วัน)"]) {
@@ -329,12 +330,12 @@ describe("renderBalance", () => {
   });
 
   it("warns when the package ends within 7 days or the API estimate is under 50 slips", () => {
-    const messages = renderBalance({
+    const messages = [...messagesOf(renderBalance({
       lang: "en",
       timeZone: TZ,
       now: NOW,
       account: { ...account, estimatedSlips: { chat: 60, api: 40 }, expiresAt: "2026-11-25T10:00:00.000Z" },
-    });
+    }))];
     const text = visibleText(messages);
     expect(text).toContain("25 Nov 2026\n(3 days left)");
     expect(text).toContain("⚠️ The package expires in 3 days. Please renew it.");
@@ -343,20 +344,20 @@ describe("renderBalance", () => {
   });
 
   it("says an expired package has expired", () => {
-    const text = visibleText(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account: { ...account, expiresAt: "2026-11-20T00:00:00.000Z" } }));
+    const text = visibleText([...messagesOf(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account: { ...account, expiresAt: "2026-11-20T00:00:00.000Z" } }))]);
     expect(text).toContain("expired 2 days ago");
     expect(text).toContain("⚠️ The package has expired. Please renew it.");
   });
 
   it("fits very long names", () => {
-    const messages = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, storeName: LONG_THAI_NAME.repeat(30), packageName: LONG_LATIN_NAME } });
+    const messages = [...messagesOf(renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, storeName: LONG_THAI_NAME.repeat(30), packageName: LONG_LATIN_NAME } }))];
     expect(lineLimitProblems(messages)).toEqual([]);
   });
 });
 
 describe("renderHelp", () => {
   it.each(["th", "en"] as const)("lists every command with one example and offers the commands as quick replies (%s)", (lang) => {
-    const messages = renderHelp({ lang, role: "staff" });
+    const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
     const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอดเมื่อวาน", "เช็คยอด 150", "โทเคน"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
@@ -367,13 +368,13 @@ describe("renderHelp", () => {
   });
 
   it("explains one command when asked", () => {
-    const text = visibleText(renderHelp({ lang: "en", role: "staff", topic: "history" }));
+    const text = visibleText([...messagesOf(renderHelp({ lang: "en", role: "staff", topic: "history" }))]);
     expect(text).toContain("Usage: history");
     expect(text).toContain("Example: history yesterday fraud");
   });
 
   it("explains one command in Thai with real commands to copy, one a line, no notation", () => {
-    expect(visibleText(renderHelp({ lang: "th", role: "staff", topic: "history" }))).toBe(
+    expect(visibleText([...messagesOf(renderHelp({ lang: "th", role: "staff", topic: "history" }))])).toBe(
       [
         "ประวัติ: สลิปที่ตรวจในวันที่เลือก พร้อมยอดโอนเข้า เลือกดูตามสถานะได้: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
         "พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ",
@@ -388,7 +389,7 @@ describe("renderHelp", () => {
 describe("renderHelp for customers", () => {
   it.each(["th", "en"] as const)("shows only how to pay the shop and offers qr and help (%s)", (lang) => {
     for (const topic of [undefined, "history", "balance", "qr"] as const) {
-      const messages = renderHelp({ lang, role: "customer", topic });
+      const messages = [...messagesOf(renderHelp({ lang, role: "customer", topic }))];
       expect(lineLimitProblems(messages)).toEqual([]);
       const text = visibleText(messages);
       expect(text).toContain(lang === "th" ? "คิวอาร์ 150" : "qr 150");
@@ -400,26 +401,26 @@ describe("renderHelp for customers", () => {
 
 describe("error and other short replies", () => {
   it("shows what was wrong and the right usage", () => {
-    const messages = renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "abc" } });
+    const messages = [...messagesOf(renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "abc" } }))];
     expect(visibleText(messages)).toBe(
       "“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 0812345678 150",
     );
   });
 
   it("shows what was wrong in Thai and real commands to copy", () => {
-    const messages = renderUsageError({ lang: "th", command: "paid", problem: { code: "missing_amount" } });
+    const messages = [...messagesOf(renderUsageError({ lang: "th", command: "paid", problem: { code: "missing_amount" } }))];
     expect(visibleText(messages)).toBe("ใส่ยอดเงินที่จะเช็คด้วยค่ะ\nพิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nเช็คยอด 150\nเช็คยอด 1,500.50");
   });
 
   it("echoes at most a short piece of a huge input", () => {
-    const messages = renderUsageError({ lang: "th", command: "history", problem: { code: "unexpected", input: "ก".repeat(5000) } });
+    const messages = [...messagesOf(renderUsageError({ lang: "th", command: "history", problem: { code: "unexpected", input: "ก".repeat(5000) } }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages).length).toBeLessThan(400);
   });
 
   it("points an unknown command to qr, history and summary", () => {
-    expect(visibleText(renderUnknownCommand("en", "qrr"))).toBe("Unknown command “qrr”. Try qr, history, summary, or send “help”.");
-    const thai = renderUnknownCommand("th");
+    expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr, history, summary, or send “help”.");
+    const thai = [...messagesOf(renderUnknownCommand("th"))];
     expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์” “ประวัติ” “ยอด” หรือพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
     expect(quickReplyLabels(thai[0])).toHaveLength(6);
   });
@@ -432,30 +433,30 @@ describe("error and other short replies", () => {
     ["response_shape", "th", "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ"],
     ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
-    expect(visibleText(renderServiceFailure({ kind }, lang))).toBe(expected);
+    expect(visibleText([...messagesOf(renderServiceFailure({ kind }, lang))])).toBe(expected);
   });
 
   it("shows the service's message for a request it refused", () => {
     const message = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
-    expect(visibleText(renderServiceFailure({ kind: "invalid_request", serviceMessage: message }, "en"))).toBe(
+    expect(visibleText([...messagesOf(renderServiceFailure({ kind: "invalid_request", serviceMessage: message }, "en"))])).toBe(
       `The slip service did not accept this: ${message}`,
     );
   });
 
   it("says how to give the PromptPay id, refuses politely, greets and shows ids", () => {
-    expect(visibleText(renderNoPromptPayId("en"))).toContain("qr 0812345678 150");
-    expect(visibleText(renderStaffOnly("th", false))).toContain("“ไอดี”");
-    expect(visibleText(renderStaffOnly("en", true))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*STAFF_USER_IDS/);
-    const greeting = renderGreeting("th", "staff");
+    expect(visibleText([...messagesOf(renderNoPromptPayId("en"))])).toContain("qr 0812345678 150");
+    expect(visibleText([...messagesOf(renderStaffOnly("th", false))])).toContain("“ไอดี”");
+    expect(visibleText([...messagesOf(renderStaffOnly("en", true))])).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*staff list/);
+    const greeting = [...messagesOf(renderGreeting("th", "staff"))];
     expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
     // The greeting says to type “วิธีใช้”, and the help quick reply says the same word.
     expect(visibleText(greeting)).toContain("“วิธีใช้”");
-    const customerGreeting = renderGreeting("th", "customer");
+    const customerGreeting = [...messagesOf(renderGreeting("th", "customer"))];
     expect(quickReplyLabels(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
     expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
     expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
-    expect(visibleText(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))).toBe(
-      "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner for STAFF_USER_IDS or STAFF_GROUP_IDS.",
+    expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))])).toBe(
+      "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner to add to the bot's staff list.",
     );
   });
 });

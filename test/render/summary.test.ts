@@ -1,5 +1,6 @@
 // The summary, "has it arrived?" and forecast views at their extremes: within LINE's limits in both
 // languages, and saying what a shop needs to read.
+import { messagesOf } from "../../src/privacy/answer.js";
 import { describe, expect, it } from "vitest";
 import type { CalendarDate } from "../../src/commands/types.js";
 import { renderBalance } from "../../src/render/balance.js";
@@ -50,7 +51,7 @@ function view(items: HistoryItem[], over: Partial<SummaryView> = {}): SummaryVie
 describe("renderSummary", () => {
   it("shows the checks, the valid total, each status and channel, the tokens and the time of the figures", () => {
     const text = visibleText(
-      renderSummary(view([item({}), item({ status: "duplicate", source: "api" }), item({ amount: 1_000.5, tokensCharged: 0.75 })])),
+      [...messagesOf(renderSummary(view([item({}), item({ status: "duplicate", source: "api" }), item({ amount: 1_000.5, tokensCharged: 0.75 })])))],
     );
     for (const part of ["Summary", "Today · 22 Nov 2026", "3 checks", "฿1,150.50", "Valid", "Duplicate", "Tokens used: 2.75", "As of 14:05"]) {
       expect(text).toContain(part);
@@ -58,7 +59,7 @@ describe("renderSummary", () => {
   });
 
   it("says when there was nothing, rather than an empty chart", () => {
-    const messages = renderSummary(view([]));
+    const messages = [...messagesOf(renderSummary(view([])))];
     expect(visibleText(messages)).toContain("0 checks");
     expect(visibleText(messages)).toContain("No slip checks in this range.");
     expect(lineLimitProblems(messages)).toEqual([]);
@@ -74,9 +75,9 @@ describe("renderSummary", () => {
       }),
     );
     for (const lang of ["th", "en"] as const) {
-      const messages = renderSummary(
+      const messages = [...messagesOf(renderSummary(
         view(items, { lang, range: { kind: "days", days: 31 }, coveredFrom: day(23, 10), coveredTo: day(22), askedFrom: day(23, 10), total: 20_000 }),
-      );
+      ))];
       expect(lineLimitProblems(messages)).toEqual([]);
       const text = visibleText(messages);
       expect(text).toContain(lang === "en" ? "33 others" : "อื่น ๆ อีก 33 แบบ");
@@ -86,7 +87,7 @@ describe("renderSummary", () => {
 
   it("says when a long range was cut to its last 31 days and when the figures cover only the newest checks", () => {
     const text = visibleText(
-      renderSummary(view([item({})], { range: { kind: "days", days: 90 }, coveredFrom: day(23, 10), askedFrom: day(24, 8), total: 25_000 })),
+      [...messagesOf(renderSummary(view([item({})], { range: { kind: "days", days: 90 }, coveredFrom: day(23, 10), askedFrom: day(24, 8), total: 25_000 })))],
     );
     expect(text).toContain("A summary covers at most 31 days: these figures are for 23 Oct – 22 Nov 2026.");
     expect(text).toMatch(/1 .*25,000/);
@@ -96,7 +97,7 @@ describe("renderSummary", () => {
 describe("renderPaid", () => {
   it("shows the payments of the amount since the QR, newest first, with payer, time and ref", () => {
     const found = Array.from({ length: 7 }, (_, i) => item({ createdAt: new Date(NOW.getTime() - i * 60_000).toISOString(), senderName: `Payer ${i}` }));
-    const messages = renderPaid({ lang: "en", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T06:00:00Z"), found, askAgain: "paid 150" });
+    const messages = [...messagesOf(renderPaid({ lang: "en", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T06:00:00Z"), found, askAgain: "paid 150" }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
     expect(text).toContain("Arrived: 7 checks");
@@ -109,7 +110,7 @@ describe("renderPaid", () => {
 
   it("says 'not yet' with a quick reply that asks again, showing in the chat what a person would type", () => {
     const askAgain = "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z";
-    const messages = renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain });
+    const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ");
     expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
@@ -130,17 +131,17 @@ describe("the forecast in renderBalance", () => {
   };
 
   it("warns that the tokens run out first when the pace uses them before the package ends", () => {
-    const text = visibleText(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }));
+    const text = visibleText([...messagesOf(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }))]);
     expect(text).toContain("Last 7 days: 20 tokens a day on average");
     expect(text).toContain("At this pace, tokens last about 35 days (until 27 Dec 2026)");
     expect(text).toContain("⚠️ Tokens run out before the package expires.");
   });
 
   it("says the package ends first at a slow pace, and that there is no forecast without checks", () => {
-    expect(visibleText(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 7, days: 7 } }))).toContain(
+    expect(visibleText([...messagesOf(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 7, days: 7 } }))])).toContain(
       "The package expires before the tokens run out.",
     );
-    expect(visibleText(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 0, days: 7 } }))).toContain(
+    expect(visibleText([...messagesOf(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 0, days: 7 } }))])).toContain(
       "No checks in the last 7 days, so no forecast yet.",
     );
   });

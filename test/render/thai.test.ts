@@ -13,6 +13,8 @@ import { renderSummary } from "../../src/render/summary.js";
 import { renderBalance } from "../../src/render/balance.js";
 import { renderHelp } from "../../src/render/help.js";
 import { renderId } from "../../src/render/id.js";
+import { renderExpiryAlert, renderLowTokensAlert, renderPaymentReceived } from "../../src/render/alerts.js";
+import { messagesOf, type Answer } from "../../src/privacy/answer.js";
 import {
   renderAskInPrivate,
   renderContact,
@@ -24,6 +26,7 @@ import {
   renderQrShopOnly,
   renderServiceFailure,
   renderSlipPhotoHint,
+  renderStaffGroupNotice,
   renderStaffOnly,
   renderUnknownCommand,
   renderUsageError,
@@ -164,10 +167,12 @@ const KIND: Record<keyof Texts, Kind> = {
   serviceError: "sentence",
   unauthorized: "sentence",
   responseShape: "sentence",
+  qrMismatch: "sentence",
   noPromptPayId: "sentence",
   staffOnly: "sentence",
   noStaffYet: "sentence",
   askInPrivate: "sentence",
+  staffGroupNotice: "sentence",
   qrShopOnly: "sentence",
   qrAskStaff: "sentence",
   customerNote: "sentence",
@@ -355,7 +360,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
   const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate" })];
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
-  const replies: Record<string, messagingApi.Message[]> = {
+  const answers: Record<string, Answer> = {
     qr: renderQr({ lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
     qrNoAmount: renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
@@ -395,12 +400,16 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     customerGreeting: renderGreeting("th", "customer"),
     slipPhoto: renderSlipPhotoHint("th"),
     serviceFailure: renderServiceFailure({ kind: "response_shape" }, "th"),
+    staffGroupNotice: renderStaffGroupNotice("th"),
+    lowTokens: renderLowTokensAlert("th", 40, 50),
+    expiry: renderExpiryAlert("th", 3, { year: 2026, month: 11, day: 25 }),
+    paymentReceived: renderPaymentReceived({ lang: "th", amountSatang: 15000, payer: "นาย สมชาย ใจดี", at: NOW, timeZone: TZ }),
   };
   for (const name of ["qr", "history", "summary", "paid", "balance", "contact", "help", "id"] as const) {
-    replies[`help ${name}`] = renderHelp({ lang: "th", role: "staff", topic: name });
+    answers[`help ${name}`] = renderHelp({ lang: "th", role: "staff", topic: name });
   }
-  replies.usage = PROBLEMS.flatMap((problem) => renderUsageError({ lang: "th", command: "history", problem }));
-  return replies;
+  for (const problem of PROBLEMS) answers[`usage ${problem.code}`] = renderUsageError({ lang: "th", command: "history", problem });
+  return Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, [...messagesOf(answer)]]));
 }
 
 /** Everything a person reads: texts, alt texts, button and quick reply labels, what a tap shows in the chat. */

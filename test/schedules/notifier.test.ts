@@ -11,7 +11,8 @@ import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform, RecordedSend } from "../../src/local-line/platform.js";
 import { createLineHttpApi } from "../../src/line/api.js";
 import type { LineHttpApi } from "../../src/line/api.js";
-import { createLineSender } from "../../src/line/sender.js";
+import { createOutbox } from "../../src/line/outbox.js";
+import type { StaffLists } from "../../src/roles/audience.js";
 import { createLogger } from "../../src/log.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startSandbox } from "../../src/sandbox/server.js";
@@ -81,13 +82,18 @@ const slip: SlipClient = {
   close: () => Promise.resolve(),
 };
 
+/** The staff lists of the moment; a test may change them, as a reload would. */
+const STAFF: StaffLists = { staffUserIds: new Set([OWNER, CASHIER_CHAT]), staffGroupIds: new Set([STAFF_GROUP]) };
+let staff: StaffLists = STAFF;
+
 function notifierWith(alerts: AlertSettings, store: ScheduleStore, storeOutlivesRestart: boolean): Notifier {
   return createNotifier({
     alerts,
-    settings: { staffUserIds: new Set([OWNER]), staffGroupIds: new Set([STAFF_GROUP]), timeZone: "Asia/Bangkok", defaultLang: "en" },
+    settings: { timeZone: "Asia/Bangkok", defaultLang: "en" },
+    staff: () => staff,
     slip,
     summaries: createSummaryLoader({ slip, now: () => clock, reuseMs: 0 }),
-    sender: createLineSender({ api: viaProxy, log, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0 }),
+    outbox: createOutbox({ api: viaProxy, log, staff: () => staff, backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0 }),
     quota: () => readQuota(api, log),
     store,
     storeOutlivesRestart,
@@ -276,6 +282,38 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
     await notifier.watches?.watch({ chatId: CASHIER_CHAT, amountSatang: 12_300, after: clock, lang: "en" });
     await pay("2026-11-20 14:31", 123, "นาย ช้า ไป");
     expect(await tickAt(notifier, "2026-11-20 14:32")).toEqual([]);
+  });
+
+  it("drops a watch whose chat is no longer a staff place when the payment comes: the payer's name goes nowhere", async () => {
+    const notifier = notifierWith({ watchMinutes: 30 }, await fresh(), outlivesRestart);
+    clock = bangkok("2026-11-20 15:00");
+    // The cashier's QR first (the older watch takes the first payment), then the owner's, same amount.
+    await notifier.watches?.watch({ chatId: CASHIER_CHAT, amountSatang: 31_400, after: clock, lang: "en" });
+    clock = bangkok("2026-11-20 15:01");
+    await notifier.watches?.watch({ chatId: OWNER, amountSatang: 31_400, after: clock, lang: "en" });
+    // The cashier leaves the staff list (a reload) before the customer pays.
+    staff = { staffUserIds: new Set([OWNER]), staffGroupIds: new Set([STAFF_GROUP]) };
+    try {
+      const mark = logs.entries().length;
+      for (const [wall, payer] of [["2026-11-20 15:05", "นาย หนึ่ง โอนก่อน"], ["2026-11-20 15:06", "นาง สอง โอนหลัง"]] as const) {
+        clock = bangkok(wall);
+        const res = await fetch(`${sandbox.url}/dev/payments`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ amount: 314, senderName: payer }),
+        });
+        expect(res.status).toBe(200);
+      }
+      // The owner's push is the barrier: the poll that finds it has judged the cashier's watch too.
+      const told = await tickAt(notifier, "2026-11-20 15:07");
+      expect(told.map((s) => s.chatId)).toEqual([OWNER]);
+      expect(platform.sent.filter((s) => s.chatId === CASHIER_CHAT && shownText(s.messages).includes("314"))).toEqual([]);
+      const dropped = logs.entries().slice(mark).filter((e) => e.msg === "scheduled push dropped: its chat is no longer a staff place");
+      expect(dropped).toMatchObject([{ push: "payment_received", chatType: "user" }]);
+      expect(logs.entries().slice(mark).filter((e) => e.msg === "privacy_blocked")).toEqual([]);
+    } finally {
+      staff = STAFF;
+    }
   });
 });
 

@@ -226,6 +226,8 @@
     $("chat-sub").textContent = `${kind} · you are ${personName(state.me)}`;
     $("greet").textContent = group ? `Invite ${state.config.botName} to this group` : `Add ${state.config.botName} as a friend`;
     $("group-hint").hidden = !group;
+    $("join-group").hidden = !group;
+    $("join-group").textContent = `${personName(state.me)} joins this group (as a new member)`;
     fillTries(group);
     render();
     // LINE shows a rich menu only in the 1:1 chat with the bot.
@@ -304,6 +306,7 @@
     });
     $("where").addEventListener("change", chooseChat);
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
+    $("join-group").addEventListener("click", () => void post("/api/member-joined", { userId: state.me, chatId: state.chatId }));
     // With the embedded sandbox: a customer's transfer lands in the shop's history, for "has it arrived?".
     $("pay-form").hidden = !state.config.canSimulatePayment;
     $("pay-form").addEventListener("submit", (event) => {

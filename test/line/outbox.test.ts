@@ -1,27 +1,30 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
-import { createLineSender } from "../../src/line/sender.js";
+import { createOutbox } from "../../src/line/outbox.js";
 import { sdkLineApi } from "../helpers/sdk-line-api.js";
-import type { LineSenderOptions } from "../../src/line/sender.js";
+import type { OutboxOptions } from "../../src/line/outbox.js";
 import { createLogger } from "../../src/log.js";
+import { publicAnswer, staffAnswer } from "../../src/privacy/answer.js";
 import { captureLogs } from "../helpers/log-capture.js";
 
 const LINE = "https://api.line.me";
 const TOKEN = "sender-test-access-token-0123456789abcdef";
 const USER = `U${"1".repeat(32)}`;
 const GROUP = `C${"2".repeat(32)}`;
-const HELLO: messagingApi.Message[] = [{ type: "text", text: "hello" }];
+const HELLO_MESSAGES: messagingApi.Message[] = [{ type: "text", text: "hello" }];
+const HELLO = publicAnswer("help", HELLO_MESSAGES);
 const RATE_LIMIT = { message: "The API rate limit has been exceeded. Try again later." };
 const MONTHLY = { message: "You have reached your monthly limit." };
 
-function setup(overrides: Partial<LineSenderOptions> = {}) {
+function setup(overrides: Partial<OutboxOptions> = {}) {
   const logs = captureLogs();
   const log = createLogger({ level: "debug", destination: logs, secrets: [TOKEN] });
   const delays: number[] = [];
   const keys: string[] = [];
   let n = 0;
-  const sender = createLineSender({
+  const sender = createOutbox({
+    staff: () => ({ staffUserIds: new Set(), staffGroupIds: new Set() }),
     api: sdkLineApi(new messagingApi.MessagingApiClient({ channelAccessToken: TOKEN, baseURL: LINE })),
     log,
     sleep: async (ms) => {
@@ -52,11 +55,11 @@ afterAll(() => {
 describe("sender", () => {
   it("replies with the reply token and pushes nothing when LINE accepts", async () => {
     const scope = nock(LINE)
-      .post("/v2/bot/message/reply", { replyToken: "tok-1", messages: HELLO })
+      .post("/v2/bot/message/reply", { replyToken: "tok-1", messages: HELLO_MESSAGES })
       .matchHeader("authorization", `Bearer ${TOKEN}`)
       .reply(200, { sentMessages: [{ id: "1" }] });
     const { sender } = setup();
-    const outlet = sender.forEvent({ replyToken: "tok-1", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-1", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toEqual([{ via: "reply" }]);
@@ -66,11 +69,11 @@ describe("sender", () => {
     const scope = nock(LINE)
       .post("/v2/bot/message/reply")
       .reply(400, { message: "Invalid reply token" }, { "x-line-request-id": "req-reply-1" })
-      .post("/v2/bot/message/push", { to: GROUP, messages: HELLO })
+      .post("/v2/bot/message/push", { to: GROUP, messages: HELLO_MESSAGES })
       .matchHeader("x-line-retry-key", /^[0-9a-f-]{36}$/)
       .reply(200, { sentMessages: [{ id: "2" }] });
     const { sender, logs } = setup();
-    const outlet = sender.forEvent({ replyToken: "old-token", chatId: GROUP, chatType: "group" });
+    const outlet = sender.forEvent({ replyToken: "old-token", chat: { type: "group", id: GROUP } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "invalid_reply_token", attempts: 1 }]);
@@ -91,7 +94,7 @@ describe("sender", () => {
         return [200, { sentMessages: [{ id: "3" }] }];
       });
     const { sender, logs, delays, keys } = setup();
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(seen).toEqual([keys[0], keys[0]]);
@@ -109,7 +112,7 @@ describe("sender", () => {
       .post("/v2/bot/message/push")
       .reply(409, { message: "The retry key is already accepted", sentMessages: [{ id: "4" }] });
     const { sender } = setup();
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "push", attempts: 2 }]);
@@ -127,7 +130,7 @@ describe("sender", () => {
       .post("/v2/bot/message/push")
       .reply(200, {});
     const { sender, delays } = setup({ backoffBaseMs: 100, backoffMaxMs: 10_000, attempts: 5, maxRetryAfterMs: 10_000 });
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     // Full jitter below base * 2^(n-1) (random fixed at 0.5), then Retry-After: 3 s, then 120 s cut to the bound.
@@ -146,7 +149,7 @@ describe("sender", () => {
         return [200, {}];
       });
     const { sender, delays } = setup();
-    const outlet = sender.forEvent({ replyToken: "tok-2", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-2", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(replies).toBe(1);
@@ -158,7 +161,7 @@ describe("sender", () => {
     const replies = nock(LINE).post("/v2/bot/message/reply").times(3).reply(429, RATE_LIMIT);
     const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
     const { sender, logs } = setup({ attempts: 3 });
-    const outlet = sender.forEvent({ replyToken: "tok-rl", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-rl", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(replies.isDone()).toBe(true);
     expect(push.isDone()).toBe(false);
@@ -169,7 +172,7 @@ describe("sender", () => {
   it("stops at LINE's monthly limit without retrying, and says so in the log", async () => {
     const scope = nock(LINE).post("/v2/bot/message/push").reply(429, MONTHLY, { "x-line-request-id": "req-monthly" });
     const { sender, logs, delays } = setup();
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: GROUP, chatType: "group" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "group", id: GROUP } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(delays).toEqual([]);
@@ -181,10 +184,10 @@ describe("sender", () => {
 
   it("retries a reply after a 5xx with the same token: one copy whether the first got through or not", async () => {
     // LINE said 502, then the retry with the same token is accepted: one reply.
-    const retried = nock(LINE).post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO }).reply(502, { message: "Bad gateway" })
-      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO }).reply(200, {});
+    const retried = nock(LINE).post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES }).reply(502, { message: "Bad gateway" })
+      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES }).reply(200, {});
     const { sender } = setup();
-    const outlet = sender.forEvent({ replyToken: "tok-3", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-3", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(retried.isDone()).toBe(true);
     expect(outlet.deliveries).toEqual([{ via: "reply" }]);
@@ -193,7 +196,7 @@ describe("sender", () => {
     const used = nock(LINE).post("/v2/bot/message/reply").reply(500, { message: "Internal" })
       .post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" });
     const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
-    const second = setup().sender.forEvent({ replyToken: "tok-3b", chatId: USER, chatType: "user" });
+    const second = setup().sender.forEvent({ replyToken: "tok-3b", chat: { type: "user", id: USER } });
     await second.send(HELLO);
     expect(used.isDone()).toBe(true);
     expect(push.isDone()).toBe(false);
@@ -202,9 +205,9 @@ describe("sender", () => {
 
   it("pushes when LINE said every reply attempt failed, so the user is not left without an answer", async () => {
     const scope = nock(LINE).post("/v2/bot/message/reply").times(3).reply(503, { message: "Service unavailable" })
-      .post("/v2/bot/message/push", { to: USER, messages: HELLO }).reply(200, {});
+      .post("/v2/bot/message/push", { to: USER, messages: HELLO_MESSAGES }).reply(200, {});
     const { sender } = setup({ attempts: 3 });
-    const outlet = sender.forEvent({ replyToken: "tok-503", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-503", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed", attempts: 1 }]);
@@ -220,7 +223,7 @@ describe("sender", () => {
       .post("/v2/bot/message/push")
       .reply(200, {});
     const { sender } = setup({ attempts: 2 });
-    const outlet = sender.forEvent({ replyToken: "tok-4", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-4", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "push", reason: "reply_failed", attempts: 2 }]);
@@ -230,7 +233,7 @@ describe("sender", () => {
     const replies = nock(LINE).post("/v2/bot/message/reply").times(2).replyWithError({ code: "UND_ERR_HEADERS_TIMEOUT", message: "Headers Timeout Error" });
     const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
     const { sender, logs } = setup({ attempts: 2 });
-    const outlet = sender.forEvent({ replyToken: "tok-slow", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-slow", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(replies.isDone()).toBe(true);
     expect(push.isDone()).toBe(false);
@@ -241,7 +244,7 @@ describe("sender", () => {
   it("gives up after a bounded number of push attempts, and calls it LINE being down", async () => {
     const scope = nock(LINE).post("/v2/bot/message/push").times(3).reply(503, { message: "Service unavailable" });
     const { sender, delays } = setup({ attempts: 3 });
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(delays).toHaveLength(2);
@@ -253,7 +256,7 @@ describe("sender", () => {
       .post("/v2/bot/message/push")
       .reply(400, { message: "The request body has 1 error(s)", details: [{ message: "Length must be between 1 and 5000", property: "messages[0].text" }] });
     const { sender, logs } = setup();
-    const outlet = sender.forEvent({ replyToken: undefined, chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: undefined, chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toEqual([{ via: "none", reason: "rejected" }]);
@@ -270,8 +273,8 @@ describe("sender", () => {
       .post("/v2/bot/message/push")
       .reply(200, {});
     const { sender } = setup();
-    const outlet = sender.forEvent({ replyToken: "tok-5", chatId: USER, chatType: "user" });
-    await outlet.send(six);
+    const outlet = sender.forEvent({ replyToken: "tok-5", chat: { type: "user", id: USER } });
+    await outlet.send(publicAnswer("help", six));
     await outlet.send(HELLO);
     expect(scope.isDone()).toBe(true);
     expect(outlet.deliveries).toMatchObject([{ via: "reply" }, { via: "push", reason: "second_batch" }, { via: "push", reason: "second_batch" }]);
@@ -282,8 +285,8 @@ describe("sender", () => {
       .post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 })
       .reply(500, { message: "boom" }, { "x-line-request-id": "req-loading" });
     const { sender, logs } = setup({ loadingDelayMs: 0 });
-    sender.forEvent({ replyToken: "t", chatId: GROUP, chatType: "group" }).showLoading();
-    sender.forEvent({ replyToken: "t", chatId: USER, chatType: "user" }).showLoading();
+    sender.forEvent({ replyToken: "t", chat: { type: "group", id: GROUP } }).showLoading();
+    sender.forEvent({ replyToken: "t", chat: { type: "user", id: USER } }).showLoading();
     // Fire and forget: wait for the logged refusal rather than for a promise.
     for (let i = 0; i < 200 && !logs.text().includes("req-loading"); i++) await new Promise((r) => setTimeout(r, 5));
     expect(scope.isDone()).toBe(true);
@@ -294,7 +297,7 @@ describe("sender", () => {
     const loading = nock(LINE).post("/v2/bot/chat/loading/start").reply(202, {});
     const reply = nock(LINE).post("/v2/bot/message/reply").reply(200, { sentMessages: [{ id: "1" }] });
     const { sender } = setup({ loadingDelayMs: 150 });
-    const outlet = sender.forEvent({ replyToken: "tok-quick", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-quick", chat: { type: "user", id: USER } });
     outlet.showLoading();
     await outlet.send(HELLO);
     await new Promise((r) => setTimeout(r, 400)); // well past the delay: the timer must have been cancelled
@@ -305,7 +308,7 @@ describe("sender", () => {
   it("shows the loading animation once when the answer is still being prepared after the delay", async () => {
     const loading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 }).once().reply(202, {});
     const { sender } = setup({ loadingDelayMs: 10 });
-    const outlet = sender.forEvent({ replyToken: "tok-slow", chatId: USER, chatType: "user" });
+    const outlet = sender.forEvent({ replyToken: "tok-slow", chat: { type: "user", id: USER } });
     outlet.showLoading();
     outlet.showLoading(); // a second call while one is pending starts nothing more
     for (let i = 0; i < 200 && !loading.isDone(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -315,9 +318,94 @@ describe("sender", () => {
   it("never writes the access token or a reply token to the log", async () => {
     nock(LINE).post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" }).post("/v2/bot/message/push").reply(200, {});
     const { sender, logs } = setup();
-    await sender.forEvent({ replyToken: "reply-token-must-not-leak", chatId: USER, chatType: "user" }).send(HELLO);
+    await sender.forEvent({ replyToken: "reply-token-must-not-leak", chat: { type: "user", id: USER } }).send(HELLO);
     expect(logs.text().length).toBeGreaterThan(0);
     expect(logs.text()).not.toContain(TOKEN);
     expect(logs.text()).not.toContain("reply-token-must-not-leak");
+  });
+});
+
+describe("the send boundary", () => {
+  const STAFF_USER = `U${"5".repeat(32)}`;
+  const STAFF_GROUP = `C${"6".repeat(32)}`;
+  const SECRET_NAME = "นาย ข้อมูล ลับ";
+  const PRIVATE: messagingApi.Message[] = [{ type: "text", text: `฿150.00 from ${SECRET_NAME}` }];
+  const POINTER: messagingApi.Message[] = [{ type: "text", text: "ask me in private" }];
+
+  function boundary(lists: { users: string[]; groups: string[] }) {
+    const blocked: string[] = [];
+    let staff = { staffUserIds: new Set(lists.users), staffGroupIds: new Set(lists.groups) };
+    const made = setup({ staff: () => staff, privacy: { blocked: (kind, chatType) => blocked.push(`${kind}@${chatType}`) } });
+    return {
+      ...made,
+      blocked,
+      setStaff: (next: { users: string[]; groups: string[] }): void => {
+        staff = { staffUserIds: new Set(next.users), staffGroupIds: new Set(next.groups) };
+      },
+    };
+  }
+  const history = () => staffAnswer("history", PRIVATE, publicAnswer("ask_in_private", POINTER));
+
+  it("lets a staff answer through to a listed staff user's 1:1 chat and to a listed staff group", async () => {
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply", { replyToken: "t-user", messages: PRIVATE })
+      .reply(200, {})
+      .post("/v2/bot/message/reply", { replyToken: "t-group", messages: PRIVATE })
+      .reply(200, {});
+    const { sender, blocked } = boundary({ users: [STAFF_USER], groups: [STAFF_GROUP] });
+    await sender.forEvent({ replyToken: "t-user", chat: { type: "user", id: STAFF_USER } }).send(history());
+    await sender.forEvent({ replyToken: "t-group", chat: { type: "group", id: STAFF_GROUP } }).send(history());
+    expect(scope.isDone()).toBe(true);
+    expect(blocked).toEqual([]);
+  });
+
+  it("sends the public fallback instead when the chat is no staff place, and logs and counts the block", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/reply", { replyToken: "t-1", messages: POINTER }).reply(200, {});
+    const { sender, blocked, logs } = boundary({ users: [STAFF_USER], groups: [STAFF_GROUP] });
+    // A group with customers, and a staff user's id used as if it were the group's: neither is a staff place.
+    const outlet = sender.forEvent({ replyToken: "t-1", chat: { type: "group", id: GROUP }, eventId: "01EVENTPRIVACYTEST000000000" }, undefined);
+    await outlet.send(history());
+    expect(scope.isDone()).toBe(true);
+    expect(outlet.deliveries).toEqual([{ via: "reply" }]);
+    expect(blocked).toEqual(["history@group"]);
+    const line = logs.entries().find((e) => e.msg === "privacy_blocked");
+    expect(line).toMatchObject({ chatType: "group", kind: "history", instead: "ask_in_private" });
+    expect(logs.text()).not.toContain(SECRET_NAME);
+  });
+
+  it("sends nothing when a staff answer without a public form is on its way to a customer place", async () => {
+    const { sender, blocked } = boundary({ users: [STAFF_USER], groups: [] });
+    const outlet = sender.forEvent({ replyToken: "t-2", chat: { type: "user", id: USER } });
+    await outlet.send(staffAnswer("payment_received", PRIVATE, undefined));
+    expect(outlet.deliveries).toEqual([{ via: "none", reason: "privacy" }]);
+    expect(blocked).toEqual(["payment_received@user"]);
+  });
+
+  it("pushes a staff answer only to a staff place; elsewhere nothing at all, not even a fallback", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/push", { to: STAFF_GROUP, messages: PRIVATE }).reply(200, {});
+    const { sender, blocked } = boundary({ users: [], groups: [STAFF_GROUP] });
+    expect(await sender.push({ type: "group", id: STAFF_GROUP }, history(), "daily-1")).toMatchObject([{ via: "push", reason: "scheduled" }]);
+    expect(await sender.push({ type: "group", id: GROUP }, history(), "daily-1")).toEqual([{ via: "none", reason: "privacy" }]);
+    expect(scope.isDone()).toBe(true);
+    expect(blocked).toEqual(["history@group"]);
+  });
+
+  it("judges the destination when the answer goes out, against the staff lists of that moment", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/reply", { replyToken: "t-3", messages: POINTER }).reply(200, {});
+    const { sender, blocked, setStaff } = boundary({ users: [STAFF_USER], groups: [] });
+    const outlet = sender.forEvent({ replyToken: "t-3", chat: { type: "user", id: STAFF_USER } });
+    // The user leaves the staff list (a reload) while the answer is being prepared.
+    setStaff({ users: [], groups: [] });
+    await outlet.send(history());
+    expect(scope.isDone()).toBe(true);
+    expect(blocked).toEqual(["history@user"]);
+  });
+
+  it("lets public answers go anywhere", async () => {
+    const scope = nock(LINE).post("/v2/bot/message/reply", { replyToken: "t-4", messages: POINTER }).reply(200, {});
+    const { sender, blocked } = boundary({ users: [], groups: [] });
+    await sender.forEvent({ replyToken: "t-4", chat: { type: "room", id: `R${"7".repeat(32)}` } }).send(publicAnswer("ask_in_private", POINTER));
+    expect(scope.isDone()).toBe(true);
+    expect(blocked).toEqual([]);
   });
 });

@@ -1,0 +1,353 @@
+// Privacy by construction, tried over the whole space rather than a few cases: every command word and
+// button, in every place (staff 1:1, customer 1:1, staff group, customer group, staff room, customer room,
+// a member LINE sends no id for), asked by staff or customers, with every answer the slip service can give
+// (ok, 402, 401, 400, 5xx, a timeout, a malformed body), in Thai and English; then the scheduled pushes
+// with staff lists that change under them. Nothing of the shop's own data (the sandbox's payer names,
+// references and amounts, token figures, the package) and no setting's name may reach a place that is not
+// a staff place; the send boundary must never have to stop anything (the harness fails on a block).
+import type { ServerResponse } from "node:http";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import type { RunningSandbox } from "../../src/sandbox/server.js";
+import type { RecordedSend } from "../../src/local-line/platform.js";
+import { createSlipClient } from "../../src/slip/client.js";
+import { startBotHarness } from "../helpers/bot-harness.js";
+import type { BotHarness } from "../helpers/bot-harness.js";
+import { sendJson, startFaultServer } from "../helpers/fault-server.js";
+import type { FaultServer, RecordedRequest } from "../helpers/fault-server.js";
+import { shownText } from "../helpers/messages.js";
+import { followEvent, imageEvent, joinEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
+import type { TestSource } from "../helpers/webhook.js";
+
+const STAFF = lineId("U", 0x5a1);
+const CUSTOMER = lineId("U", 0x5a2);
+const STAFF_GROUP = lineId("C", 0x5a3);
+const CUSTOMER_GROUP = lineId("C", 0x5a4);
+const STAFF_ROOM = lineId("R", 0x5a5);
+const CUSTOMER_ROOM = lineId("R", 0x5a6);
+const STAFF_PLACES = new Set([STAFF, STAFF_GROUP, STAFF_ROOM]);
+
+type Outcome = "ok" | "402" | "401" | "400" | "500" | "timeout" | "malformed";
+const OUTCOMES: readonly Outcome[] = ["ok", "402", "401", "400", "500", "timeout", "malformed"];
+
+/** Every command word, in both languages, with and without arguments; chatter; typos. Written out, not read from the bot's tables. */
+const TEXTS = [
+  "qr 150", "qr 0812345678 150", "qr 0899999999 99.50", "qr", "pay 1,500", "promptpay 0812345678",
+  "คิวอาร์ 150", "คิวอาร์ 0899999999 20", "พร้อมเพย์ 75.25", "จ่าย 20",
+  "history", "history yesterday", "history 7d fraud", "history page 2", "h", "slips today",
+  "ประวัติ", "ประวัติ เมื่อวาน ซ้ำ", "รายการ 7วัน", "history ref 0153XYZ",
+  "summary", "summary yesterday", "sales 7d", "สรุป", "ยอดวันนี้", "ยอดขาย 7วัน", "สรุปยอด เดือนนี้",
+  "paid 150", "paid 99.50", "received 150", "เช็คยอด 150", "ได้รับ 20",
+  "balance", "credit", "tokens", "info", "โทเคน", "เครดิต", "คงเหลือ", "ยอด",
+  "help", "?", "menu", "help history", "help qr", "ช่วยเหลือ", "วิธีใช้", "เมนู",
+  "id", "whoami", "ไอดี", "contact", "ติดต่อร้าน",
+  "hello", "สวัสดีค่ะ", "โอนแล้วนะคะ", "qrr 150", "histroy", "balanse", "",
+] as const;
+
+/** Button data the bot writes (paging, "check payment", rich menu taps) and data it never wrote. */
+const POSTBACKS = [
+  "history 2026-11-01..2026-11-20 page 2", "ประวัติ เมื่อวาน หน้า 3", "paid 150 after 2026-11-20T07:05:00.000Z",
+  "ได้รับ 150 หลัง 2026-11-20T07:05:00.000Z", "summary", "balance", "qr 150", "help",
+  "slipline:type qr", "slipline:switch customer-view", "not our data",
+] as const;
+
+interface Place {
+  name: string;
+  chatId: string;
+  source: (userId: string | undefined) => TestSource;
+}
+
+const direct = (name: string, userId: string): Place => ({ name, chatId: userId, source: () => ({ type: "user", userId }) });
+const group = (name: string, groupId: string): Place => ({ name, chatId: groupId, source: (userId) => ({ type: "group", groupId, ...(userId === undefined ? {} : { userId }) }) });
+const room = (name: string, roomId: string): Place => ({ name, chatId: roomId, source: (userId) => ({ type: "room", roomId, ...(userId === undefined ? {} : { userId }) }) });
+
+const PLACES: readonly Place[] = [
+  direct("staff 1:1", STAFF),
+  direct("customer 1:1", CUSTOMER),
+  group("staff group", STAFF_GROUP),
+  group("customer group", CUSTOMER_GROUP),
+  room("staff room", STAFF_ROOM),
+  room("customer room", CUSTOMER_ROOM),
+];
+
+/** Who speaks: a listed staff user, a customer, or a member LINE gives no id for. */
+const SPEAKERS = [STAFF, CUSTOMER, undefined] as const;
+
+type Action =
+  | { kind: "text"; text: string; addressed: boolean }
+  | { kind: "postback"; data: string }
+  | { kind: "image" | "sticker" | "follow" | "join" | "memberJoined" };
+
+/** The commands that reach the service wherever they are asked: where its failures could show. */
+const QR_TEXTS = TEXTS.filter((text) => /^(qr|pay|promptpay|คิวอาร์|พร้อมเพย์|จ่าย)\b/u.test(text));
+
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom(...TEXTS), addressed: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom(...QR_TEXTS), addressed: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("postback" as const), data: fc.constantFrom(...POSTBACKS) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("image" as const, "sticker" as const, "follow" as const, "join" as const, "memberJoined" as const) }) },
+);
+
+/** The shop's own data, read from the sandbox (the outside source), never from the bot. */
+interface Secrets {
+  names: string[];
+  refs: string[];
+  tokenFigures: string[];
+}
+
+let sandbox: RunningSandbox;
+let proxy: FaultServer;
+let outcome: Outcome = "ok";
+let bot: BotHarness;
+let secrets: Secrets;
+
+/** The service as the case wants it: the sandbox's own answer, or one of its failures. */
+async function serve(request: RecordedRequest, res: ServerResponse): Promise<void> {
+  switch (outcome) {
+    case "ok": {
+      const answer = await fetch(`${sandbox.url}${request.url}`, {
+        method: request.method,
+        headers: { authorization: String(request.headers.authorization ?? ""), ...(request.method === "POST" ? { "content-type": "application/json" } : {}) },
+        ...(request.method === "POST" ? { body: request.body } : {}),
+      });
+      const body = await answer.text();
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+      res.end(body);
+      return;
+    }
+    case "402":
+      return sendJson(res, 402, { code: "402001", message: "Package expired" });
+    case "401":
+      return sendJson(res, 401, { code: "401001", message: "Unauthorized" });
+    case "400":
+      return sendJson(res, 400, { code: "400001", message: "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id" });
+    case "500":
+      return sendJson(res, 500, { code: "500001", message: "Internal error" });
+    case "timeout":
+      return; // never answers: the client's deadline ends it
+    case "malformed":
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"code":"200001","data":{"items":"nope"');
+      return;
+  }
+}
+
+async function readSecrets(): Promise<Secrets> {
+  const slip = createSlipClient({ baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop, accountCacheSeconds: 0 });
+  try {
+    const names = new Set<string>();
+    const refs = new Set<string>();
+    const from = new Date(Date.now() - 100 * 86_400_000);
+    for (let page = 1; ; page++) {
+      const result = await slip.slipHistory({ from, to: new Date(), limit: 100, page });
+      for (const item of result.items) {
+        for (const name of [item.senderName, item.receiverName]) if (name !== null && name.length >= 4) names.add(name);
+        if (item.transRef !== null) refs.add(item.transRef);
+      }
+      if (page >= result.pagination.pages) break;
+    }
+    const account = await slip.accountInfo();
+    const figure = (n: number, decimals: number): string => n.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    const tokenFigures = [figure(account.tokens, 2), figure(account.credits, 2), figure(account.estimatedSlips.api, 0), figure(account.estimatedSlips.chat, 0)].filter(
+      (f) => f.replace(/\D/g, "").length >= 3, // "0" or "12" would match anything
+    );
+    expect(names.size).toBeGreaterThan(20);
+    expect(refs.size).toBeGreaterThan(100);
+    return { names: [...names], refs: [...refs], tokenFigures };
+  } finally {
+    await slip.close();
+  }
+}
+
+/** Every way the chat can read a send: what it shows and what its buttons carry. */
+const readable = (send: RecordedSend): string => `${shownText(send.messages)}\n${JSON.stringify(send.messages)}`;
+
+/** What a place that is not a staff place may never read, with the amount the case itself asked for allowed. */
+function leaksIn(send: RecordedSend, askedBaht: readonly string[]): string[] {
+  const text = readable(send);
+  const found: string[] = [];
+  for (const name of secrets.names) if (text.includes(name)) found.push(`payer or receiver name ${name}`);
+  for (const ref of secrets.refs) if (text.includes(ref)) found.push(`reference ${ref}`);
+  for (const figure of secrets.tokenFigures) if (new RegExp(`(^|[^\\d,.])${figure.replace(/[.,]/g, "\\$&")}([^\\d]|$)`).test(text)) found.push(`token figure ${figure}`);
+  if (/\bPro\b/.test(text.replace(/PromptPay|พร้อมเพย์/g, ""))) found.push("package name");
+  // The package's state (expired, renew) is the shop's business, not its customers'.
+  for (const word of shownText(send.messages).match(/package|แพ็กเกจ|expired|หมดอายุ|renew|ต่ออายุ/gi) ?? []) found.push(`package state "${word}"`);
+  for (const setting of text.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g) ?? []) found.push(`setting ${setting}`);
+  // The "check payment" button (and any button or quick reply asking whether money arrived) is for staff.
+  for (const action of JSON.stringify(send.messages).match(/"(?:data|text)":"(?:paid|received|ได้รับ|เช็ค\S*|เช็ก\S*|ยอดเข้า|เงินเข้า) [^"]*"/g) ?? []) {
+    found.push(`payment check ${action}`);
+  }
+  // Money shown (฿1,500.00 or 1,500.00 บาท) may only be the amount asked for in this very message.
+  for (const money of shownText(send.messages).matchAll(/฿\s?([\d,]+\.\d\d)|([\d,]+(?:\.\d\d)?)\s?บาท/g)) {
+    const amount = (money[1] ?? money[2] ?? "").replace(/,/g, "");
+    if (!askedBaht.some((asked) => Number(asked) === Number(amount))) found.push(`amount ${money[0]}`);
+  }
+  return found;
+}
+
+function eventFor(action: Action, source: TestSource, replyToken: string): unknown {
+  const common = { source, replyToken };
+  switch (action.kind) {
+    case "text": {
+      if (!action.addressed || source.type === "user") return textEvent({ ...common, text: action.text });
+      const mention = "@slipline ";
+      return textEvent({ ...common, text: `${mention}${action.text}`, mentionees: [{ index: 0, length: mention.length - 1, isSelf: true }] });
+    }
+    case "postback":
+      return postbackEvent({ ...common, data: action.data });
+    case "image":
+      return imageEvent(common);
+    case "sticker":
+      return stickerEvent(common);
+    case "follow":
+      return followEvent(common);
+    case "join":
+      return joinEvent(common);
+    case "memberJoined":
+      return otherEvent({ ...common, type: "memberJoined", extra: { joined: { members: [{ type: "user", userId: lineId("U", 0x5af) }] } } });
+  }
+}
+
+/** The amounts (in baht, as typed) an action asks a QR for: the only money a customer place may read. */
+function askedAmounts(action: Action): string[] {
+  const text = action.kind === "text" ? action.text : action.kind === "postback" ? action.data : "";
+  return [...text.matchAll(/(?:^|\s)([\d,]+(?:\.\d+)?)(?=\s|$)/g)].map((m) => (m[1] ?? "").replace(/,/g, "")).filter((n) => n.length > 0 && n.length <= 9);
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({});
+  proxy = await startFaultServer(serve);
+  secrets = await readSecrets();
+  bot = await startBotHarness({
+    slip: { baseUrl: proxy.url, apiSecret: DEMO_SECRETS.shop },
+    slipTimeoutMs: 300,
+    slipRetries: 0,
+    // Every case gets the service's own answer, not an open circuit left by the case before.
+    slipOptions: { breakAfterFailures: 1_000 },
+    settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]) },
+  });
+}, 60_000);
+afterAll(async () => {
+  await bot?.close();
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+describe("what reaches a place that is not a staff place", { timeout: 300_000 }, () => {
+  it("is never the shop's data or settings, for any command, place, speaker, service answer or language", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        actionArb,
+        fc.constantFrom(...PLACES),
+        fc.constantFrom(...SPEAKERS),
+        fc.constantFrom(...OUTCOMES),
+        async (action, place, speaker, chosen) => {
+          outcome = chosen;
+          const sends = await bot.exchange([eventFor(action, place.source(speaker), bot.token(place.chatId))]);
+          for (const send of sends) {
+            expect(send.chatId).toBe(place.chatId);
+            if (STAFF_PLACES.has(send.chatId)) continue;
+            expect({ place: place.name, action, outcome: chosen, leaks: leaksIn(send, askedAmounts(action)) }).toMatchObject({ leaks: [] });
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("still brings the shop's data to staff places (so the check above is not passed by silence)", async () => {
+    outcome = "ok";
+    for (const place of PLACES.filter((p) => STAFF_PLACES.has(p.chatId))) {
+      const source = place.source(STAFF);
+      const { chatId } = place;
+      const history = (await bot.exchange([textEvent({ source, replyToken: bot.token(chatId), text: "history 7d" })])).map(readable).join("\n");
+      expect(secrets.refs.some((ref) => history.includes(ref)), `${place.name}: history shows references`).toBe(true);
+      const balance = (await bot.exchange([textEvent({ source, replyToken: bot.token(chatId), text: "balance" })])).map(readable).join("\n");
+      expect(balance, `${place.name}: balance shows the package`).toMatch(/\bPro\b/);
+      expect(secrets.tokenFigures.some((f) => balance.includes(f)), `${place.name}: balance shows token figures`).toBe(true);
+    }
+  });
+});
+
+describe("the scheduled pushes", { timeout: 300_000 }, () => {
+  type Step =
+    | { kind: "qr"; place: Place; speaker: string | undefined; baht: number }
+    | { kind: "staff"; lists: "all" | "no user" | "no group" | "no room" | "none" }
+    | { kind: "pay"; baht: number }
+    | { kind: "tick"; minutes: number };
+  const BAHT = [150, 275, 99.5] as const;
+  const LISTS = {
+    all: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]) },
+    "no user": { staffUserIds: new Set<string>(), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]) },
+    "no group": { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_ROOM]) },
+    "no room": { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP]) },
+    none: { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() },
+  } as const;
+  const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant("qr" as const), place: fc.constantFrom(...PLACES), speaker: fc.constantFrom(...SPEAKERS), baht: fc.constantFrom(...BAHT) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant("staff" as const), lists: fc.constantFrom("all" as const, "no user" as const, "no group" as const, "no room" as const, "none" as const) }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("pay" as const), baht: fc.constantFrom(...BAHT) }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), minutes: fc.integer({ min: 1, max: 20 }) }) },
+  );
+
+  it("go only to places that are staff places when they go out, whatever the lists did since the QR", async () => {
+    // 20:50 in Bangkok: the daily summary (21:00) and the watches both fall inside the runs.
+    let clock = new Date("2026-11-20T13:50:00.000Z");
+    const pushBot = await startBotHarness({
+      now: () => clock,
+      sandboxDevRoutes: true,
+      alerts: { watchMinutes: 30, dailySummaryAt: { hour: 21, minute: 0 }, lowTokenSlips: 1_000_000, expiryDays: 365 },
+      settings: LISTS.all,
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 8 }), async (steps) => {
+          let lists: (typeof LISTS)[keyof typeof LISTS] = LISTS.all;
+          pushBot.setStaff(lists);
+          for (const step of steps) {
+            switch (step.kind) {
+              case "qr": {
+                const sends = await pushBot.exchange([textEvent({ source: step.place.source(step.speaker), replyToken: pushBot.token(step.place.chatId), text: `qr ${step.baht}` })]);
+                const staffPlace = lists.staffUserIds.has(step.place.chatId) || lists.staffGroupIds.has(step.place.chatId);
+                if (!staffPlace) for (const send of sends) expect({ step, leaks: leaksIn(send, [String(step.baht)]) }).toMatchObject({ leaks: [] });
+                break;
+              }
+              case "staff":
+                lists = LISTS[step.lists];
+                pushBot.setStaff(lists);
+                break;
+              case "pay": {
+                const res = await fetch(`${pushBot.slipUrl}/dev/payments`, {
+                  method: "POST",
+                  headers: { "content-type": "application/json" },
+                  body: JSON.stringify({ amount: step.baht, senderName: "นาง สุดา ผู้โอน" }),
+                });
+                expect(res.status).toBe(200);
+                break;
+              }
+              case "tick": {
+                clock = new Date(clock.getTime() + step.minutes * 60_000);
+                const mark = pushBot.platform.sent.length;
+                await pushBot.notifier?.tick();
+                for (const push of pushBot.platform.sent.slice(mark)) {
+                  const staffPlace = lists.staffUserIds.has(push.chatId) || lists.staffGroupIds.has(push.chatId);
+                  expect({ step, to: push.chatId, staffPlace, said: shownText(push.messages) }).toMatchObject({ staffPlace: true });
+                }
+                break;
+              }
+            }
+          }
+        }),
+        { numRuns: 40 },
+      );
+      // Not passed by silence: the pushes did go out to staff places along the way.
+      const pushed = pushBot.platform.sent.filter((s) => s.kind === "push");
+      expect(pushed.some((s) => shownText(s.messages).includes("นาง สุดา ผู้โอน"))).toBe(true);
+      expect(pushed.length).toBeGreaterThan(3);
+    } finally {
+      await pushBot.close();
+    }
+  });
+});
