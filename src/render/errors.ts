@@ -70,6 +70,8 @@ export function renderServiceFailure(
         return t.serviceError;
       case "response_shape":
         return t.responseShape;
+      case "qr_mismatch":
+        return t.qrMismatch;
     }
   })();
   return [textMessage(text)];
