@@ -112,7 +112,7 @@ function readProxy(template: string | undefined): PromptPayProxy {
     refuse(`tag 29 must hold exactly one of sub-tags 01, 02, 03, found ${proxies.join(", ") || "none"}`);
   }
   const value = sub.get(id) ?? "";
-  if (!rule.pattern.test(value)) refuse(`tag 29.${id} is not a ${rule.type} number`);
+  if (!rule.pattern.test(value)) refuse(`tag 29.${id} (${rule.type}) is malformed`);
   return { type: rule.type, digits: rule.type === "phone" ? `0${value.slice(4)}` : value };
 }
 
