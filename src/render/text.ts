@@ -117,6 +117,7 @@ export interface Texts {
   serviceError: string;
   unauthorized: string;
   responseShape: string;
+  qrMismatch: string;
   noPromptPayId: (example: string) => string;
   staffOnly: (idWord: string) => string;
   noStaffYet: (idWord: string) => string;
@@ -321,6 +322,7 @@ const th: Texts = {
   serviceError: "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่",
   unauthorized: "บอทเชื่อมต่อระบบตรวจสลิปไม่ได้ค่ะ กรุณาตรวจสอบการตั้งค่า SLIP_API_SECRET",
   responseShape: "ระบบตรวจสลิปตอบกลับในรูปแบบที่อ่านไม่ได้ค่ะ กรุณาลองใหม่อีกสักครู่",
+  qrMismatch: "ระบบตรวจสลิปส่ง QR ของบัญชีหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ กรุณาตรวจสอบการตั้งค่า SLIP_API_BASE_URL ค่ะ",
   noPromptPayId: (example) =>
     `ร้านยังไม่ได้ตั้งพร้อมเพย์เริ่มต้นค่ะ ใส่เลขพร้อมเพย์ก่อนจำนวนเงิน เช่น ${quote(example)} หรือตั้งค่า PROMPTPAY_ID`,
   staffOnly: (idWord) =>
@@ -524,6 +526,7 @@ const en: Texts = {
   serviceError: "The slip service answered with an error. Please try again shortly.",
   unauthorized: "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting.",
   responseShape: "The slip service sent an answer the bot cannot read. Please try again shortly.",
+  qrMismatch: "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.",
   noPromptPayId: (example) =>
     `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
   staffOnly: (idWord) =>

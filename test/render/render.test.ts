@@ -412,6 +412,8 @@ describe("error and other short replies", () => {
     ["unauthorized", "en", "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting."],
     ["service_error", "th", "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่"],
     ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
+    ["qr_mismatch", "en", "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting."],
+    ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ กรุณาตรวจสอบการตั้งค่า SLIP_API_BASE_URL ค่ะ"],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
     expect(visibleText([...messagesOf(renderServiceFailure({ kind }, lang))])).toBe(expected);
   });
