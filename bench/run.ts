@@ -9,6 +9,7 @@ import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, ty
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
+import { benchQrCheck } from "./qr-check.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
@@ -331,6 +332,7 @@ function redisRoundTripLine(redisRoundTrip: RedisRoundTrip): string {
 
 interface Scenarios {
   qrImage: Awaited<ReturnType<typeof benchQrImage>>;
+  qrCheck: ReturnType<typeof benchQrCheck>;
   historyQuery: ReturnType<typeof benchHistoryQuery>;
   goodput: Awaited<ReturnType<typeof benchGoodput>>;
   sigterm: Awaited<ReturnType<typeof benchSigterm>>;
@@ -341,6 +343,7 @@ interface Scenarios {
 async function runScenarios(line: Child): Promise<Scenarios> {
   process.stderr.write("qr-image and history query...\n");
   const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
+  const qrCheck = benchQrCheck(QUICK ? { warmupMs: 100, budgetMs: 500 } : {});
   const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
   const slowSetup: SlowServiceSetup = { line, channelSecret: CHANNEL_SECRET, accessToken: ACCESS_TOKEN, ...SLOW };
   process.stderr.write(`goodput with the slip service answering in ${SLOW.latencyMs / 1000} s...\n`);
@@ -349,13 +352,14 @@ async function runScenarios(line: Child): Promise<Scenarios> {
   const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
   process.stderr.write("SIGKILL of one of two instances mid-burst...\n");
   const sigkill = await benchSigkill(slowSetup, { ...SIGKILL, waitMs: 90_000, watchAfterKillMs: 25_000 });
-  return { qrImage, historyQuery, goodput, sigterm, sigkill };
+  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill };
 }
 
-function printScenarios({ qrImage, historyQuery, goodput, sigterm, sigkill }: Scenarios): void {
+function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill }: Scenarios): void {
   console.log(
     `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
   );
+  console.log(`qr check of each QR answer (payload, id, amount, CRC, image link): ${round(qrCheck.microsPerCheck, 2)} µs per QR`);
   console.log(
     `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
   );
@@ -581,6 +585,7 @@ async function main(): Promise<void> {
             ? { only: ONLY }
             : {
                 qrImage: scenarios.qrImage,
+                qrCheck: scenarios.qrCheck,
                 historyQuery: scenarios.historyQuery,
                 slowService: { goodput: scenarios.goodput, sigterm: scenarios.sigterm, sigkill: scenarios.sigkill },
               }),

@@ -239,10 +239,9 @@ export function loadConfig(env: Env): Config {
     : fail("LOG_LEVEL", `"${get("LOG_LEVEL") ?? ""}" is not a level: use one of ${LOG_LEVELS.join(", ")}`);
 
   const sandboxPublicUrlRaw = get("SANDBOX_PUBLIC_URL");
+  // The slip client shows QR images only from https or loopback origins, so the sandbox's links must be one.
   const sandboxPublicUrl =
-    sandboxPublicUrlRaw === undefined
-      ? undefined
-      : (readPublicUrl(sandboxPublicUrlRaw) ?? fail("SANDBOX_PUBLIC_URL", "must be an http or https URL without query or fragment"));
+    sandboxPublicUrlRaw === undefined ? undefined : (readBaseUrl(sandboxPublicUrlRaw, undefined) ?? fail("SANDBOX_PUBLIC_URL", BASE_URL_PROBLEM));
 
   if (
     problems.length > 0 ||
@@ -323,11 +322,6 @@ function readBaseUrl(raw: string | undefined, fallback: string | undefined): str
   if (url === undefined) return undefined;
   if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) return undefined;
   return stripTrailingSlash(url);
-}
-
-function readPublicUrl(raw: string): string | undefined {
-  const url = parseUrl(raw);
-  return url === undefined ? undefined : stripTrailingSlash(url);
 }
 
 function parseUrl(raw: string): URL | undefined {

@@ -85,6 +85,8 @@ async function start(
   let sandboxUrl: string | undefined;
   let slipTarget = config.slip;
   let promptPayId = config.settings.promptPayId;
+  // The sandbox's image links use SANDBOX_PUBLIC_URL when set: the one other origin a QR image may come from.
+  let qrImageOrigins: string[] = [];
   if (slipTarget === undefined) {
     const { dbPath, publicUrl } = config.sandbox;
     if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
@@ -95,6 +97,7 @@ async function start(
     // In local mode the console may simulate a customer paying the demo shop; never beside a real channel.
     const sandbox = await startSandbox({ dbPath, devRoutes: config.line === undefined, ...(publicUrl === undefined ? {} : { publicUrl }) });
     sandboxUrl = sandbox.url;
+    if (publicUrl !== undefined) qrImageOrigins = [publicUrl];
     closers.push({ name: "sandbox", close: () => sandbox.close() });
     slipTarget = { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop };
     promptPayId ??= parsePromptPayId(DEMO_PROMPTPAY_ID);
@@ -112,6 +115,7 @@ async function start(
     baseUrl: slipTarget.baseUrl,
     apiSecret: slipTarget.apiSecret,
     accountCacheSeconds: config.accountCacheSeconds,
+    qrImageOrigins,
     observer: metrics.slip,
     ...(shared === undefined ? {} : { accountCache: shared.accountCache }),
   });

@@ -204,5 +204,8 @@ describe("loadConfig", () => {
   it("honours the sandbox's own variables", () => {
     const config = loadConfig({ SANDBOX_DB: ":memory:", SANDBOX_PUBLIC_URL: "https://demo.example.com/" });
     expect(config.sandbox).toEqual({ dbPath: ":memory:", publicUrl: "https://demo.example.com", withLine: false });
+    expect(loadConfig({ SANDBOX_PUBLIC_URL: "http://localhost:4000" }).sandbox.publicUrl).toBe("http://localhost:4000");
+    // Its links carry QR images, which the bot shows only from https or from this machine.
+    expect(problemsOf({ SANDBOX_PUBLIC_URL: "http://192.168.1.20:4000" }).map((p) => p.variable)).toEqual(["SANDBOX_PUBLIC_URL"]);
   });
 });

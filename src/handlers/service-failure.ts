@@ -12,6 +12,7 @@ const OUTCOMES: Record<SlipErrorKind, HandlerOutcome["outcome"]> = {
   unauthorized: "service_error",
   service_error: "service_error",
   response_shape: "service_error",
+  qr_mismatch: "service_error",
 };
 
 export async function answerServiceFailure(
@@ -22,7 +23,7 @@ export async function answerServiceFailure(
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
   // The error's message names the operation and the service's words, never the secret or the query.
-  const level = error.kind === "unauthorized" || error.kind === "response_shape" ? "error" : "warn";
+  const level = error.kind === "unauthorized" || error.kind === "response_shape" || error.kind === "qr_mismatch" ? "error" : "warn";
   deps.log[level]({ command, kind: error.kind, operation: error.operation, reason: error.message }, "slip service call failed");
   // Where customers see the answer, it says only that the QR is not available and whom to ask, whoever
   // asked: never the shop's package or settings. Staff there also get the pointer to a private chat.

@@ -67,6 +67,8 @@ export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMess
         return t.serviceError;
       case "response_shape":
         return t.responseShape;
+      case "qr_mismatch":
+        return t.qrMismatch;
     }
   })();
   return staffAnswer("service_failure", [textMessage(text)], renderQrAskStaff(lang));

@@ -11,12 +11,21 @@ export interface FinalAnswer {
 }
 
 /**
+ * Cuts the API secret out of text taken from an answer, should a service ever echo it. In any letter case:
+ * a URL's host name comes back lower-cased.
+ */
+export function redactSecret(text: string, secret: string): string {
+  const pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
+  return text.replace(pattern, "[redacted]");
+}
+
+/**
  * Turns a final answer into data or the matching error. `secret` is the API secret: a service message is
  * outside input, and if it ever echoed the secret, the secret would reach staff and logs.
  */
 export function readAnswer<T>(operation: string, answer: FinalAnswer, read: (data: unknown) => Guarded<T>, secret: string): T {
   const { status, text } = answer;
-  const redact = (value: string): string => value.split(secret).join("[redacted]");
+  const redact = (value: string): string => redactSecret(value, secret);
   let json: unknown;
   let parsed = true;
   try {

@@ -1,13 +1,17 @@
 // The slip service client, composed: settings.ts checks the options, transport.ts sends, retry-loop.ts and
-// answers.ts turn attempts into data or typed errors, circuit.ts stops calls during an outage, and identical
-// calls and the account info are shared (in-flight.ts, account-cache.ts).
+// answers.ts turn attempts into data or typed errors, qr-check.ts refuses a QR that is not the one asked for,
+// circuit.ts stops calls during an outage, and identical calls and the account info are shared
+// (in-flight.ts, account-cache.ts).
 import { performance } from "node:perf_hooks";
 import { isBrokenCircuitError } from "cockatiel";
 import { memoryAccountCache } from "./account-cache.js";
+import { redactSecret } from "./answers.js";
 import { createCircuit } from "./circuit.js";
-import { InvalidRequestError, isSlipClientError, ServiceUnavailableError } from "./errors.js";
+import { InvalidRequestError, isSlipClientError, QrMismatchError, ServiceUnavailableError } from "./errors.js";
 import { readAccountInfo, readHistoryPage, readPromptPayQr, readPromptPayQrUrl } from "./guards.js";
 import { deepFreeze, InFlight } from "./in-flight.js";
+import { qrMismatches } from "./qr-check.js";
+import type { QrAnswer } from "./qr-check.js";
 import { withRetries } from "./retry-loop.js";
 import type { Call } from "./retry-loop.js";
 import { readSettings } from "./settings.js";
@@ -56,14 +60,21 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
   const accountCache = options.accountCache ?? memoryAccountCache(settings.now);
   let closed = false;
 
-  /** The retries and the circuit around them, timed and reported once per operation. */
-  async function execute<T>(call: Call<T>): Promise<T> {
+  /**
+   * The retries and the circuit around them, timed and reported once per operation. `check` may refuse the
+   * data: inside the circuit, so a refusal counts as an answer, not an outage.
+   */
+  async function execute<T>(call: Call<T>, check?: (value: T, operation: string) => void): Promise<T> {
     if (closed) throw new Error("The slip client is closed");
     const operation = `${call.method} ${call.path}`;
     const started = performance.now();
     const report = (outcome: string): void => settings.observer?.call(operation, outcome, (performance.now() - started) / 1000);
     try {
-      const value = await breaker.execute(() => withRetries(operation, call, transport, settings));
+      const value = await breaker.execute(async () => {
+        const data = await withRetries(operation, call, transport, settings);
+        check?.(data, operation);
+        return data;
+      });
       report("ok");
       return value;
     } catch (error) {
@@ -78,6 +89,16 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
 
   function refuse(operation: string, problem: string): Promise<never> {
     return Promise.reject(new InvalidRequestError(operation, problem, undefined));
+  }
+
+  /** Every QR is compared with its request before anyone sees it: another account or amount must never show. */
+  function checkQr(request: PromptPayQrRequest): (answer: QrAnswer, operation: string) => void {
+    return (answer, operation) => {
+      const mismatches = qrMismatches(request, answer, settings.qrImageOrigins);
+      if (mismatches.length === 0) return;
+      // The reasons quote the answer (an origin), which is outside input.
+      throw new QrMismatchError(operation, mismatches.map((m) => ({ difference: m.difference, detail: redactSecret(m.detail, settings.secret) })));
+    };
   }
 
   return {
@@ -95,7 +116,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
 
     promptPayQr(request: PromptPayQrRequest): Promise<PromptPayQr> {
       const payload = { accountNumber: request.accountNumber, ...(request.amount === undefined ? {} : { amount: request.amount }) };
-      return execute({ method: "POST", path: QR_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQr });
+      return execute({ method: "POST", path: QR_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQr }, checkQr(request));
     },
 
     promptPayQrUrl(request: PromptPayQrUrlRequest): Promise<PromptPayQrUrl> {
@@ -104,7 +125,10 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
         ...(request.amount === undefined ? {} : { amount: request.amount }),
         ...(request.size === undefined ? {} : { size: request.size }),
       };
-      return execute({ method: "POST", path: QR_URL_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQrUrl });
+      return execute(
+        { method: "POST", path: QR_URL_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQrUrl },
+        checkQr(request),
+      );
     },
 
     async accountInfo(): Promise<AccountInfo> {

@@ -6,7 +6,17 @@ export type SlipErrorKind =
   | "unauthorized"
   | "service_error"
   | "service_unavailable"
-  | "response_shape";
+  | "response_shape"
+  | "qr_mismatch";
+
+/** What a QR answer got wrong: whom it pays, how much, its checksum, its format, or its image link. */
+export type QrDifference = "id" | "amount" | "crc" | "payload" | "image_host" | "image_data";
+
+/** One way a QR answer differs from its request, with a short reason that names no secret and no whole id. */
+export interface QrMismatch {
+  difference: QrDifference;
+  detail: string;
+}
 
 /**
  * Base of every error the slip client rejects with. `operation` reads like `GET /api/slip-history`
@@ -117,6 +127,22 @@ export class ResponseShapeError extends SlipClientError {
   }
 }
 
+/**
+ * The service answered a QR request with a QR that is not the one asked for: another account or amount, a
+ * broken payload or checksum, or an image from elsewhere or of another payload. It must not be shown. An
+ * answer, not an outage: the circuit does not count it. The message lists the differences with short
+ * reasons (amounts, an id's last 4 digits, origins), never the secret.
+ */
+export class QrMismatchError extends SlipClientError {
+  readonly kind = "qr_mismatch" as const;
+  readonly differences: readonly QrDifference[];
+
+  constructor(operation: string, mismatches: readonly QrMismatch[]) {
+    super(operation, `QR not as asked, not shown (${mismatches.map((m) => `${m.difference}: ${m.detail}`).join("; ")})`);
+    this.differences = [...new Set(mismatches.map((m) => m.difference))];
+  }
+}
+
 /** Every concrete slip client error; `switch (error.kind)` narrows to the class. */
 export type AnySlipClientError =
   | PackageExpiredError
@@ -124,7 +150,8 @@ export type AnySlipClientError =
   | UnauthorizedError
   | ServiceError
   | ServiceUnavailableError
-  | ResponseShapeError;
+  | ResponseShapeError
+  | QrMismatchError;
 
 export function isSlipClientError(error: unknown): error is AnySlipClientError {
   return error instanceof SlipClientError;

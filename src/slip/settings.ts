@@ -2,6 +2,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { AccountCache } from "./account-cache.js";
 import type { RetryPolicy } from "../retry.js";
+import { qrImageOrigins } from "./qr-check.js";
+import type { QrImageOrigins } from "./qr-check.js";
 import type { SlipObserver } from "./types.js";
 
 export interface SlipClientOptions {
@@ -42,6 +44,12 @@ export interface SlipClientOptions {
   accountCache?: AccountCache;
   /** Largest body accepted. Default 1 MiB (a page of 100 history items is about 40 KB). */
   maxBodyBytes?: number;
+  /**
+   * Other origins the service's QR image links may use (each https, or http on loopback), beside the
+   * service's own origin (when that is https or loopback): a service documented to serve its images
+   * elsewhere, or a sandbox with a public URL of its own. A link elsewhere is refused. Default none.
+   */
+  qrImageOrigins?: readonly string[];
   /** Clock for the account cache and Retry-After dates. Default `Date.now`. */
   now?: () => number;
   /** Waits between attempts. Default a real timer; tests record the waits instead. */
@@ -67,6 +75,8 @@ export interface Settings {
   readonly policy: RetryPolicy;
   readonly accountCacheMs: number;
   readonly maxBodyBytes: number;
+  /** Origins a QR image link may use. */
+  readonly qrImageOrigins: QrImageOrigins;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
@@ -105,6 +115,12 @@ function readBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
 }
 
+function readImageOrigins(serviceOrigin: string, listed: readonly string[] | undefined): QrImageOrigins {
+  const origins = Array.isArray(listed) || listed === undefined ? qrImageOrigins(serviceOrigin, listed ?? []) : undefined;
+  if (origins === undefined) throw new TypeError("The `qrImageOrigins` option must list https URLs (http only on loopback) without credentials");
+  return origins;
+}
+
 export function readSettings(options: SlipClientOptions): Settings {
   const { origin, pathPrefix } = readBaseUrl(options.baseUrl);
   // Bearer tokens are visible ASCII (RFC 6750 b64token is a subset); anything else could break the header.
@@ -132,6 +148,7 @@ export function readSettings(options: SlipClientOptions): Settings {
     breakAfterFailures: checkNumber("breakAfterFailures", options.breakAfterFailures, DEFAULTS.breakAfterFailures, 1, 1_000),
     breakForMs: checkNumber("breakForMs", options.breakForMs, DEFAULTS.breakForMs, 1, 600_000),
     maxBodyBytes: checkNumber("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1024, 64 * 1024 * 1024),
+    qrImageOrigins: readImageOrigins(origin, options.qrImageOrigins),
     now: options.now ?? Date.now,
     sleep: options.sleep ?? ((ms) => delay(ms)),
     random: options.random ?? Math.random,

@@ -4,6 +4,7 @@ import { handleGreeting, handleMemberJoined, handleNonText, handlePostback, hand
 import {
   InvalidRequestError,
   PackageExpiredError,
+  QrMismatchError,
   ResponseShapeError,
   ServiceError,
   ServiceUnavailableError,
@@ -454,6 +455,12 @@ describe("service failures", () => {
     ["service_error", () => new ServiceError("GET /api/account/info", 200, "500123", "Internal"), "service_error", /answered with an error/],
     ["service_unavailable", () => new ServiceUnavailableError("GET /api/account/info", 3, 503, "HTTP 503"), "service_unavailable", /try again shortly/],
     ["response_shape", () => new ResponseShapeError("GET /api/account/info", 200, "data.tokens: expected a number"), "service_error", /cannot read/],
+    [
+      "qr_mismatch",
+      () => new QrMismatchError("POST /api/promptpay-qr-url", [{ difference: "id", detail: "pays phone ending 1111, asked phone ending 5678" }]),
+      "service_error",
+      /another account or amount, so it is not shown.*SLIP_API_BASE_URL/,
+    ],
   ];
 
   it.each(cases)("%s becomes the right reply and outcome", async (_kind, make, outcome, says) => {

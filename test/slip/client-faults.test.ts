@@ -14,7 +14,7 @@ import {
 import type { SlipClient } from "../../src/slip/types.js";
 import { sendData, sendJson, startFaultServer } from "../helpers/fault-server.js";
 import type { FaultScript, FaultServer } from "../helpers/fault-server.js";
-import { ACCOUNT, failure, historyData, SECRET, VALID_ITEM } from "./fixtures.js";
+import { ACCOUNT, failure, historyData, QR_0812345678, QR_0812345678_150, SECRET, VALID_ITEM } from "./fixtures.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -53,7 +53,7 @@ const accountOk: FaultScript = (_request, res) => sendData(res, ACCOUNT);
 describe("requests it sends", () => {
   it("puts the secret only in the Authorization header", async () => {
     const { server, client } = await setup((request, res) =>
-      request.url.startsWith("/api/slip-history") ? sendData(res, historyData([])) : sendData(res, { qrCode: "000201", targetType: "phone", amount: 150 }),
+      request.url.startsWith("/api/slip-history") ? sendData(res, historyData([])) : sendData(res, { qrCode: QR_0812345678_150, targetType: "phone", amount: 150 }),
     );
     await client.slipHistory({ transRef: "ABC", limit: 5 });
     await client.promptPayQr({ accountNumber: "0812345678", amount: 150 });
@@ -100,7 +100,7 @@ describe("requests it sends", () => {
 
   it("posts the QR payload as JSON with only the given fields", async () => {
     const { server, client } = await setup((_request, res) =>
-      sendData(res, { qrCode: "000201", url: "http://127.0.0.1/api/qr-image?data=000201&size=1024", amount: null }),
+      sendData(res, { qrCode: QR_0812345678, url: `${server.url}/api/qr-image?data=${QR_0812345678}&size=1024`, amount: null }),
     );
     await client.promptPayQrUrl({ accountNumber: "0812345678", size: 1024 });
     const request = server.requests[0];

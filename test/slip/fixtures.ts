@@ -43,3 +43,7 @@ export async function failure(promise: Promise<unknown>): Promise<AnySlipClientE
   }
   throw new Error("expected the call to fail");
 }
+
+/** PromptPay payloads for 0812345678 from the promptparse library (tags 53 before 58): no amount, and 150 baht. */
+export const QR_0812345678 = "00020101021129370016A0000006770101110113006681234567853037645802TH6304823E";
+export const QR_0812345678_150 = "00020101021229370016A0000006770101110113006681234567853037645802TH5406150.00630466EF";
