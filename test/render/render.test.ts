@@ -433,7 +433,7 @@ describe("error and other short replies", () => {
     ["response_shape", "th", "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ"],
     ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
     ["qr_mismatch", "en", "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting."],
-    ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ กรุณาตรวจสอบการตั้งค่า SLIP_API_BASE_URL ค่ะ"],
+    ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ"],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
     expect(visibleText([...messagesOf(renderServiceFailure({ kind }, lang))])).toBe(expected);
   });
