@@ -132,6 +132,11 @@ export function renderGreeting(lang: Lang, role: Role): PublicAnswer {
   return publicAnswer("greeting", [textMessage(text, helpQuickReply(lang, role))]);
 }
 
+/** Before the answer to an edited message: it answers the new text. */
+export function renderEditedNote(lang: Lang): PublicAnswer {
+  return publicAnswer("edited_note", [textMessage(texts(lang).editedNote)]);
+}
+
 export function renderApology(lang: Lang): PublicAnswer {
   return publicAnswer("apology", [textMessage(texts(lang).apology)]);
 }

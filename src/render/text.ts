@@ -124,6 +124,8 @@ export interface Texts {
   askInPrivate: string;
   /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
   staffGroupNotice: string;
+  /** Before the answer to an edited message. */
+  editedNote: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
   customerNote: (qrExample: string) => string;
@@ -331,6 +333,7 @@ const th: Texts = {
     `ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ข้อมูลของร้านจึงยังไม่แสดงให้ใคร เจ้าของร้าน: พิมพ์ ${quote(idWord)} ในแชทนี้ ` +
     "แล้วเพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
   askInPrivate: "ข้อมูลของร้านขอดูได้ในแชตส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  editedNote: "✏️ (แก้ไขแล้ว) ตอบตามข้อความใหม่ค่ะ",
   staffGroupNotice:
     "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจึงเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน) " +
     "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
@@ -535,6 +538,7 @@ const en: Texts = {
     `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, ` +
     "then add the id to the bot's staff list.",
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
+  editedNote: "✏️ (edited) Answering the new text.",
   staffGroupNotice:
     "Someone joined this group. It is a staff group, so everyone in it sees the shop's data (slip checks, payer names, amounts, tokens). " +
     "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",
