@@ -1,4 +1,5 @@
 // The bot's configuration (the README's table of variables): read once from the environment, validated completely.
+import { isGroupOrRoomId, isUserId } from "./line-ids.js";
 import { isLoopbackHostname } from "./loopback.js";
 import type { Lang, PromptPayId } from "./commands/types.js";
 import { parsePromptPayId } from "./commands/promptpay-id.js";
@@ -47,6 +48,10 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly settings: BotSettings;
+  /** MARK_AS_READ: mark a 1:1 chat read after each command (LINE honours it only with the OA's Chat on). */
+  readonly markAsRead: boolean;
+  /** PUBLIC_URL: this deployment's public https address, e.g. to check the webhook URL LINE has. */
+  readonly publicUrl: string | undefined;
 }
 
 export type InstanceRole = "both" | "web" | "worker";
@@ -78,8 +83,6 @@ const DEFAULT_LINE_API_BASE_URL = "https://api.line.me";
 const DEFAULT_LINE_DATA_API_BASE_URL = "https://api-data.line.me";
 const DEFAULT_SANDBOX_DB = "data/sandbox.db";
 const MAX_ACCOUNT_CACHE_SECONDS = 86_400;
-const USER_ID = /^U[0-9a-f]{32}$/;
-const GROUP_ID = /^[CR][0-9a-f]{32}$/; // groups (C…) and the older multi-person rooms (R…)
 const CHANNEL_SECRET = /^[0-9a-f]{32}$/;
 const BASE_URL_PROBLEM = "must be an https URL (http only on localhost/127.0.0.1), without query or fragment";
 
@@ -175,10 +178,10 @@ export function loadConfig(env: Env): Config {
     }
   }
 
-  const staffUserIds = readIdList(get("STAFF_USER_IDS"), USER_ID, (bad) =>
+  const staffUserIds = readIdList(get("STAFF_USER_IDS"), isUserId, (bad) =>
     fail("STAFF_USER_IDS", `${quoteList(bad)} ${bad.length === 1 ? "is not a LINE user id" : "are not LINE user ids"} (U followed by 32 hex digits; the bot's "id" command shows yours)`),
   );
-  const staffGroupIds = readIdList(get("STAFF_GROUP_IDS"), GROUP_ID, (bad) =>
+  const staffGroupIds = readIdList(get("STAFF_GROUP_IDS"), isGroupOrRoomId, (bad) =>
     fail("STAFF_GROUP_IDS", `${quoteList(bad)} ${bad.length === 1 ? "is not a LINE group id" : "are not LINE group ids"} (C or R followed by 32 hex digits; the bot's "id" command in the group shows it)`),
   );
 
@@ -238,6 +241,15 @@ export function loadConfig(env: Env): Config {
     ? logLevelRaw
     : fail("LOG_LEVEL", `"${get("LOG_LEVEL") ?? ""}" is not a level: use one of ${LOG_LEVELS.join(", ")}`);
 
+  const markAsReadRaw = get("MARK_AS_READ");
+  const markAsRead = markAsReadRaw === undefined ? false : /^(1|true|yes)$/i.test(markAsReadRaw) ? true : /^(0|false|no)$/i.test(markAsReadRaw) ? false : undefined;
+  if (markAsRead === undefined) fail("MARK_AS_READ", "must be 1 or 0 (or true or false)");
+  const publicUrlRaw = get("PUBLIC_URL");
+  const publicUrl =
+    publicUrlRaw === undefined
+      ? undefined
+      : (readBaseUrl(publicUrlRaw, undefined) ?? fail("PUBLIC_URL", "must be this deployment's https address (http only on localhost/127.0.0.1), without query or fragment"));
+
   const sandboxPublicUrlRaw = get("SANDBOX_PUBLIC_URL");
   // The slip client shows QR images only from https or loopback origins, so the sandbox's links must be one.
   const sandboxPublicUrl =
@@ -254,7 +266,8 @@ export function loadConfig(env: Env): Config {
     shutdownGraceSeconds === undefined ||
     maxQueuedEvents === undefined ||
     role === undefined ||
-    logLevel === undefined
+    logLevel === undefined ||
+    markAsRead === undefined
   ) {
     throw new ConfigError(problems);
   }
@@ -278,6 +291,8 @@ export function loadConfig(env: Env): Config {
     role,
     alerts,
     logLevel,
+    markAsRead,
+    publicUrl,
     settings: Object.freeze({
       promptPayId,
       staffUserIds,
@@ -341,15 +356,15 @@ function stripTrailingSlash(url: URL): string {
 }
 
 /** Comma-separated ids; blanks between commas are skipped; every bad entry is reported. */
-function readIdList(raw: string | undefined, pattern: RegExp, onBad: (bad: string[]) => void): ReadonlySet<string> {
+function readIdList(raw: string | undefined, shape: (id: string) => boolean, onBad: (bad: string[]) => void): ReadonlySet<string> {
   if (raw === undefined) return new Set();
   const ids = raw
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  const bad = ids.filter((id) => !pattern.test(id));
+  const bad = ids.filter((id) => !shape(id));
   if (bad.length > 0) onBad(bad);
-  return new Set(ids.filter((id) => pattern.test(id)));
+  return new Set(ids.filter(shape));
 }
 
 function quoteList(items: readonly string[]): string {

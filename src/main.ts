@@ -13,6 +13,9 @@ import type { BotSettings, Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLineHttpApi } from "./line/api.js";
 import { createOutbox } from "./line/outbox.js";
+import { checkLine } from "./line/self-check.js";
+import type { LineCheck } from "./line/self-check.js";
+import { memoryVersions } from "./pipeline/versions.js";
 import express from "express";
 import { hasStaff } from "./roles/audience.js";
 import { createQuietNotes } from "./roles/quiet-notes.js";
@@ -181,6 +184,22 @@ async function start(
       })
     : undefined;
 
+  // LINE mode: a look at the channel (the token, the webhook), reported on /readyz; never holds the start up.
+  const lineCheck =
+    config.line === undefined
+      ? undefined
+      : ((): { current: LineCheck } => {
+          const holder: { current: LineCheck } = { current: { state: "checking" } };
+          void checkLine({
+            api,
+            expectedWebhook: config.publicUrl === undefined ? undefined : `${config.publicUrl}/webhook`,
+            markAsRead: config.markAsRead,
+            log,
+          }).then((found) => (holder.current = found));
+          return holder;
+        })();
+  if (lineCheck !== undefined) metrics.watchLineCheck(() => lineCheck.current);
+
   // Each user's menu follows the staff list (once the menus are installed).
   const menuLinks = createMenuLinkKeeper({ api, isStaff: (userId) => settings.staffUserIds.has(userId), log });
   closers.push({ name: "rich menu links", close: () => menuLinks.settled() });
@@ -196,7 +215,10 @@ async function start(
       quietNotes: shared?.quietNotes ?? createQuietNotes(),
       summaries,
       watches: notifier?.watches,
+      versions: shared?.versions ?? memoryVersions(),
     },
+    markAsRead: config.markAsRead,
+    ...(lineCheck === undefined ? {} : { lineCheck: () => lineCheck.current }),
     log,
     maxQueuedEvents: config.maxQueuedEvents,
     metrics,

@@ -12,6 +12,7 @@ import type { Metrics } from "./metrics/metrics.js";
 import { createEventDispatcher } from "./pipeline/dispatcher.js";
 import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
 import type { Outbox } from "./line/outbox.js";
+import type { LineCheck } from "./line/self-check.js";
 import type { EventLedger } from "./pipeline/ledger.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
 
@@ -44,6 +45,10 @@ export interface BotAppDeps {
   ledger?: EventLedger;
   /** Told who sent each event handled (the rich menus keep each user's menu current). */
   onSender?: (userId: string) => void;
+  /** MARK_AS_READ: after a command in a 1:1 chat, mark the chat read up to it. */
+  markAsRead?: boolean;
+  /** What the start-up look at the LINE channel found, for /readyz (LINE mode only). */
+  lineCheck?: () => LineCheck;
 }
 
 export interface BotApp {
@@ -82,6 +87,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     ...(metrics === undefined ? {} : { observer: metrics.pipeline }),
     ...(deps.ledger === undefined ? {} : { ledger: deps.ledger }),
     ...(deps.onSender === undefined ? {} : { onSender: deps.onSender }),
+    ...(deps.markAsRead === undefined ? {} : { markAsRead: deps.markAsRead }),
   });
   const { store } = deps;
   const takesWebhooks = deps.takesWebhooks ?? true;
@@ -152,11 +158,14 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   });
 
   app.get("/readyz", (_req: Request, res: Response) => {
+    // The LINE channel's check is reported, not waited for: LINE being down must not take the bot out.
+    const check = deps.lineCheck?.();
+    const line = check === undefined ? {} : { line: check.state, ...(check.state === "ok" && check.warnings.length > 0 ? { lineWarnings: check.warnings } : {}) };
     if (state === "ready" && deps.dependenciesUp?.() === false) {
-      res.status(503).json({ status: "redis_unreachable" });
+      res.status(503).json({ status: "redis_unreachable", ...line });
       return;
     }
-    res.status(state === "ready" ? 200 : 503).json({ status: state });
+    res.status(state === "ready" ? 200 : 503).json({ status: state, ...line });
   });
 
   if (metrics !== undefined) {

@@ -13,6 +13,7 @@ const LAYERS: Record<string, number> = {
   // Facts and small mechanisms everything may use.
   time: 0,
   "line-limits.ts": 0,
+  "line-ids.ts": 0,
   "loopback.ts": 0,
   promptpay: 0,
   "retry.ts": 0,

@@ -176,6 +176,13 @@ describe("loadConfig", () => {
     expect(loadConfig({ PROMPTPAY_ID: value }).settings.promptPayId).toEqual(id);
   });
 
+  it("reads MARK_AS_READ and PUBLIC_URL, and names them when wrong", () => {
+    expect(loadConfig({})).toMatchObject({ markAsRead: false, publicUrl: undefined });
+    expect(loadConfig({ MARK_AS_READ: "1", PUBLIC_URL: "https://bot.example.com/" })).toMatchObject({ markAsRead: true, publicUrl: "https://bot.example.com" });
+    expect(loadConfig({ MARK_AS_READ: "no" }).markAsRead).toBe(false);
+    expect(problemsOf({ MARK_AS_READ: "sometimes", PUBLIC_URL: "http://bot.example.com" }).map((p) => p.variable).sort()).toEqual(["MARK_AS_READ", "PUBLIC_URL"]);
+  });
+
   it("accepts room ids among the staff groups", () => {
     const room = `R${"c".repeat(32)}`;
     expect(loadConfig({ STAFF_GROUP_IDS: room }).settings.staffGroupIds.has(room)).toBe(true);

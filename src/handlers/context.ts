@@ -36,6 +36,22 @@ export interface HandlerDeps {
   readonly summaries: SummaryLoader;
   /** When WATCH_PAYMENTS_MINUTES is set: watches for the payment of a staff QR's amount. */
   readonly watches?: PaymentWatches | undefined;
+  /** What each group message asked for, to tell its edits apart; without it edits are not answered. */
+  readonly versions?: MessageVersions | undefined;
+}
+
+/**
+ * How a version of a message compares with the versions seen before: `first` (none seen), `older` (a later
+ * one was seen: ignore it), `same` (it asks what the latest before asked), `changed`.
+ */
+export type Version = "first" | "older" | "same" | "changed";
+
+/** The fingerprint of text that asks nothing of the bot. */
+export const CHATTER = "none";
+
+export interface MessageVersions {
+  /** Records this version (its time and what it asks) unless a later one is known, and says how it compares. */
+  record(messageId: string, timestamp: number, fingerprint: string): Promise<Version>;
 }
 
 /** A staff QR's payment to watch for: a valid check of this amount made after the QR, pushed to its chat once. */
@@ -59,6 +75,8 @@ export interface HandlerOutcome {
     | "usage_error"
     | "unknown_command"
     | "ignored"
+    /** An edit that asks nothing new (or came after a newer one): not answered again. */
+    | "edit_unchanged"
     | "refused"
     | "pointed_to_private"
     | "noted"

@@ -11,6 +11,7 @@ import {
   renderAskInPrivate,
   renderCustomerNote,
   renderDidYouMean,
+  renderEditedNote,
   renderGreeting,
   renderSlipPhotoHint,
   renderStaffGroupNotice,
@@ -18,7 +19,9 @@ import {
   renderUnknownCommand,
   renderUsageError,
 } from "../render/errors.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { CHATTER } from "./context.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome, Version } from "./context.js";
+import { afterNote } from "../privacy/answer.js";
 import { isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { handleQr } from "./qr.js";
@@ -33,6 +36,9 @@ import { handleId } from "./id.js";
 export interface TextInput {
   text: string;
   mentionees: readonly (MentionSpan & { readonly isSelf?: boolean })[];
+  /** LINE's message id and the event's time: what tells a message's edits apart. */
+  messageId?: string | undefined;
+  timestamp?: number | undefined;
 }
 
 type CommandHandler<K extends CommandName> = (
@@ -146,30 +152,128 @@ function startsWithMention(input: TextInput): boolean {
   return firstCharAt !== -1 && input.mentionees.some((m) => m.index === firstCharAt);
 }
 
+/** What a text asks of the bot, before anything is answered: the same reading serves a message and its edits. */
+type Reading =
+  | { kind: "ignore"; command: CommandName | "none" }
+  | { kind: "command"; command: Command; use: CommandUse }
+  | { kind: "usage"; failure: Extract<ParseFailure, { kind: "usage" }>; use: CommandUse }
+  | { kind: "no_command"; failure: Extract<ParseFailure, { kind: "unknown" | "empty" }>; text: string; addressed: boolean };
+
 /**
- * A text message. In a group or room the bot acts only when the first word is a command or the bot is
- * mentioned, and in a customer group a command word alone only with a mention. Who may see what is
- * the roles' admission; text that is no command is `answerNoCommand`'s.
+ * In a group or room the bot acts only when the first word is a command or the bot is mentioned, and in a
+ * customer group a command word alone only with a mention (the roles' admission decides that part).
  */
-export async function handleText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+function read(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Reading {
   const inGroup = ctx.chat.type !== "user";
   const addressed = input.mentionees.some((m) => m.isSelf === true);
-  if (inGroup && !addressed && startsWithMention(input)) return ignored("none");
-
+  if (inGroup && !addressed && startsWithMention(input)) return { kind: "ignore", command: "none" };
   const text = input.mentionees.length > 0 ? cutMentions(input.text, input.mentionees) : input.text;
   const parsed = parse(text, ctx, deps);
-  if (parsed.ok) return runCommand(parsed.command, { bare: parsed.bare, addressed }, ctx, deps);
-
+  if (parsed.ok) return { kind: "command", command: parsed.command, use: { bare: parsed.bare, addressed } };
   const failure = parsed.failure;
   switch (failure.kind) {
     case "usage":
       // "pay me back later" in a group starts with a command word but is talk: answer only what looks meant.
-      if (inGroup && !addressed && failure.problem.code === "unexpected") return ignored(failure.command);
-      return answerUsage(failure, { bare: false, addressed }, ctx, deps);
+      if (inGroup && !addressed && failure.problem.code === "unexpected") return { kind: "ignore", command: failure.command };
+      return { kind: "usage", failure, use: { bare: false, addressed } };
     case "unknown":
     case "empty":
-      return answerNoCommand(failure, text, addressed, ctx, deps);
+      return { kind: "no_command", failure, text, addressed };
   }
+}
+
+function answer(reading: Reading, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  switch (reading.kind) {
+    case "ignore":
+      return Promise.resolve(ignored(reading.command));
+    case "command":
+      return runCommand(reading.command, reading.use, ctx, deps);
+    case "usage":
+      return answerUsage(reading.failure, reading.use, ctx, deps);
+    case "no_command":
+      return answerNoCommand(reading.failure, reading.text, reading.addressed, ctx, deps);
+  }
+}
+
+/**
+ * What a reading would do, as a string that two versions of a message share exactly when they ask the same
+ * thing: spacing, case, the language of the command word and a typo outside the command do not count.
+ * Text that asks nothing of the bot is CHATTER.
+ */
+function whatItDoes(reading: Reading, ctx: ChatContext, deps: HandlerDeps): string {
+  switch (reading.kind) {
+    case "ignore":
+    case "no_command":
+      return CHATTER;
+    case "usage":
+      return `usage:${reading.failure.command}:${reading.failure.problem.code}`;
+    case "command": {
+      const admission = admitCommand(reading.command.kind, reading.use, ctx.audience, hasStaff(deps.settings));
+      if (admission.kind === "ignore") return CHATTER;
+      if (admission.kind !== "run") return `${admission.kind}:${reading.command.kind}`;
+      const { lang: _lang, ...what } = reading.command;
+      // `qr 200` and `qr 0812345678 200` make the same QR when the shop's id is 0812345678.
+      const resolved = what.kind === "qr" ? { ...what, id: what.id ?? deps.settings.promptPayId } : what;
+      return `run:${canonicalJson(resolved)}`;
+    }
+  }
+}
+
+/** JSON with every object's keys in order, so two equal commands give one string however they were built. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/** Remembers what a group message asked for, so that its edits can be told apart; a failure only costs that. */
+async function recordVersion(input: TextInput, fingerprint: string, ctx: ChatContext, deps: HandlerDeps): Promise<Version | undefined> {
+  if (deps.versions === undefined || input.messageId === undefined || input.timestamp === undefined) return undefined;
+  try {
+    return await deps.versions.record(input.messageId, input.timestamp, fingerprint);
+  } catch (err) {
+    deps.log.warn({ err, chatType: ctx.chat.type }, "could not remember the message's version for its edits");
+    return undefined;
+  }
+}
+
+/**
+ * A text message. Who may see what is the roles' admission; text that is no command is
+ * `answerNoCommand`'s. In a group (where LINE lets people edit a text) what it asked is remembered.
+ */
+export async function handleText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  const reading = read(input, ctx, deps);
+  if (ctx.chat.type !== "user") await recordVersion(input, whatItDoes(reading, ctx, deps), ctx, deps);
+  return answer(reading, ctx, deps);
+}
+
+/**
+ * A text edited in a group. Answered as the new command, with a short "(edited)" note, when it asks for
+ * something else than the version before (a new amount or id, another command); an edit that changes
+ * nothing the command does, an older edit arriving after a newer one, and an edit into chatter get nothing.
+ * When the versions cannot be compared (Redis away), nothing: a missed edit beats a second QR card.
+ */
+export async function handleEditedText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  const reading = read(input, ctx, deps);
+  const fingerprint = whatItDoes(reading, ctx, deps);
+  const command = reading.kind === "command" ? reading.command.kind : reading.kind === "usage" ? reading.failure.command : "none";
+  const version = await recordVersion(input, fingerprint, ctx, deps);
+  if (fingerprint === CHATTER || version === undefined || version === "older" || version === "same") {
+    return { command, outcome: "edit_unchanged" };
+  }
+  const lang = reading.kind === "command" ? reading.command.lang : reading.kind === "usage" ? reading.failure.lang : deps.settings.defaultLang;
+  let noted = false;
+  const withNote: ChatContext = {
+    ...ctx,
+    send(answer) {
+      const first = !noted;
+      noted = true;
+      return ctx.send(first ? afterNote(renderEditedNote(lang), answer) : answer);
+    },
+  };
+  return answer(reading, withNote, deps);
 }
 
 /**

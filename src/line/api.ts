@@ -25,6 +25,8 @@ export interface LineApi {
   /** `retryKey` goes in X-Line-Retry-Key: LINE answers 409 instead of sending the same push twice. */
   push(request: messagingApi.PushMessageRequest, retryKey: string): Promise<LineAnswer>;
   showLoading(request: messagingApi.ShowLoadingAnimationRequest): Promise<LineAnswer>;
+  /** Marks a 1:1 chat read up to the message the token came with. */
+  markAsRead(request: messagingApi.MarkMessagesAsReadByTokenRequest): Promise<LineAnswer>;
 }
 
 export interface LineHttpApi extends LineApi {
@@ -88,6 +90,7 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
     reply: (request) => post("/v2/bot/message/reply", request),
     push: (request, retryKey) => post("/v2/bot/message/push", request, retryKey),
     showLoading: (request) => post("/v2/bot/chat/loading/start", request),
+    markAsRead: (request) => post("/v2/bot/chat/markAsRead", request),
     close: () => pool.close(),
   };
 }

@@ -23,8 +23,10 @@ import type { LineApi } from "./api.js";
 
 /** What the calls tell their watcher (the metrics): one API call and LINE's answer (`200`, `429`, `network`...). */
 export interface LineObserver {
-  call(endpoint: "reply" | "push" | "loading", status: string): void;
+  call(endpoint: LineEndpoint, status: string): void;
 }
+
+export type LineEndpoint = "reply" | "push" | "loading" | "mark_as_read";
 
 export interface LineCallOptions {
   api: LineApi;
@@ -71,6 +73,11 @@ export interface LineCalls {
   push(to: string, messages: messagingApi.Message[], reason: PushReason, retryKey: string, log: Logger): Promise<Delivery>;
   /** LINE's loading animation in a 1:1 chat; a refusal is logged, never thrown. */
   showLoading(chatId: string, log: Logger): void;
+  /**
+   * Marks a 1:1 chat read up to a message; never affects the answer. A failure is logged once per cause
+   * (LINE refuses it while the OA's Chat is off, and would on every message).
+   */
+  markAsRead(markAsReadToken: string, log: Logger): void;
 }
 
 /** LINE's answer to a failed call, reduced to what decides the next step and what belongs in the log. */
@@ -99,7 +106,10 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
   const now = options.now ?? Date.now;
   const { api, observer } = options;
 
-  const report = (endpoint: "reply" | "push" | "loading", outcome: CallFailure | "200"): void => {
+  /** Causes of mark-as-read failures already logged. */
+  const markAsReadFailures = new Set<string>();
+
+  const report = (endpoint: LineEndpoint, outcome: CallFailure | "200"): void => {
     if (observer === undefined) return;
     if (outcome === "200") observer.call(endpoint, "200");
     else observer.call(endpoint, outcome.kind === "http" ? String(outcome.status) : outcome.sent ? "timeout" : "network");
@@ -213,6 +223,20 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
       }
       log.warn({ op: "reply", attempts, ...failureFields(last) }, "LINE said the reply failed on every attempt; pushing instead");
       return { via: "push_instead", reason: "reply_failed" };
+    },
+
+    markAsRead(markAsReadToken, log) {
+      api.markAsRead({ markAsReadToken }).then(
+        () => report("mark_as_read", "200"),
+        (err: unknown) => {
+          const failure = describeFailure(err);
+          report("mark_as_read", failure);
+          const cause = failure.kind === "http" ? `${failure.status} ${failure.lineMessage ?? ""}` : (failure.code ?? failure.message);
+          if (markAsReadFailures.has(cause)) return;
+          markAsReadFailures.add(cause);
+          log.warn({ op: "mark_as_read", ...failureFields(failure) }, "LINE did not mark the chat read (logged once per cause; the answer is not affected)");
+        },
+      );
     },
 
     showLoading(chatId, log) {

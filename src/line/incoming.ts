@@ -1,4 +1,5 @@
 // Reads one webhook event (outside input, open-ended: LINE adds types without notice) into what the bot acts on.
+import { isGroupId, isRoomId, isUserId } from "../line-ids.js";
 import type { ChatType } from "../roles/audience.js";
 
 export interface Mentionee {
@@ -9,7 +10,17 @@ export interface Mentionee {
 
 /** What the event asks of the bot. */
 export type EventAction =
-  | { kind: "text"; text: string; mentionees: Mentionee[] }
+  | {
+      kind: "text";
+      text: string;
+      mentionees: Mentionee[];
+      /** LINE's message id: an edit of this message names it too. */
+      messageId: string | undefined;
+      /** Marks the chat read up to this message (1:1 chats, when the OA's Chat is on). */
+      markAsReadToken: string | undefined;
+    }
+  /** A text edited in a group (`messageEdited`): the same message id, the new text. */
+  | { kind: "edited_text"; text: string; mentionees: Mentionee[]; messageId: string }
   | { kind: "postback"; data: string }
   | { kind: "greeting"; trigger: "follow" | "join" }
   /** Members joined a group or room the bot is in (`memberJoined`): how many. */
@@ -22,6 +33,8 @@ export type EventAction =
 export interface IncomingEvent {
   type: string;
   eventId: string | undefined;
+  /** When it happened (LINE's `timestamp`, ms): the latest of several edits of one message has the largest. */
+  timestamp: number | undefined;
   mode: string | undefined;
   isRedelivery: boolean;
   replyToken: string | undefined;
@@ -46,16 +59,18 @@ export function readEvent(raw: unknown): IncomingEvent {
   const event: Json = isObject(raw) ? raw : {};
   const type = str(event.type) ?? "(none)";
   const source = isObject(event.source) ? event.source : {};
-  const userId = str(source.userId);
+  // Ids go into LINE's URL paths and Redis keys: one of another shape makes the event name no one.
+  const userId = lineIdOf(source.userId, isUserId);
   const sourceType = str(source.type);
-  const chatId = str(source.groupId) ?? str(source.roomId) ?? userId;
   const chatType: ChatType | undefined =
     sourceType === "group" || sourceType === "room" || sourceType === "user" ? sourceType : undefined;
+  const chatId = chatType === "group" ? lineIdOf(source.groupId, isGroupId) : chatType === "room" ? lineIdOf(source.roomId, isRoomId) : userId;
   const delivery = isObject(event.deliveryContext) ? event.deliveryContext : {};
 
   return {
     type,
     eventId: str(event.webhookEventId),
+    timestamp: typeof event.timestamp === "number" && Number.isFinite(event.timestamp) ? event.timestamp : undefined,
     mode: str(event.mode),
     isRedelivery: delivery.isRedelivery === true,
     replyToken: str(event.replyToken),
@@ -72,7 +87,21 @@ function readAction(type: string, event: Json): EventAction {
       const messageType = str(message.type) ?? "(none)";
       if (messageType !== "text") return { kind: "non_text", messageType };
       if (typeof message.text !== "string") return { kind: "ignore", why: "text message without text" };
-      return { kind: "text", text: message.text, mentionees: readMentionees(message.mention) };
+      return {
+        kind: "text",
+        text: message.text,
+        mentionees: readMentionees(message.mention),
+        messageId: messageIdOf(message.id),
+        markAsReadToken: str(message.markAsReadToken),
+      };
+    }
+    case "messageEdited": {
+      const message = isObject(event.message) ? event.message : {};
+      const messageId = messageIdOf(message.id);
+      if (str(message.type) !== "text" || typeof message.text !== "string" || messageId === undefined) {
+        return { kind: "ignore", why: "edit of something other than a text" };
+      }
+      return { kind: "edited_text", text: message.text, mentionees: readMentionees(message.mention), messageId };
     }
     case "postback": {
       const postback = isObject(event.postback) ? event.postback : {};
@@ -90,6 +119,17 @@ function readAction(type: string, event: Json): EventAction {
     default:
       return { kind: "ignore", why: `event type ${type}` };
   }
+}
+
+/** LINE's message ids are decimal numbers; one of another shape is not used (it would go into a Redis key). */
+function messageIdOf(value: unknown): string | undefined {
+  const id = str(value);
+  return id !== undefined && /^[0-9]{1,32}$/.test(id) ? id : undefined;
+}
+
+function lineIdOf(value: unknown, shape: (id: string) => boolean): string | undefined {
+  const id = str(value);
+  return id !== undefined && shape(id) ? id : undefined;
 }
 
 function readMentionees(mention: unknown): Mentionee[] {

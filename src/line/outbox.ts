@@ -20,7 +20,7 @@ import type { Chat, StaffLists } from "../roles/audience.js";
 import { createLineCalls } from "./calls.js";
 import type { Delivery, LineCallOptions, PushReason } from "./calls.js";
 
-export type { Delivery, LineObserver, NotDeliveredReason, PushReason } from "./calls.js";
+export type { Delivery, LineEndpoint, LineObserver, NotDeliveredReason, PushReason } from "./calls.js";
 
 /** What an earlier run of an event did, batch by batch: written before a reply is tried and when a batch is done. */
 export interface DeliveryJournal {
@@ -55,6 +55,8 @@ export interface OutboxOptions extends LineCallOptions {
 export interface EventOutlet {
   send(answer: Answer): Promise<void>;
   showLoading(): void;
+  /** Marks the 1:1 chat read up to the event's message; never fails the event. */
+  markAsRead(markAsReadToken: string): void;
   /** What happened to each batch, in order, for the event's log line. */
   readonly deliveries: readonly Delivery[];
 }
@@ -175,6 +177,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
             await note(number, "done");
             deliveries.push(delivery);
           }
+        },
+        markAsRead(markAsReadToken) {
+          calls.markAsRead(markAsReadToken, log);
         },
         showLoading() {
           // LINE shows the animation in 1:1 chats only, and answers 400 for a group or room id.

@@ -19,11 +19,12 @@ import {
   chatIdOf,
   greetingEvent,
   memberJoinedEvent,
+  messageEditedEvent,
   postbackEvent,
   signedWebhook,
   textMessageEvent,
 } from "./webhook-events.js";
-import type { ConsoleSource, DemoGroup, DemoPerson } from "./webhook-events.js";
+import type { ConsoleSource, DemoGroup, DemoPerson, MessageEditedEvent } from "./webhook-events.js";
 
 export interface ConsoleOptions {
   platform: LinePlatform;
@@ -61,7 +62,19 @@ export interface ChatConsole {
 
 /** One line of the conversation log, as the page receives it. */
 export type ConsoleEntry =
-  | { seq: number; at: number; type: "user"; chatId: string; userId: string; text: string; via: "typed" | "quick-reply" | "postback" | "rich-menu" }
+  | {
+      seq: number;
+      at: number;
+      type: "user";
+      chatId: string;
+      userId: string;
+      text: string;
+      via: "typed" | "quick-reply" | "postback" | "rich-menu";
+      /** LINE's id of a typed text (what an edit names). */
+      messageId?: string;
+    }
+  /** A person edited a text they sent (groups only): the page shows the new text in its place. */
+  | { seq: number; at: number; type: "edit"; chatId: string; userId: string; messageId: string; text: string }
   | { seq: number; at: number; type: "bot"; chatId: string; kind: RecordedSend["kind"]; messages: messagingApi.Message[] }
   | { seq: number; at: number; type: "rejected"; chatId: string | undefined; path: string; status: number; message: string; details: RecordedRejection["details"] }
   | { seq: number; at: number; type: "loading"; chatId: string; seconds: number }
@@ -149,6 +162,13 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   platform.on("richmenu", onRichMenu);
 
   /** Resolves who is talking and where, from ids the page sent; undefined when they are not ours. */
+  /** Texts sent in groups, by message id, so their authors can edit them; bounded like the log. */
+  const groupMessages = new Map<string, { messageId: string; chatId: string; userId: string }>();
+  const rememberMessage = (messageId: string, chatId: string, userId: string): void => {
+    groupMessages.set(messageId, { messageId, chatId, userId });
+    if (groupMessages.size > MAX_LOG) groupMessages.delete(groupMessages.keys().next().value ?? "");
+  };
+
   const resolveSource = (body: unknown): ConsoleSource | undefined => {
     const b = (typeof body === "object" && body !== null ? body : {}) as { userId?: unknown; chatId?: unknown };
     const person = people.find((p) => p.userId === b.userId);
@@ -159,7 +179,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   };
 
   /** Signs and delivers one event; a failure shows in the chat instead of disappearing. */
-  const deliver = async (source: ConsoleSource, event: webhook.Event): Promise<{ status: number }> => {
+  const deliver = async (source: ConsoleSource, event: webhook.Event | MessageEditedEvent): Promise<{ status: number }> => {
     const { body, headers } = signedWebhook([event], options.channelSecret, DEMO_BOT.userId);
     const chatId = chatIdOf(source);
     try {
@@ -252,8 +272,29 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       return;
     }
     const chatId = chatIdOf(source);
-    publish({ type: "user", chatId, userId: source.userId, text, via });
-    const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName });
+    const markAsReadToken = source.type === "user" ? platform.issueMarkAsReadToken(source.userId) : undefined;
+    const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName, ...(markAsReadToken === undefined ? {} : { markAsReadToken }) });
+    publish({ type: "user", chatId, userId: source.userId, text, via, messageId: event.message.id });
+    if (source.type === "group") rememberMessage(event.message.id, chatId, source.userId);
+    res.json(await deliver(source, event));
+  });
+
+  // A person edits a text they sent in a group: LINE sends `messageEdited` with the same message id.
+  app.post("/api/edit", json, async (req, res) => {
+    const source = resolveSource(req.body);
+    const body = req.body as { messageId?: unknown; text?: unknown } | undefined;
+    const { messageId, text } = body ?? {};
+    const own = typeof messageId === "string" ? groupMessages.get(messageId) : undefined;
+    if (source?.type !== "group" || own === undefined || own.chatId !== source.groupId || own.userId !== source.userId) {
+      res.status(400).json({ error: "only a text you sent in a group can be edited (LINE allows edits in groups only)" });
+      return;
+    }
+    if (typeof text !== "string" || text.trim() === "" || text.length > MAX_TEXT) {
+      res.status(400).json({ error: "need text of 1 to 5000 characters" });
+      return;
+    }
+    publish({ type: "edit", chatId: source.groupId, userId: source.userId, messageId: own.messageId, text });
+    const event = messageEditedEvent({ source, messageId: own.messageId, text, replyToken: platform.issueReplyToken(source.groupId), botName });
     res.json(await deliver(source, event));
   });
 

@@ -1,5 +1,6 @@
 // The loopback stand-in for the LINE Messaging API endpoints the bot calls: reply, push, loading animation,
-// the quota, and rich menus (menus, images, default, per-user links, aliases; see rich-menus.ts).
+// mark as read, the quota, the bot's info and webhook endpoint, and rich menus (menus, images, default,
+// per-user links, aliases; see rich-menus.ts).
 // It answers like LINE (status codes, bodies, x-line-request-id), checks every body against LINE's limits,
 // and records what was accepted and what was rejected for tests and the chat console.
 import { EventEmitter } from "node:events";
@@ -26,6 +27,22 @@ export interface RecordedSend {
   requestId: string;
   /** Milliseconds since the epoch (from the `now` option). */
   at: number;
+}
+
+/** A chat marked read by the bot, up to the message its token came with. */
+export interface RecordedRead {
+  chatId: string;
+  at: number;
+}
+
+/** What GET /v2/bot/info answers: the OA as the LINE Official Account Manager set it up. */
+export interface BotInfo {
+  userId: string;
+  basicId: string;
+  displayName: string;
+  /** `chat`: the OA's Chat is on (people may answer by hand; mark as read works); `bot`: off. */
+  chatMode: "chat" | "bot";
+  markAsReadMode: "auto" | "manual";
 }
 
 export interface RecordedLoading {
@@ -66,6 +83,10 @@ export interface LinePlatformOptions {
   now?: () => number;
   /** The channel's monthly push quota; default none (unlimited, as LINE's `type: none`). */
   monthlyQuota?: number;
+  /** The OA's info; default a demo OA with Chat on. */
+  botInfo?: Partial<BotInfo>;
+  /** The webhook URL set in the console, and whether "Use webhook" is on. Default none, off. */
+  webhook?: { endpoint: string; active: boolean };
 }
 
 export interface LinePlatformEvents {
@@ -83,6 +104,12 @@ export interface LinePlatform {
   readonly port: number;
   /** A fresh reply token for an event in `chatId` (what LINE puts in a webhook event). */
   issueReplyToken(chatId: string): string;
+  /** A mark-as-read token for a message a user sent in their 1:1 chat (what LINE puts in its message event). */
+  issueMarkAsReadToken(userId: string): string;
+  /** Chats the bot marked read. */
+  readonly reads: RecordedRead[];
+  /** Sets the webhook URL and its switch, as the LINE Developers Console does. */
+  setWebhook(webhook: { endpoint: string; active: boolean }): void;
   readonly sent: RecordedSend[];
   readonly loadings: RecordedLoading[];
   readonly rejected: RecordedRejection[];
@@ -157,6 +184,17 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const retryKeys = new Map<string, AcceptedPush & { at: number }>();
   const sent: RecordedSend[] = [];
   const loadings: RecordedLoading[] = [];
+  const reads: RecordedRead[] = [];
+  const readTokens = new Map<string, string>();
+  const botInfo: BotInfo = {
+    userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c",
+    basicId: "@slipline",
+    displayName: "slipline",
+    chatMode: "chat",
+    markAsReadMode: "manual",
+    ...options.botInfo,
+  };
+  let webhook = options.webhook ?? { endpoint: "", active: false };
   const rejected: RecordedRejection[] = [];
   const duplicates: RecordedDuplicate[] = [];
   let monthlyQuota = options.monthlyQuota;
@@ -344,6 +382,43 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     res.status(202).json({});
   });
 
+  // Mark as read: only a token LINE issued for a message to this bot; only while the OA's Chat is on.
+  app.post("/v2/bot/chat/markAsRead", (req, res) => {
+    const token = stringField(req.body, "markAsReadToken");
+    if (token === undefined || token === "") {
+      reject(req, res, badBody([{ message: "must be specified", property: "markAsReadToken" }]), undefined);
+      return;
+    }
+    const chatId = readTokens.get(token);
+    if (chatId === undefined) {
+      reject(req, res, new HttpError(400, { message: "Invalid markAsReadToken" }), undefined);
+      return;
+    }
+    if (botInfo.chatMode !== "chat") {
+      reject(req, res, new HttpError(400, { message: "The chat feature is not enabled for this bot" }), chatId);
+      return;
+    }
+    const read: RecordedRead = { chatId, at: now() };
+    reads.push(read);
+    res.status(200).json({});
+  });
+
+  app.get("/v2/bot/info", (_req, res) => {
+    res.status(200).json(botInfo);
+  });
+  app.get("/v2/bot/channel/webhook/endpoint", (_req, res) => {
+    res.status(200).json(webhook);
+  });
+  app.put("/v2/bot/channel/webhook/endpoint", (req, res) => {
+    const endpoint = stringField(req.body, "endpoint");
+    if (endpoint === undefined || !/^https:\/\//.test(endpoint) || endpoint.length > 500) {
+      reject(req, res, badBody([{ message: "must be an https URL of at most 500 characters", property: "endpoint" }]), undefined);
+      return;
+    }
+    webhook = { endpoint, active: webhook.active };
+    res.status(200).json({});
+  });
+
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ message: "Not found" });
   });
@@ -380,6 +455,13 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     return token;
   };
 
+  const issueMarkAsReadToken = (userId: string): string => {
+    if (readTokens.size >= MAX_TOKENS) readTokens.delete(readTokens.keys().next().value ?? "");
+    const token = randomBytes(24).toString("base64url");
+    readTokens.set(token, userId);
+    return token;
+  };
+
   const waitForSent = (count: number, timeoutMs = 5000): Promise<RecordedSend[]> => {
     if (sent.length >= count) return Promise.resolve(sent.slice());
     return new Promise((resolve, rejectWait) => {
@@ -411,6 +493,11 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     url,
     port: address.port,
     issueReplyToken,
+    issueMarkAsReadToken,
+    reads,
+    setWebhook(next) {
+      webhook = { ...next };
+    },
     sent,
     loadings,
     rejected,

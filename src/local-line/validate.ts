@@ -178,9 +178,7 @@ export function isChatId(value: string): boolean {
   return /^[UCR][0-9a-f]{32}$/.test(value);
 }
 
-export function isUserId(value: string): boolean {
-  return /^U[0-9a-f]{32}$/.test(value);
-}
+export { isUserId } from "../line-ids.js";
 
 /** Validates an array of message objects on its own (what the renderers' tests want). */
 export function validateMessages(messages: unknown, options: ValidateOptions): ValidationDetail[] {

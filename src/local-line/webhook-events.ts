@@ -106,19 +106,56 @@ export function findBotMentions(text: string, botName: string): webhook.UserMent
   return mentions;
 }
 
+/** A text message. LINE adds a mark-as-read token in 1:1 chats (pass the stand-in's). */
 export function textMessageEvent(
-  input: { source: ConsoleSource; text: string; replyToken: string; botName?: string },
+  input: { source: ConsoleSource; text: string; replyToken: string; botName?: string; markAsReadToken?: string },
   ids: EventIds = defaultIds,
 ): webhook.MessageEvent {
   const mentionees = input.source.type === "group" ? findBotMentions(input.text, input.botName ?? DEMO_BOT.name) : [];
-  const message: webhook.TextMessageContent = {
+  const message: webhook.TextMessageContent & { markAsReadToken?: string } = {
     type: "text",
     id: newMessageId(ids),
     quoteToken: ids.random(24).toString("base64url"),
     text: input.text,
     ...(mentionees.length > 0 ? { mention: { mentionees } } : {}),
+    ...(input.markAsReadToken === undefined ? {} : { markAsReadToken: input.markAsReadToken }),
   };
   return { type: "message", ...common(input.source, ids), replyToken: input.replyToken, message };
+}
+
+/**
+ * `messageEdited`: a person edited a text they sent in a group (LINE offers editing in groups only). Like
+ * LINE's, it carries the original message's id, the new text, a new reply token and no mark-as-read token.
+ * The SDK this bot pins predates the event, so it is typed here.
+ */
+export interface MessageEditedEvent {
+  type: "messageEdited";
+  mode: "active";
+  timestamp: number;
+  source: webhook.Source;
+  webhookEventId: string;
+  deliveryContext: { isRedelivery: boolean };
+  replyToken: string;
+  message: webhook.TextMessageContent;
+}
+
+export function messageEditedEvent(
+  input: { source: ConsoleSource & { type: "group" }; messageId: string; text: string; replyToken: string; botName?: string },
+  ids: EventIds = defaultIds,
+): MessageEditedEvent {
+  const mentionees = findBotMentions(input.text, input.botName ?? DEMO_BOT.name);
+  return {
+    type: "messageEdited",
+    ...common(input.source, ids),
+    replyToken: input.replyToken,
+    message: {
+      type: "text",
+      id: input.messageId,
+      quoteToken: ids.random(24).toString("base64url"),
+      text: input.text,
+      ...(mentionees.length > 0 ? { mention: { mentionees } } : {}),
+    },
+  };
 }
 
 /** `params` carries what LINE adds for some actions, e.g. a rich menu switch's `{ newRichMenuAliasId, status }`. */
@@ -160,11 +197,11 @@ export function memberJoinedEvent(
 
 /** The exact bytes and headers of a webhook POST: x-line-signature = base64 HMAC-SHA256 of the body. */
 export function signedWebhook(
-  events: webhook.Event[],
+  events: (webhook.Event | MessageEditedEvent)[],
   channelSecret: string,
   destination: string = DEMO_BOT.userId,
 ): { body: string; headers: Record<string, string> } {
-  const request: webhook.CallbackRequest = { destination, events };
+  const request = { destination, events };
   const body = JSON.stringify(request);
   const signature = createHmac("sha256", channelSecret).update(body, "utf8").digest("base64");
   return { body, headers: { "content-type": "application/json; charset=utf-8", "x-line-signature": signature } };

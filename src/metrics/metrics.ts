@@ -3,6 +3,7 @@
 // imports prom-client, and a test can leave them out.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { LineObserver, PrivacyObserver } from "../line/outbox.js";
+import type { LineCheck } from "../line/self-check.js";
 import type { PipelineObserver } from "../pipeline/dispatcher.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
@@ -27,6 +28,8 @@ export interface Metrics {
   redisError(): void;
   /** An event found with a dead worker and taken up again. */
   jobRecovered(): void;
+  /** Reports the start-up look at the LINE channel at every scrape. */
+  watchLineCheck(check: () => LineCheck): void;
   readonly notifier: NotifierObserver;
   /** The Prometheus text of every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
@@ -129,6 +132,19 @@ export function createMetrics(): Metrics {
       this.set(storedWaiting === undefined ? 0 : await storedWaiting().catch(() => Number.NaN));
     },
   });
+  let lineCheck: (() => LineCheck) | undefined;
+  const LINE_CHECK_STATES = ["checking", "ok", "token_rejected", "unreachable"] as const;
+  new Gauge({
+    name: "slipline_line_check",
+    help: "The start-up look at the LINE channel: 1 for its state (checking, ok, token_rejected, unreachable); nothing without a LINE channel",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      if (lineCheck === undefined) return;
+      const current = lineCheck().state;
+      for (const state of LINE_CHECK_STATES) this.set({ state }, state === current ? 1 : 0);
+    },
+  });
   const notStored = new Counter({
     name: "slipline_events_not_stored_total",
     help: "Events Redis could not take in time, handled in this process instead",
@@ -192,6 +208,9 @@ export function createMetrics(): Metrics {
     },
     watchStoredQueue(waiting) {
       storedWaiting = waiting;
+    },
+    watchLineCheck(check) {
+      lineCheck = check;
     },
     notStored: (count) => notStored.inc(count),
     redisError: () => redisErrors.inc(),

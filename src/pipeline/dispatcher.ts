@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
-import { handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
+import { handleEditedText, handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
 import { readEvent } from "../line/incoming.js";
 import type { IncomingEvent } from "../line/incoming.js";
 import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
@@ -21,9 +21,10 @@ export interface EventHandlers {
   handlePostback: typeof handlePostback;
   handleGreeting: typeof handleGreeting;
   handleMemberJoined: typeof handleMemberJoined;
+  handleEditedText: typeof handleEditedText;
 }
 
-export const REAL_HANDLERS: EventHandlers = { handleText, handleNonText, handlePostback, handleGreeting, handleMemberJoined };
+export const REAL_HANDLERS: EventHandlers = { handleText, handleEditedText, handleNonText, handlePostback, handleGreeting, handleMemberJoined };
 
 /** What the pipeline tells the metrics about; every hook is optional. */
 export interface PipelineObserver {
@@ -50,6 +51,8 @@ export interface EventDispatcherOptions {
   observer?: PipelineObserver;
   /** Told who sent each event it handles (the rich menus keep each user's menu current); must not throw. */
   onSender?: (userId: string) => void;
+  /** MARK_AS_READ: after a command in a 1:1 chat, mark the chat read up to it (only with the OA's Chat on). */
+  markAsRead?: boolean;
 }
 
 /** An event that did not finish within the grace period at shutdown. */
@@ -198,6 +201,9 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
     try {
       const result = await runHandler(event, ctx, deps);
+      if (options.markAsRead === true && action.kind === "text" && chat.type === "user" && result.command !== "none" && action.markAsReadToken !== undefined) {
+        outlet.markAsRead(action.markAsReadToken);
+      }
       await settle(event);
       finish(result.command, result.outcome, outlet.deliveries);
     } catch (err) {
@@ -239,7 +245,9 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     const { action } = event;
     switch (action.kind) {
       case "text":
-        return handlers.handleText({ text: action.text, mentionees: action.mentionees }, ctx, deps);
+        return handlers.handleText({ text: action.text, mentionees: action.mentionees, messageId: action.messageId, timestamp: event.timestamp }, ctx, deps);
+      case "edited_text":
+        return handlers.handleEditedText({ text: action.text, mentionees: action.mentionees, messageId: action.messageId, timestamp: event.timestamp }, ctx, deps);
       case "postback":
         return handlers.handlePostback(action.data, ctx, deps);
       case "greeting":

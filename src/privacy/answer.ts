@@ -20,6 +20,7 @@ export const PUBLIC_KINDS = [
   "ask_in_private",
   "apology",
   "restarting",
+  "edited_note",
 ] as const;
 
 /**
@@ -90,4 +91,11 @@ export function messagesOf(answer: Answer): readonly messagingApi.Message[] {
 /** A public answer followed by another (a customer's answer, then the pointer for the staff who asked). */
 export function followedBy(first: PublicAnswer, then: PublicAnswer): PublicAnswer {
   return publicAnswer(first.kind, [...messagesOf(first), ...messagesOf(then)]);
+}
+
+/** A note (public) before an answer, in its audience: the note goes with the answer and with its fallback. */
+export function afterNote(note: PublicAnswer, answer: Answer): Answer {
+  const messages = [...messagesOf(note), ...messagesOf(answer)];
+  if (answer.audience === "public") return publicAnswer(answer.kind, messages);
+  return staffAnswer(answer.kind, messages, answer.fallback === undefined ? undefined : followedBy(note, answer.fallback));
 }

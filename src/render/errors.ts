@@ -133,6 +133,11 @@ export function renderSlipPhotoHint(lang: Lang): PublicAnswer {
   return publicAnswer("slip_photo_hint", [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))]);
 }
 
+/** Before the answer to an edited message: it answers the new text. */
+export function renderEditedNote(lang: Lang): PublicAnswer {
+  return publicAnswer("edited_note", [textMessage(texts(lang).editedNote)]);
+}
+
 export function renderApology(lang: Lang): PublicAnswer {
   return publicAnswer("apology", [textMessage(texts(lang).apology)]);
 }

@@ -131,6 +131,8 @@ export interface Texts {
   askInPrivate: string;
   /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
   staffGroupNotice: string;
+  /** Before the answer to an edited message. */
+  editedNote: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
   customerNote: (qrWord: string) => string;
@@ -350,6 +352,7 @@ const th: Texts = {
       "2. เพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
     ].join("\n"),
   askInPrivate: "ข้อมูลของร้านขอดูได้ในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  editedNote: "✏️ ข้อความถูกแก้ไขแล้ว บอทตอบตามข้อความใหม่ค่ะ",
   staffGroupNotice: [
     "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ",
     "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
@@ -563,6 +566,7 @@ const en: Texts = {
     `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, ` +
     "then add the id to the bot's staff list.",
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
+  editedNote: "✏️ (edited) Answering the new text.",
   staffGroupNotice:
     "Someone joined this group. It is a staff group, so everyone in it sees the shop's data (slip checks, payer names, amounts, tokens). " +
     "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",

@@ -1,6 +1,7 @@
 // Keeps each user's menu right as the staff list changes: a user newly in STAFF_USER_IDS gets the staff
 // menu at their next message, and one taken off the list gets the default again. It looks at a user at
 // most once every few minutes, off the reply's path, and does nothing until the menus are installed.
+import { isUserId } from "../line-ids.js";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import { isNotFound } from "./install.js";
@@ -72,6 +73,8 @@ export function createMenuLinkKeeper(options: MenuLinkKeeperOptions): MenuLinkKe
 
   return {
     seen(userId) {
+      // The id goes into LINE's URL path: only one of LINE's shape (the webhook's reader checks it too).
+      if (!isUserId(userId)) return;
       const at = now();
       if ((checkedUntil.get(userId) ?? 0) > at) return;
       checkedUntil.delete(userId);

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { redisScheduleStore } from "../schedules/store.js";
 import { createDurableEventQueue } from "./event-queue.js";
 import { connectRedis } from "./redis.js";
-import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes } from "./stores.js";
+import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
@@ -21,6 +21,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
     ledger: redisLedger(redis.commands),
     journal: redisJournal(redis.commands),
     quietNotes: redisQuietNotes(redis.commands),
+    versions: redisVersions(redis.commands),
     accountCache: redisAccountCache(redis.commands),
     scheduleStore: () => redisScheduleStore(redis.commands),
   };

@@ -3,6 +3,8 @@
 import type { Redis } from "ioredis";
 import type { BatchState, DeliveryJournal } from "../line/outbox.js";
 import type { EventLedger } from "../pipeline/ledger.js";
+import { CHATTER } from "../handlers/context.js";
+import type { MessageVersions, Version } from "../handlers/context.js";
 import type { QuietNotes } from "../roles/quiet-notes.js";
 import { NOTE_PERIOD_MS } from "../roles/quiet-notes.js";
 import type { AccountCache } from "../slip/account-cache.js";
@@ -73,6 +75,33 @@ export function redisAccountCache(redis: Redis): AccountCache {
     },
     async set(value, ttlMs) {
       await redis.set(key, JSON.stringify(value), "PX", ttlMs);
+    },
+  };
+}
+
+/** A message's versions are compared for a day: LINE lets a text be edited for a short while only. */
+const VERSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The latest version of each group message, shared, compared and written in one step (a Lua script), so two
+ * instances holding two edits of one message agree which is the latest. The same rule as pipeline/versions.ts.
+ */
+export function redisVersions(redis: Redis): MessageVersions {
+  const script = `
+    local before = redis.call('HMGET', KEYS[1], 'ts', 'fp')
+    if before[1] and tonumber(before[1]) >= tonumber(ARGV[1]) then return 'older' end
+    local keep = ARGV[2]
+    if ARGV[2] == ARGV[4] and before[2] then keep = before[2] end
+    redis.call('HSET', KEYS[1], 'ts', ARGV[1], 'fp', keep)
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    if not before[1] then return 'first' end
+    if before[2] == ARGV[2] then return 'same' end
+    return 'changed'`;
+  return {
+    async record(messageId, timestamp, fingerprint) {
+      const answer = await redis.eval(script, 1, `${KEY_PREFIX}message:${messageId}`, String(timestamp), fingerprint, String(VERSION_TTL_MS), CHATTER);
+      if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
+      throw new Error(`unexpected answer from redis: ${String(answer)}`);
     },
   };
 }

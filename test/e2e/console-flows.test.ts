@@ -330,4 +330,26 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.waitForBotMessage("STAFF_GROUP_IDS", REPLY);
     await shoot("staff-group-newcomer");
   });
+
+  it("editing a sent message in a group: the bot answers the new amount once, with a note", async () => {
+    const c = ui!;
+    await c.chooseWho(DEMO_PEOPLE.find((p) => p.role === "staff")!.name);
+    await c.chooseChat(staffGroup.name);
+    await c.send("qr 150");
+    await c.waitForBotMessage("฿150.00", REPLY);
+    const sent = c.page.locator("#messages .msg.user.mine", { hasText: "qr 150" }).last();
+    const messageId = await sent.getAttribute("data-message-id");
+    expect(messageId).toMatch(/^\d+$/);
+    const mine = c.page.locator(`#messages .msg.user.mine[data-message-id="${messageId}"]`);
+    await mine.locator(".edit-link").click();
+    await expect(c.page.locator("#send").textContent()).resolves.toBe("Save edit");
+    await c.page.locator("#text").fill("qr 250");
+    await c.page.locator("#send").click();
+    const answer = await c.waitForBotMessage("฿250.00", REPLY);
+    await expect(answer.textContent()).resolves.toMatch(/แก้ไข|edited/);
+    // The message shows its new text in place, marked as edited, as LINE shows it.
+    await expect(mine.locator(".bubble-text").textContent()).resolves.toBe("qr 250");
+    await expect(mine.locator(".edited").count()).resolves.toBe(1);
+    await shoot("edited-message");
+  });
 });

@@ -20,6 +20,7 @@ import type { Metrics } from "../../src/metrics/metrics.js";
 import type { BotApp } from "../../src/server.js";
 import { createSlipClient } from "../../src/slip/client.js";
 import { createQuietNotes } from "../../src/roles/quiet-notes.js";
+import { memoryVersions } from "../../src/pipeline/versions.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
 import { createNotifier } from "../../src/schedules/notifier.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
@@ -65,6 +66,8 @@ export interface BotHarnessOptions {
    * the boundary itself says it expects them. Default false.
    */
   expectPrivacyBlocks?: boolean;
+  /** MARK_AS_READ. Default off. */
+  markAsRead?: boolean;
   /** Keep each sender's rich menu in line with the staff list, as the bot does. Default off. */
   keepMenuLinks?: boolean;
 }
@@ -209,7 +212,9 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
         quietNotes: createQuietNotes(),
         summaries,
         watches: notifier?.watches,
+        versions: memoryVersions(),
       },
+      ...(options.markAsRead === undefined ? {} : { markAsRead: options.markAsRead }),
       log,
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       ...(options.now === undefined ? {} : { now: options.now }),

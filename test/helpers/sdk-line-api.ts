@@ -21,5 +21,6 @@ export function sdkLineApi(client: messagingApi.MessagingApiClient): LineApi {
     reply: (request) => answer(() => client.replyMessageWithHttpInfo(request)),
     push: (request, retryKey) => answer(() => client.pushMessageWithHttpInfo(request, retryKey)),
     showLoading: (request) => answer(() => client.showLoadingAnimationWithHttpInfo(request)),
+    markAsRead: (request) => answer(() => client.markMessagesAsReadByTokenWithHttpInfo(request)),
   };
 }

@@ -32,7 +32,7 @@ describe("readEvent", () => {
     );
     expect(inGroup.chat).toEqual({ type: "group", id: GROUP });
     expect(inGroup.userId).toBeUndefined();
-    expect(inGroup.action).toEqual({ kind: "text", text: "@Bot qr", mentionees: [{ index: 0, length: 4, isSelf: true }] });
+    expect(inGroup.action).toMatchObject({ kind: "text", text: "@Bot qr", mentionees: [{ index: 0, length: 4, isSelf: true }] });
     const inRoom = readEvent(textEvent({ source: { type: "room", roomId: ROOM, userId: USER }, text: "h" }));
     expect(inRoom.chat).toEqual({ type: "room", id: ROOM });
     expect(inRoom.userId).toBe(USER);
@@ -46,8 +46,41 @@ describe("readEvent", () => {
   });
 
   it("ignores event types it does not know, without throwing", () => {
-    const e = readEvent(otherEvent({ source: { type: "group", groupId: GROUP }, type: "messageEdited", extra: { message: { type: "text", text: "qr 1" } } }));
-    expect(e.action).toEqual({ kind: "ignore", why: "event type messageEdited" });
+    const e = readEvent(otherEvent({ source: { type: "group", groupId: GROUP }, type: "messageReacted", extra: { message: { type: "text", text: "qr 1" } } }));
+    expect(e.action).toEqual({ kind: "ignore", why: "event type messageReacted" });
+  });
+
+  it("reads an edited text with the message id it edits, and the message's own id and mark-as-read token", () => {
+    const edited = readEvent(
+      otherEvent({ source: { type: "group", groupId: GROUP, userId: USER }, type: "messageEdited", extra: { message: { type: "text", id: "5050", text: "qr 200" } } }),
+    );
+    expect(edited.action).toEqual({ kind: "edited_text", text: "qr 200", mentionees: [], messageId: "5050" });
+    expect(edited.timestamp).toEqual(expect.any(Number));
+    // An edited sticker, or an edit naming no message, is nothing to answer.
+    const sticker = otherEvent({ source: { type: "group", groupId: GROUP }, type: "messageEdited", extra: { message: { type: "sticker", id: "5051" } } });
+    expect(readEvent(sticker).action.kind).toBe("ignore");
+    const noId = otherEvent({ source: { type: "group", groupId: GROUP }, type: "messageEdited", extra: { message: { type: "text", text: "qr 1" } } });
+    expect(readEvent(noId).action.kind).toBe("ignore");
+
+    const raw = textEvent({ source: { type: "user", userId: USER }, text: "qr 150" }) as unknown as { message: Record<string, unknown> };
+    raw.message.id = "777";
+    raw.message.markAsReadToken = "read-token-1";
+    expect(readEvent(raw).action).toEqual({ kind: "text", text: "qr 150", mentionees: [], messageId: "777", markAsReadToken: "read-token-1" });
+    // A message id that is not LINE's (digits) is not kept: it would go into a Redis key.
+    raw.message.id = "7:7*";
+    expect(readEvent(raw).action).toMatchObject({ messageId: undefined });
+  });
+
+  it.each([
+    ["a user id of another shape", { type: "user", userId: "U123" }],
+    ["an upper-case user id", { type: "user", userId: `U${"A".repeat(32)}` }],
+    ["a path in a user id", { type: "user", userId: `U${"0".repeat(30)}/x` }],
+    ["a group id of another shape", { type: "group", groupId: "C../../v2/bot/info", userId: USER }],
+    ["a room id named as a group", { type: "group", groupId: `R${"0".repeat(32)}` }],
+    ["a group id named as a room", { type: "room", roomId: `C${"0".repeat(32)}` }],
+  ])("names no chat for %s (ids go into LINE's URL paths and Redis keys)", (_what, source) => {
+    const e = readEvent({ ...(textEvent({ source: { type: "user", userId: USER }, text: "qr 1" }) as object), source });
+    expect(e.chat).toBeUndefined();
   });
 
   it.each([null, 42, "text", [], {}, { type: "message" }, { type: "message", message: { type: "text" } }, { type: "postback", postback: {} }])(
@@ -61,6 +94,6 @@ describe("readEvent", () => {
   it("drops malformed mentionees instead of passing them on", () => {
     const raw = textEvent({ source: { type: "user", userId: USER }, text: "@x qr" }) as unknown as { message: Record<string, unknown> };
     raw.message.mention = { mentionees: [{ index: -1, length: 2 }, { index: "0", length: 2 }, { index: 0, length: 2, type: "user" }] };
-    expect(readEvent(raw).action).toEqual({ kind: "text", text: "@x qr", mentionees: [{ index: 0, length: 2 }] });
+    expect(readEvent(raw).action).toMatchObject({ kind: "text", text: "@x qr", mentionees: [{ index: 0, length: 2 }] });
   });
 });

@@ -142,6 +142,38 @@ describe("console API", () => {
     expect((await postJson(`${chat.url}api/postback`, { userId: me, chatId: me, data: "x".repeat(301) })).status).toBe(400);
   });
 
+  it("lets a person edit only a text they sent in a group, and sends LINE's messageEdited with the same message id", async () => {
+    const received: { type: string; message?: { id?: string; text?: string }; source?: { groupId?: string } }[] = [];
+    const app = express();
+    app.post("/webhook", express.json(), (req, res) => {
+      received.push(...((req.body as { events: typeof received }).events));
+      res.status(200).end();
+    });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { chat } = await setup(`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`);
+    const group = DEMO_GROUPS[1]!.groupId;
+    const other = DEMO_PEOPLE[0]!.userId;
+    expect((await postJson(`${chat.url}api/send`, { userId: me, chatId: group, text: "qr 150" })).status).toBe(200);
+    expect((await postJson(`${chat.url}api/send`, { userId: me, chatId: me, text: "qr 150" })).status).toBe(200);
+    const [inGroup, inPrivate] = received;
+    const messageId = inGroup?.message?.id ?? "";
+    expect(messageId).toMatch(/^\d+$/);
+    // Someone else's message, a 1:1 message, an unknown id, empty text: refused.
+    expect((await postJson(`${chat.url}api/edit`, { userId: other, chatId: group, messageId, text: "qr 200" })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/edit`, { userId: me, chatId: me, messageId: inPrivate?.message?.id, text: "qr 200" })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/edit`, { userId: me, chatId: group, messageId: "123", text: "qr 200" })).status).toBe(400);
+    expect((await postJson(`${chat.url}api/edit`, { userId: me, chatId: group, messageId, text: " " })).status).toBe(400);
+    expect(received).toHaveLength(2);
+    expect((await postJson(`${chat.url}api/edit`, { userId: me, chatId: group, messageId, text: "qr 200" })).status).toBe(200);
+    expect(received[2]).toMatchObject({ type: "messageEdited", message: { type: "text", id: messageId, text: "qr 200" }, source: { groupId: group } });
+    // LINE's 1:1 text events carry a mark-as-read token; an edit (groups only) does not.
+    expect(inPrivate?.message).toHaveProperty("markAsReadToken");
+    expect(received[2]?.message).not.toHaveProperty("markAsReadToken");
+  });
+
   it("a webhook the bot refuses shows as a notice in that chat, after the message", async () => {
     const { chat } = await setup(await fakeBot(401));
     const sent = await postJson(`${chat.url}api/send`, { userId: me, chatId: me, text: "hi" });

@@ -35,6 +35,10 @@ function recordingHandlers(overrides: Partial<EventHandlers> = {}) {
       calls.push({ kind: "greeting", chat: ctx.chat.id });
       return answer(ctx, "hello");
     },
+    handleEditedText: async (input, ctx) => {
+      calls.push({ kind: "edited_text", text: input.text, chat: ctx.chat.id });
+      return answer(ctx, `edited ${input.text}`);
+    },
     handleMemberJoined: async (members, ctx) => {
       calls.push({ kind: "member_joined", text: String(members), chat: ctx.chat.id });
       return answer(ctx, "welcome");

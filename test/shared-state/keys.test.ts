@@ -86,6 +86,11 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
       { storeName: "ร้านกาแฟดีใจ", packageName: "Pro", tokens: 1, credits: 0, rate: { chat: 1, api: 1 }, estimatedSlips: { chat: 1, api: 1 }, expiresAt: "2027-01-01T00:00:00.000Z" },
       30_000,
     );
+    // An edited message's versions: the same rule as in memory, in one step.
+    expect(await shared.versions.record("325708", 1_000, 'run:{"kind":"qr","amount":15000}')).toBe("first");
+    expect(await shared.versions.record("325708", 3_000, "none")).toBe("changed");
+    expect(await shared.versions.record("325708", 2_000, 'run:{"kind":"qr","amount":99900}')).toBe("older");
+    expect(await shared.versions.record("325708", 4_000, 'run:{"kind":"qr","amount":15000}')).toBe("same");
     const schedules = shared.scheduleStore();
     expect(await schedules.once("daily-summary:2026-11-24", 2 * DAY_MS)).toBe(true);
     const now = Date.now();

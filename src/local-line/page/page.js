@@ -16,6 +16,8 @@
     seen: new Set(),
     typingTimer: undefined,
     richMenu: undefined,
+    // The message id being edited in the composer, if any.
+    editing: undefined,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -32,6 +34,19 @@
   function sendText(text, via) {
     if (!text || !text.trim()) return;
     return post("/api/send", { userId: state.me, chatId: state.chatId, text, via });
+  }
+
+  /** The composer edits a sent message until it is saved or Esc is pressed. */
+  function startEditing(messageId, text) {
+    state.editing = messageId;
+    $("text").value = text;
+    $("send").textContent = "Save edit";
+    $("text").focus();
+  }
+
+  function stopEditing() {
+    state.editing = undefined;
+    $("send").textContent = "Send";
   }
 
   function performAction(action) {
@@ -83,10 +98,29 @@
         if (!mine) stack.appendChild(el("div", "who", personName(entry.userId)));
         const bubble = el("div", "bubble-text", entry.text);
         bubble.dataset.kind = "text";
+        if (entry.messageId) row.dataset.messageId = entry.messageId;
         stack.appendChild(bubble);
-        stack.appendChild(el("div", "meta", timeOf(entry.at)));
+        const meta = el("div", "meta", timeOf(entry.at));
+        // LINE lets people edit a text they sent in a group.
+        if (mine && entry.messageId && state.config.groups.some((g) => g.groupId === entry.chatId)) {
+          const editLink = el("button", "edit-link", "Edit");
+          editLink.type = "button";
+          editLink.addEventListener("click", () => startEditing(entry.messageId, bubble.textContent));
+          meta.appendChild(editLink);
+        }
+        stack.appendChild(meta);
         row.appendChild(stack);
         return row;
+      }
+      case "edit": {
+        // Shown in place, as LINE does: the message's new text and an "Edited" mark; nothing new in the list.
+        const row = Array.from(document.querySelectorAll("#messages .msg.user")).find((node) => node.dataset.messageId === entry.messageId);
+        if (row) {
+          row.querySelector(".bubble-text").textContent = entry.text;
+          const meta = row.querySelector(".meta");
+          if (meta && !meta.querySelector(".edited")) meta.insertBefore(el("span", "edited", "Edited"), meta.firstChild);
+        }
+        return undefined;
       }
       case "bot": {
         const row = el("div", "msg bot");
@@ -217,6 +251,7 @@
   }
 
   function chooseChat() {
+    stopEditing();
     state.chatId = $("where").value;
     const group = state.config.groups.find((g) => g.groupId === state.chatId);
     $("my-id").textContent = state.me;
@@ -319,7 +354,19 @@
       const input = $("text");
       const text = input.value;
       input.value = "";
+      if (state.editing) {
+        const messageId = state.editing;
+        stopEditing();
+        if (text.trim()) void post("/api/edit", { userId: state.me, chatId: state.chatId, messageId, text });
+        return;
+      }
       void sendText(text, "typed");
+    });
+    $("text").addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && state.editing) {
+        $("text").value = "";
+        stopEditing();
+      }
     });
     fillChats();
     connect();
