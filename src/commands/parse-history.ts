@@ -38,6 +38,9 @@ const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
   ["เมื่อวาน", { kind: "yesterday" }],
   ["เมื่อวานนี้", { kind: "yesterday" }],
   ["week", { kind: "days", days: 7 }],
+  // Like `week`: the last 7 days, which the card shows with their dates.
+  ["อาทิตย์นี้", { kind: "days", days: 7 }],
+  ["สัปดาห์นี้", { kind: "days", days: 7 }],
   ["month", { kind: "month" }],
   ["thismonth", { kind: "month" }],
   ["เดือนนี้", { kind: "month" }],
@@ -55,7 +58,7 @@ const PAIRS: ReadonlyMap<string, string> = new Map([
   ["not found", "not_found"],
 ]);
 
-const REF_WORDS = new Set(["ref", "อ้างอิง"]);
+const REF_WORDS = new Set(["ref", "อ้างอิง", "เลขอ้างอิง"]);
 const PAGE_WORDS = new Set(["page", "p", "หน้า"]);
 const DAY_UNITS = new Set(["d", "day", "days", "วัน"]);
 const RANGE_SEPARATORS = new Set(["..", "to", "ถึง", "-", "\u2013", "\u2014", "~"]);

@@ -17,6 +17,15 @@ const ENGLISH_GLUED_QR = /^(qr|pay|promptpay)([\d฿+].*)$/iu;
 /** A glued remainder that starts like an argument (`คิวอาร์150`) rather than like more Thai words (`ประวัติศาสตร์`). */
 const ARGUMENT_START = /^[\d฿+]/u;
 
+/** "May I have": `ขอคิวอาร์ 150`, `ขอยอดเมื่อวาน`. Only taken off when a command word follows (not in `ขอบคุณ`). */
+const ASK = "ขอ";
+
+/**
+ * Polite endings people put after a command (`เช็คยอด 150 ค่ะ`, `ขอคิวอาร์ 150 หน่อยครับ`), glued or apart.
+ * No argument word ends like one, so they are cut off the end of the arguments.
+ */
+const POLITE_ENDINGS = /(?:\s*(?:ค่ะ|คะ|ค่า|ค้า|ครับ|คับ|ค้าบ|จ้า|จ้ะ|จ๊ะ|นะ|ให้หน่อย|ให้ด้วย|หน่อย|ด้วย))+$/u;
+
 type ArgsResult = { ok: true; command: Command } | { ok: false; problem: UsageProblem };
 
 function failure(failure: ParseFailure): ParseResult {
@@ -32,7 +41,7 @@ function noArguments(tokens: readonly Token[], command: Command): ArgsResult {
   return extra === undefined ? { ok: true, command } : { ok: false, problem: { code: "unexpected", input: extra.raw } };
 }
 
-function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext, word: string): ArgsResult {
+function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext): ArgsResult {
   switch (name) {
     case "qr": {
       const result = parseQrArgs(tokenize(args, ARGUMENT_KEYWORDS));
@@ -49,8 +58,6 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
       return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
     }
     case "summary": {
-      // `ยอดวันนี้` already says "today".
-      if (word === "ยอดวันนี้" && args !== "") return { ok: false, problem: { code: "unexpected", input: args.split(" ")[0] ?? args } };
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
       const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone).year);
       if (!result.ok) return result;
@@ -87,12 +94,29 @@ function clipProblem(problem: UsageProblem): UsageProblem {
   return "input" in problem ? { ...problem, input: clip(problem.input) } : problem;
 }
 
+/** Whether `text` starts with a command word, alone or with arguments glued on. */
+function startsWithCommandWord(text: string): boolean {
+  const first = text.split(" ")[0] ?? "";
+  const lower = first.toLowerCase();
+  return lookupCommandWord(first) !== undefined || THAI_COMMAND_WORDS.some((w) => lower.startsWith(w)) || ENGLISH_GLUED_QR.test(first);
+}
+
+/** `ขอคิวอาร์ 150` is `คิวอาร์ 150`; `ขอบคุณ` stays as it is. */
+function withoutAsk(body: string): string {
+  if (!body.startsWith(ASK)) return body;
+  const rest = body.slice(ASK.length).trimStart();
+  return startsWithCommandWord(rest) ? rest : body;
+}
+
 /**
  * Reads one message. Never throws. The reply language is the language of the command word; text
  * without one answers in Thai when it is written in Thai, else in `ctx.defaultLang`.
  */
 export function parseCommand(text: string, ctx: ParseContext): ParseResult {
-  const body = normalizeText(text).replace(/^[/!] ?/u, "");
+  const said = normalizeText(text).replace(/^[/!] ?/u, "");
+  const body = withoutAsk(said);
+  // `ขอ qr 150` is asked in Thai, so it is answered in Thai.
+  const asked = body !== said;
   if (body === "") return failure({ kind: "empty", lang: ctx.defaultLang });
 
   const space = body.indexOf(" ");
@@ -100,7 +124,6 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   const rest = space === -1 ? "" : body.slice(space + 1);
 
   let word: CommandWord | undefined = lookupCommandWord(first);
-  let matched = first.toLowerCase();
   let glued = "";
   if (word === undefined) {
     // Thai runs words together: `ประวัติเมื่อวาน`, `คิวอาร์150`.
@@ -109,22 +132,24 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
     const english = ENGLISH_GLUED_QR.exec(first);
     if (thai !== undefined) {
       word = lookupCommandWord(thai);
-      matched = thai;
       glued = first.slice(thai.length);
     } else if (english !== null) {
       word = lookupCommandWord(english[1] ?? "");
-      matched = (english[1] ?? "").toLowerCase();
       glued = english[2] ?? "";
     }
   }
-  const unknown = (): ParseResult =>
-    failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(first) });
+  const unknown = (said: string = first): ParseResult =>
+    failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(said) });
   if (word === undefined) return unknown();
 
-  const args = (glued === "" ? rest : `${glued} ${rest}`).trim();
-  const result = parseArguments(word.name, word.lang, args, ctx, matched);
+  const typed = (glued === "" ? rest : `${glued} ${rest}`).trim();
+  const args = typed.replace(POLITE_ENDINGS, "").trim();
+  // `สลิปค่ะ`, `ยอด ค่ะ`: a command word with nothing but a polite ending is talk (a customer's "here is the slip").
+  if (args === "" && typed !== "") return unknown(body);
+  const lang = asked ? "th" : word.lang;
+  const result = parseArguments(word.name, lang, args, ctx);
   if (result.ok) return { ok: true, command: result.command, bare: args === "" };
   // `ประวัติศาสตร์` (the school subject) only starts like a command: it is not one.
   if (glued !== "" && !ARGUMENT_START.test(glued)) return unknown();
-  return failure({ kind: "usage", lang: word.lang, command: word.name, problem: clipProblem(result.problem) });
+  return failure({ kind: "usage", lang, command: word.name, problem: clipProblem(result.problem) });
 }

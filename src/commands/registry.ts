@@ -4,10 +4,16 @@ import { normalizeText } from "./normalize.js";
 
 export interface CommandInfo {
   readonly name: CommandName;
-  /** Words that start the command, lower case; the first of each language is the one the bot writes. */
+  /**
+   * Words that start the command, lower case; the first of each language is the one the bot writes.
+   * The Thai words and why each is there: docs/thai.md, section 2.
+   */
   readonly words: Readonly<Record<Lang, readonly string[]>>;
-  /** The argument pattern, written with the language's first word. */
-  readonly usage: Readonly<Record<Lang, string>>;
+  /**
+   * How to type it, one line each: in Thai two or three real commands to copy (shop staff read
+   * examples, not notation), in English the argument pattern. Every Thai line parses (a test checks).
+   */
+  readonly usage: Readonly<Record<Lang, readonly string[]>>;
   /** One command a person can copy; it parses to a command (a test checks this). */
   readonly example: Readonly<Record<Lang, string>>;
   /** What it does, one short line. */
@@ -19,8 +25,8 @@ export interface CommandInfo {
   readonly audience: "staff" | "everyone";
   /**
    * Whether its word alone, unaddressed, is acted on in a customer group. Most command words are also
-   * everyday words there (`เมนู`, `?`, `ยอด`, `จ่าย`): alone they are talk, with arguments (`qr 150`) or
-   * with a mention they are meant. `id` alone is how the owner learns a group's id.
+   * everyday words there (`เมนู`, `?`, `ยอด`, `สลิป`, `จ่ายเงิน`): alone they are talk, with arguments
+   * (`qr 150`) or with a mention they are meant. `id` alone is how the owner learns a group's id.
    */
   readonly bareInCustomerGroup: boolean;
 }
@@ -31,61 +37,79 @@ export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary"
 export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   qr: {
     name: "qr",
-    words: { en: ["qr", "pay", "promptpay"], th: ["คิวอาร์", "พร้อมเพย์", "จ่าย"] },
-    usage: { en: "qr [promptpay-id] [amount]", th: "คิวอาร์ [พร้อมเพย์] [จำนวนเงิน]" },
+    words: {
+      en: ["qr", "pay", "promptpay"],
+      th: ["คิวอาร์", "คิวอาร์โค้ด", "พร้อมเพย์", "จ่าย", "จ่ายเงิน", "สแกนจ่าย", "ชำระเงิน"],
+    },
+    usage: {
+      en: ["qr [promptpay-id] [amount]"],
+      th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150"],
+    },
     example: { en: "qr 0812345678 150", th: "คิวอาร์ 0812345678 150" },
     description: {
       en: "PromptPay QR; without an id it uses the shop's, without an amount the payer types it",
-      th: "สร้าง QR พร้อมเพย์ ไม่ใส่เลขพร้อมเพย์จะใช้ของร้าน ไม่ใส่จำนวนเงินผู้จ่ายกรอกเอง",
+      th: "QR พร้อมเพย์ให้ลูกค้าสแกนจ่าย ไม่ใส่เลขพร้อมเพย์จะใช้ของร้าน ไม่ใส่ยอดลูกค้ากรอกเอง",
     },
     audience: "everyone",
     bareInCustomerGroup: false,
   },
   history: {
     name: "history",
-    words: { en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ"] },
+    words: { en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป"] },
     usage: {
-      en: "history [today|yesterday|7d|month|lastmonth|date|A..B] [status] [page N] or history ref <transRef>",
-      th: "ประวัติ [วันนี้|เมื่อวาน|7วัน|เดือนนี้|เดือนที่แล้ว|วันที่|A ถึง B] [สถานะ] [หน้า N] หรือ ประวัติ อ้างอิง <เลขอ้างอิง>",
+      en: ["history [today|yesterday|7d|month|lastmonth|date|A..B] [status] [page N]", "history ref <transRef>"],
+      th: ["ประวัติ เมื่อวาน", "ประวัติ 1/11 ถึง 15/11 ปลอม", "ประวัติ อ้างอิง 015326095622AQR01234"],
     },
     example: { en: "history yesterday fraud", th: "ประวัติ เมื่อวาน ซ้ำ" },
     description: {
       en: "slips checked in a period, with totals; statuses: valid, invalid, fraud, duplicate, not_found, error",
-      th: "สลิปที่ตรวจในช่วงเวลา พร้อมยอดรวม สถานะ: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
+      th: "สลิปที่ตรวจในวันที่เลือก พร้อมยอดโอนเข้า เลือกดูตามสถานะได้: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
     },
     audience: "staff",
     bareInCustomerGroup: false,
   },
   summary: {
     name: "summary",
-    // `ยอดวันนี้` and `ยอดขาย` are how a Thai owner asks for the day's sales.
-    words: { en: ["summary", "sales"], th: ["สรุป", "ยอดวันนี้", "ยอดขาย", "สรุปยอด"] },
-    usage: { en: "summary [today|yesterday|7d|month|lastmonth|date|A..B] [status]", th: "สรุป [วันนี้|เมื่อวาน|7วัน|เดือนนี้|เดือนที่แล้ว|วันที่|A ถึง B] [สถานะ]" },
-    example: { en: "summary 7d", th: "ยอดขาย เมื่อวาน" },
+    // In a shop ยอด means money (ยอดขาย, ยอดโอน), so `ยอด` alone is the day's takings; `ยอดวันนี้`,
+    // `ยอดเมื่อวาน` are ยอด with its range glued on.
+    words: { en: ["summary", "sales"], th: ["ยอด", "ยอดขาย", "ยอดโอน", "สรุป", "สรุปยอด"] },
+    usage: {
+      en: ["summary [today|yesterday|7d|month|lastmonth|date|A..B] [status]"],
+      th: ["ยอด", "ยอดเมื่อวาน", "ยอด 1/11 ถึง 15/11"],
+    },
+    example: { en: "summary 7d", th: "ยอดเมื่อวาน" },
     description: {
       en: "totals of a period: checks, valid amount, per status and channel, tokens used, a chart",
-      th: "สรุปยอดช่วงเวลา: จำนวนรายการ ยอดที่ผ่าน แยกตามสถานะและช่องทาง โทเคนที่ใช้ พร้อมกราฟ",
+      th: "สรุปยอดโอนเข้าของวันนี้หรือวันที่เลือก: จำนวนสลิป แยกตามสถานะและช่องทาง โทเคนที่ใช้ พร้อมกราฟ",
     },
     audience: "staff",
     bareInCustomerGroup: false,
   },
   paid: {
     name: "paid",
-    words: { en: ["paid", "received"], th: ["ได้รับ", "เช็คยอด"] },
-    usage: { en: "paid <amount>", th: "ได้รับ <จำนวนเงิน>" },
+    // `ได้รับ` is still read (buttons sent before say it) but never written: `ได้รับ 150` reads like an
+    // announcement that 150 baht came in, not a question.
+    words: {
+      en: ["paid", "received"],
+      th: ["เช็คยอด", "เช็คยอดเข้า", "เช็กยอด", "เช็กยอดเข้า", "เช็คเงินเข้า", "ยอดเข้า", "เงินเข้า", "ได้รับ"],
+    },
+    usage: { en: ["paid <amount>"], th: ["เช็คยอด 150", "เช็คยอด 1,500.50"] },
     example: { en: "paid 150", th: "เช็คยอด 150" },
     description: {
       en: "has a payment of exactly this amount arrived today?",
-      th: "วันนี้มีเงินโอนเข้ายอดนี้แล้วหรือยัง",
+      th: "วันนี้ลูกค้าโอนยอดนี้เข้ามาแล้วหรือยัง",
     },
     audience: "staff",
     bareInCustomerGroup: false,
   },
   balance: {
     name: "balance",
-    words: { en: ["balance", "credit", "tokens", "info"], th: ["ยอด", "เครดิต", "คงเหลือ", "โทเคน"] },
-    usage: { en: "balance", th: "ยอด" },
-    example: { en: "balance", th: "ยอด" },
+    words: {
+      en: ["balance", "credit", "tokens", "info"],
+      th: ["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ"],
+    },
+    usage: { en: ["balance"], th: ["โทเคน"] },
+    example: { en: "balance", th: "โทเคน" },
     description: {
       en: "tokens left, package and expiry date",
       th: "โทเคนคงเหลือ แพ็กเกจ และวันหมดอายุ",
@@ -96,32 +120,33 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   contact: {
     name: "contact",
     words: { en: ["contact"], th: ["ติดต่อร้าน", "ติดต่อ"] },
-    usage: { en: "contact", th: "ติดต่อร้าน" },
+    usage: { en: ["contact"], th: ["ติดต่อร้าน"] },
     example: { en: "contact", th: "ติดต่อร้าน" },
     description: {
       en: "write to the shop's staff in this chat (the bot stays out of the way)",
-      th: "ฝากข้อความถึงพนักงานร้านในแชตนี้ (บอทจะไม่ตอบแทรก)",
+      th: "ฝากข้อความถึงพนักงานร้านในแชทนี้ (บอทจะไม่ตอบแทรก)",
     },
     audience: "everyone",
     bareInCustomerGroup: false,
   },
   help: {
     name: "help",
-    words: { en: ["help", "?", "menu"], th: ["ช่วยเหลือ", "วิธีใช้", "เมนู"] },
-    usage: { en: "help [command]", th: "ช่วยเหลือ [คำสั่ง]" },
-    example: { en: "help history", th: "ช่วยเหลือ ประวัติ" },
-    description: { en: "the commands, or how to use one", th: "คำสั่งทั้งหมด หรือวิธีใช้คำสั่งหนึ่ง" },
+    // `วิธีใช้` first: it is the word every reply tells people to type, so the quick reply shows the same.
+    words: { en: ["help", "?", "menu"], th: ["วิธีใช้", "ช่วยเหลือ", "เมนู", "คำสั่ง"] },
+    usage: { en: ["help [command]"], th: ["วิธีใช้", "วิธีใช้ ประวัติ"] },
+    example: { en: "help history", th: "วิธีใช้ ประวัติ" },
+    description: { en: "the commands, or how to use one", th: "คำสั่งทั้งหมด หรือวิธีใช้ทีละคำสั่ง" },
     audience: "everyone",
     bareInCustomerGroup: false,
   },
   id: {
     name: "id",
     words: { en: ["id", "whoami"], th: ["ไอดี"] },
-    usage: { en: "id", th: "ไอดี" },
+    usage: { en: ["id"], th: ["ไอดี"] },
     example: { en: "id", th: "ไอดี" },
     description: {
       en: "your user id and this group's id, for the staff lists",
-      th: "ไอดีผู้ใช้และไอดีกลุ่มนี้ สำหรับใส่ในรายชื่อพนักงาน",
+      th: "ไอดีผู้ใช้และไอดีกลุ่มนี้ สำหรับเพิ่มในรายชื่อพนักงาน",
     },
     audience: "everyone",
     bareInCustomerGroup: true,

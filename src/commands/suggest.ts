@@ -1,7 +1,7 @@
-// What a person probably meant: the command an English typo is closest to, and whether text is a greeting.
+// What a person probably meant: the command a typo (English or Thai) is closest to, and whether text is a greeting.
 import type { CommandName } from "./types.js";
 import { COMMAND_NAMES, COMMANDS } from "./registry.js";
-import { normalizeText } from "./normalize.js";
+import { hasThai, normalizeText } from "./normalize.js";
 
 /**
  * Edit distance with adjacent swaps counted as one edit (`histroy` is one edit from `history`), for
@@ -29,23 +29,65 @@ const TYPO_TARGETS: readonly { word: string; name: CommandName }[] = COMMAND_NAM
   COMMANDS[name].words.en.filter((word) => word.length >= 4).map((word) => ({ word, name })),
 );
 
+/** Every Thai command word, longest first, so `ยอดคงเหลือค่ะ` is read as `ยอดคงเหลือ` rather than `ยอด`. */
+const THAI_WORDS: readonly { word: string; name: CommandName }[] = COMMAND_NAMES.flatMap((name) =>
+  COMMANDS[name].words.th.map((word) => ({ word: normalizeText(word), name })),
+).sort((a, b) => b.word.length - a.word.length);
+
+/** Vowel and tone marks written above or below a letter: the ones a quick typist drops or swaps. */
+const THAI_MARKS = /[\u0E31\u0E34-\u0E3A\u0E47-\u0E4E]/gu;
+
+function withoutMarks(word: string): string {
+  return word.replace(THAI_MARKS, "");
+}
+
 /**
- * The command an English word is a typo of: one edit away for words of up to 5 letters, two for
- * longer ones, and only when a single command is that close.
+ * Thai command words long enough that a near miss is a typo (three letters, `ยอด`, are one edit from
+ * many words), compared by their letters alone: a missing or wrong mark (`เชคยอด`, `ประวัต`) costs nothing.
  */
-export function suggestCommand(word: string): CommandName | undefined {
-  const typed = word.toLowerCase();
-  if (!/^[a-z]{3,20}$/u.test(typed)) return undefined;
-  const limit = typed.length <= 5 ? 1 : 2;
+const THAI_TYPO_TARGETS = THAI_WORDS.filter((target) => target.word.length >= 4).map((target) => ({ ...target, word: withoutMarks(target.word) }));
+
+/** The Thai letters a word starts with (`เชคยอด150` gives `เชคยอด`). */
+const THAI_RUN = /^[\u0E00-\u0E7F]+/u;
+
+/** The one command closest to `typed` among `targets`, within `limit` edits. */
+function closest(typed: string, targets: readonly { word: string; name: CommandName }[], limit: number): CommandName | undefined {
   let best: { distance: number; names: Set<CommandName> } = { distance: limit + 1, names: new Set() };
-  for (const target of TYPO_TARGETS) {
+  for (const target of targets) {
     const distance = editDistance(typed, target.word, limit);
-    if (distance === 0) return undefined; // a command word itself is no typo
     if (distance < best.distance) best = { distance, names: new Set([target.name]) };
     else if (distance === best.distance) best.names.add(target.name);
   }
   if (best.distance > limit || best.names.size !== 1) return undefined;
   return [...best.names][0];
+}
+
+/**
+ * The command Thai text was probably meant as: a command word with talk glued on (`ยอดค่ะ`,
+ * `ประวัติหน่อย`), or a typo of one (`เชคยอด`, `ประวัต`): marks aside, one edit for words of up to 5
+ * letters, two for longer ones, and only when a single command is that close.
+ */
+function suggestThai(text: string): CommandName | undefined {
+  // `ขอ` ("may I have") in front is polite, not part of the word.
+  const first = (normalizeText(text).toLowerCase().split(" ")[0] ?? "").replace(/^ขอ(?=.{3})/u, "");
+  const started = THAI_WORDS.find((target) => first.startsWith(target.word));
+  if (started !== undefined) return started.name;
+  const typed = withoutMarks(THAI_RUN.exec(first)?.[0] ?? "");
+  if (typed.length < 3 || typed.length > 30) return undefined;
+  return closest(typed, THAI_TYPO_TARGETS, typed.length <= 5 ? 1 : 2);
+}
+
+/**
+ * The command a word is a typo of. English: one edit away for words of up to 5 letters, two for
+ * longer ones, and only when a single command is that close. Thai: see suggestThai.
+ */
+export function suggestCommand(word: string): CommandName | undefined {
+  if (hasThai(word)) return suggestThai(word);
+  const typed = word.toLowerCase();
+  if (!/^[a-z]{3,20}$/u.test(typed)) return undefined;
+  // A command word itself is no typo.
+  if (TYPO_TARGETS.some((target) => target.word === typed)) return undefined;
+  return closest(typed, TYPO_TARGETS, typed.length <= 5 ? 1 : 2);
 }
 
 const GREETINGS = /^(?:(?:hello|hi|hey|hiya|good (?:morning|afternoon|evening))(?![a-z])|สวัสดี|หวัดดี|ดีค่ะ|ดีครับ|ดีจ้า)/u;

@@ -13,6 +13,7 @@ import {
   renderDidYouMean,
   renderEditedNote,
   renderGreeting,
+  renderSlipPhotoHint,
   renderStaffGroupNotice,
   renderStaffOnly,
   renderUnknownCommand,
@@ -277,12 +278,13 @@ export async function handleEditedText(input: TextInput, ctx: ChatContext, deps:
 
 /**
  * A message that is not text, in a 1:1 chat. Customers send slips and stickers to the shop, which
- * answers by hand: silence. Staff get the short help, since a photo met by silence leaves them
- * wondering whether the bot works; a sticker is a gesture, not a request.
+ * answers by hand: silence. Staff get an answer, since a photo met by silence leaves them wondering
+ * whether the bot works: for a photo (most likely a slip) where slips are checked, else the short help;
+ * a sticker is a gesture, not a request.
  */
 export async function handleNonText(messageType: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   if (ctx.audience.role === "customer" || messageType === "sticker") return ignored("none");
-  await ctx.send(renderUnknownCommand(deps.settings.defaultLang));
+  await ctx.send(messageType === "image" ? renderSlipPhotoHint(deps.settings.defaultLang) : renderUnknownCommand(deps.settings.defaultLang));
   return { command: "none", outcome: "unknown_command" };
 }
 

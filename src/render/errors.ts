@@ -11,13 +11,13 @@ import { quickReply, textMessage } from "./messages.js";
 import { ECHO_UNITS, texts } from "./text.js";
 
 /** The commands an unknown word is pointed to: the ones staff use every day. */
-const SUGGESTED: readonly CommandName[] = ["qr", "history", "balance"];
+const SUGGESTED: readonly CommandName[] = ["qr", "history", "summary"];
 
 /** The service's own explanation is shown as is, but never at length. */
 const SERVICE_MESSAGE_UNITS = 300;
 
 function suggestions(lang: Lang): string {
-  return SUGGESTED.map((name) => commandWord(name, lang)).join(", ");
+  return texts(lang).commandList(SUGGESTED.map((name) => commandWord(name, lang)));
 }
 
 function echo(input: string): string {
@@ -29,17 +29,13 @@ function shortened(problem: UsageProblem): UsageProblem {
   return "input" in problem ? { ...problem, input: echo(problem.input) } : problem;
 }
 
-/** What was wrong, then the command's usage and example from the registry. */
+/** What was wrong, then how to type the command, from the registry. */
 export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): PublicAnswer {
   const t = texts(failure.lang);
   const info = COMMANDS[failure.command];
   return publicAnswer("usage_error", [
     textMessage(
-      [
-        t.usageProblem(shortened(failure.problem)),
-        t.usageLine(info.usage[failure.lang]),
-        t.exampleLine(info.example[failure.lang]),
-      ].join("\n"),
+      [t.usageProblem(shortened(failure.problem)), t.howToType(info.usage[failure.lang], info.example[failure.lang])].join("\n"),
     ),
   ]);
 }
@@ -112,7 +108,7 @@ export function renderQrAskStaff(lang: Lang): PublicAnswer {
 
 /** The once-in-a-while answer to a customer's words that are no command. */
 export function renderCustomerNote(lang: Lang): PublicAnswer {
-  return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(customerQrExample(lang)), helpQuickReply(lang, "customer"))]);
+  return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(commandWord("qr", lang)), helpQuickReply(lang, "customer"))]);
 }
 
 /** `contact`: the staff will answer here. No quick replies: the next thing to do is type. */
@@ -128,8 +124,13 @@ export function renderDidYouMean(lang: Lang, word: string, command: CommandName)
 
 export function renderGreeting(lang: Lang, role: Role): PublicAnswer {
   const t = texts(lang);
-  const text = role === "staff" ? t.greeting : t.customerGreeting(customerQrExample(lang));
+  const text = role === "staff" ? t.greeting : t.customerGreeting(commandWord("qr", lang));
   return publicAnswer("greeting", [textMessage(text, helpQuickReply(lang, role))]);
+}
+
+/** A photo from staff, most likely a slip: this bot reads none, so say where slips are checked. */
+export function renderSlipPhotoHint(lang: Lang): PublicAnswer {
+  return publicAnswer("slip_photo_hint", [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))]);
 }
 
 /** Before the answer to an edited message: it answers the new text. */

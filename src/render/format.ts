@@ -1,4 +1,5 @@
-// How money, tokens, dates and times read in a reply: baht with satang, the business time zone, Thai Buddhist-era dates.
+// How money, tokens, dates and times read in a reply: baht with satang, the business time zone, Thai Buddhist-era dates
+// (docs/thai.md, section 4).
 import type { Lang } from "../commands/types.js";
 import { zonedParts } from "../time/calendar.js";
 import type { CalendarDate } from "../time/calendar.js";
@@ -29,9 +30,22 @@ export function formatMoney(baht: number): string {
   return `${sign}฿${grouped.format(Math.abs(satang) / 100)}`;
 }
 
-/** Tokens may be fractional: always two decimals, grouped. */
+/**
+ * Money as a sentence says it: `150 บาท`, `1,500.50 บาท` in Thai (satang only when there are some), and
+ * in English as a card shows it (`฿150.00`). Cards' figures and table columns use formatMoney.
+ */
+export function formatBaht(baht: number, lang: Lang): string {
+  if (lang === "en") return formatMoney(baht);
+  const satang = toSatang(baht);
+  const sign = satang < 0 ? "-" : "";
+  const abs = Math.abs(satang);
+  return `${sign}${abs % 100 === 0 ? integer.format(abs / 100) : grouped.format(abs / 100)} บาท`;
+}
+
+/** Tokens, grouped; whole ones without `.00` (`1,234`), others with two decimals (`1,234.50`). */
 export function formatTokens(tokens: number): string {
-  return grouped.format(toSatang(tokens) / 100);
+  const hundredths = toSatang(tokens);
+  return hundredths % 100 === 0 ? integer.format(hundredths / 100) : grouped.format(hundredths / 100);
 }
 
 /** A count with thousands separators. */
@@ -54,12 +68,22 @@ export function formatDayMonth(date: CalendarDate, lang: Lang): string {
   return `${date.day} ${MONTHS[lang][date.month - 1] ?? "?"}`;
 }
 
-/** `14:05` in the business zone. */
+/**
+ * Days from `from` to `to`, the month and year written once where they are shared: `22 พ.ย. 2569`,
+ * `1–30 พ.ย. 2569`, `28 ต.ค. – 3 พ.ย. 2569`, `28 ธ.ค. 2569 – 3 ม.ค. 2570` (and the same in English).
+ */
+export function formatDateRange(from: CalendarDate, to: CalendarDate, lang: Lang): string {
+  if (from.year !== to.year) return `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
+  if (from.month !== to.month) return `${formatDayMonth(from, lang)} – ${formatCalendarDate(to, lang)}`;
+  if (from.day !== to.day) return `${from.day}–${formatCalendarDate(to, lang)}`;
+  return formatCalendarDate(from, lang);
+}
+
+/** `14:05` in the business zone: a table column's time. Sentences add the Thai `น.` in the texts table. */
 export function formatTime(instant: Date, timeZone: string): string {
   const p = zonedParts(instant, timeZone);
   return `${pad2(p.hour)}:${pad2(p.minute)}`;
 }
-
 
 /** An ISO string from the service as a Date, or undefined when it is missing or unreadable. */
 export function parseInstant(value: string | null | undefined): Date | undefined {

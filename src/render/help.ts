@@ -10,7 +10,7 @@ import type { PublicAnswer } from "../privacy/answer.js";
 
 /** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */
 const QUICK_COMMANDS: Readonly<Record<Role, readonly CommandName[]>> = {
-  staff: ["qr", "history", "balance", "id", "help"],
+  staff: ["qr", "history", "summary", "balance", "id", "help"],
   customer: ["qr", "help"],
 };
 
@@ -39,20 +39,16 @@ function renderCustomerHelp(lang: Lang): PublicAnswer {
   const t = texts(lang);
   const bubble = cardBubble([
     { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
-    { type: "text", text: t.customerHelpPay(customerQrExample(lang)), size: "sm", wrap: true },
+    { type: "text", text: t.customerHelpPay(commandWord("qr", lang)), size: "sm", wrap: true },
     { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
   ]);
-  return publicAnswer("help", [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(customerQrExample(lang))}`, bubble, helpQuickReply(lang, "customer"))]);
+  return publicAnswer("help", [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang))}`, bubble, helpQuickReply(lang, "customer"))]);
 }
 
 function topicText(name: CommandName, lang: Lang): string {
   const t = texts(lang);
   const info = COMMANDS[name];
-  return [
-    `${commandWord(name, lang)}: ${info.description[lang]}`,
-    t.usageLine(info.usage[lang]),
-    t.exampleLine(info.example[lang]),
-  ].join("\n");
+  return [`${commandWord(name, lang)}: ${info.description[lang]}`, t.howToType(info.usage[lang], info.example[lang])].join("\n");
 }
 
 export function renderHelp(view: HelpView): PublicAnswer {

@@ -5,7 +5,7 @@ import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/
 import { formatHistoryCommand } from "../commands/format.js";
 import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
 import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
-import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, parseInstant } from "./format.js";
+import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, parseInstant } from "./format.js";
 import { safeText } from "./limits.js";
 import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "./messages.js";
 import { jsonBytes, LINE_LIMITS } from "../line-limits.js";
@@ -58,15 +58,10 @@ function isOneDay(from: CalendarDate, to: CalendarDate): boolean {
   return compareCalendarDates(from, to) === 0;
 }
 
-function rangeDates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
-  if (isOneDay(from, to)) return formatCalendarDate(from, lang);
-  return `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
-}
-
 function scopeLines(scope: HistoryScope, t: Texts, lang: Lang): { range: string; filter: string } {
   if (scope.by === "ref") return { range: t.filterRef(safeText(scope.transRef, REF_UNITS)), filter: t.filterAll };
   const name = t.rangeName(scope.range);
-  const dates = rangeDates(scope.fromDate, scope.toDate, lang);
+  const dates = formatDateRange(scope.fromDate, scope.toDate, lang);
   return {
     range: name === undefined ? dates : `${name} · ${dates}`,
     filter: scope.status === undefined ? t.filterAll : t.filterStatus(t.statusWord[scope.status]),
@@ -283,7 +278,9 @@ export function renderHistory(view: HistoryView): StaffAnswer {
   }
 
   const statusCounts = view.summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`).join(" · ");
-  const summaryLine = statusCounts.length > 0 ? `${checks}, ${validTotal}; ${statusCounts}` : `${checks}, ${validTotal}`;
+  // The alt text is read as a sentence (a notification, the chat list): money as a sentence writes it.
+  const spokenTotal = `${t.summaryValidTotal} ${formatBaht(view.summary.validTotal, view.lang)}`;
+  const summaryLine = statusCounts.length > 0 ? `${checks}, ${spokenTotal}; ${statusCounts}` : `${checks}, ${spokenTotal}`;
   const altText = t.historyAlt(
     `${lines.range} (${lines.filter})`,
     view.summary.count === 0 ? t.historyEmpty : summaryLine,

@@ -26,21 +26,33 @@ export function flexMessage(
 
 export interface QuickReplyChoice {
   label: string;
+  /** What the chat shows as the person's message; without `data`, also the command it sends. */
   text: string;
+  /**
+   * The command itself, when it holds what a person would not type (a QR's instant): the tap is then a
+   * postback, and the chat shows only `text`.
+   */
+  data?: string;
+}
+
+function quickReplyAction(choice: QuickReplyChoice): messagingApi.Action {
+  const label = truncateLabel(choice.label, LINE_LIMITS.quickReplyLabelGraphemes);
+  return choice.data === undefined
+    ? { type: "message", label, text: choice.text }
+    : { type: "postback", label, data: choice.data, displayText: choice.text };
 }
 
 /**
- * Quick reply of message actions: at most 13 items, labels cut to 20 graphemes; a choice whose text
- * is over LINE's 300 characters is left out rather than cut, because a cut command would mean something else.
+ * Quick reply of message (or postback) actions: at most 13 items, labels cut to 20 graphemes; a choice
+ * whose text or data is over LINE's 300 characters is left out rather than cut, because a cut command
+ * would mean something else.
  */
 export function quickReply(choices: readonly QuickReplyChoice[]): messagingApi.QuickReply {
   const items: messagingApi.QuickReplyItem[] = choices
     .filter((c) => c.text.length > 0 && c.text.length <= LINE_LIMITS.messageActionTextChars)
+    .filter((c) => c.data === undefined || (c.data.length > 0 && c.data.length <= LINE_LIMITS.postbackDataChars))
     .slice(0, LINE_LIMITS.quickReplyItems)
-    .map((c) => ({
-      type: "action",
-      action: { type: "message", label: truncateLabel(c.label, LINE_LIMITS.quickReplyLabelGraphemes), text: c.text },
-    }));
+    .map((c) => ({ type: "action", action: quickReplyAction(c) }));
   return { items };
 }
 

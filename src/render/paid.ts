@@ -2,8 +2,9 @@
 // newest first, or "not yet" with a quick reply to ask again.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang } from "../commands/types.js";
+import { formatPaidCommand } from "../commands/format.js";
 import type { HistoryItem } from "../slip/types.js";
-import { formatMoney, formatTime, parseInstant } from "./format.js";
+import { formatBaht, formatTime, parseInstant } from "./format.js";
 import { safeText } from "./limits.js";
 import { cardBubble, flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
@@ -23,13 +24,13 @@ export interface PaidView {
   after?: Date | undefined;
   /** The matching valid checks, newest first. */
   found: readonly HistoryItem[];
-  /** The command that asks again, for the quick reply. */
+  /** The command that asks again, for the quick reply's data (it may hold the QR's instant, which nobody types). */
   askAgain: string;
 }
 
 export function renderPaid(view: PaidView): StaffAnswer {
   const t = texts(view.lang);
-  const amount = formatMoney(view.amountSatang / 100);
+  const amount = formatBaht(view.amountSatang / 100, view.lang);
   const scope = view.after === undefined ? t.paidToday : t.paidSince(formatTime(view.after, view.timeZone));
   const rows: messagingApi.FlexComponent[] = view.found.slice(0, MOST_ROWS).map((item) => {
     const at = parseInstant(item.createdAt);
@@ -70,9 +71,11 @@ export function renderPaid(view: PaidView): StaffAnswer {
     ],
     "xs",
   );
+  // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
+  const askAgain = { label: t.paidAskAgain, text: formatPaidCommand({ amount: view.amountSatang }, view.lang), data: view.askAgain };
   return staffAnswer(
     "paid",
-    [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([{ label: t.paidAskAgain, text: view.askAgain }]))],
+    [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))],
     renderAskInPrivate(view.lang),
   );
 }

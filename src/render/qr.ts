@@ -1,8 +1,9 @@
 // The QR reply: a Flex card with the QR, amount and masked payee, plus an image message a customer can save.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Lang, PromptPayId } from "../commands/types.js";
+import { formatPaidCommand } from "../commands/format.js";
 import { maskPromptPayId } from "../commands/promptpay-id.js";
-import { formatMoney } from "./format.js";
+import { formatBaht, formatMoney, toSatang } from "./format.js";
 import { isUsableImageUrl, safeText } from "./limits.js";
 import { cardBubble, flexMessage, postbackButton } from "./messages.js";
 import { publicAnswer, staffAnswer } from "../privacy/answer.js";
@@ -70,9 +71,12 @@ export function renderQr(view: QrView): Answer {
     bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
   }
   const image: messagingApi.Message[] = imagesUsable ? [{ type: "image", originalContentUrl: original, previewImageUrl: preview }] : [];
-  const alt = t.qrAlt(amount, payee, payeeType);
+  // The alt text is a sentence: 150 บาท, where the card's big figure keeps ฿150.00.
+  const alt = t.qrAlt(view.amount === null ? undefined : formatBaht(view.amount, view.lang), payee, payeeType);
   const card = publicAnswer("qr_card", [flexMessage(alt, bubble), ...image]);
-  const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, t.qrCheckPayment, "primary");
+  // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
+  const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
+  const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");
   if (checkButton === undefined) return card;
   const withCheck: messagingApi.FlexBubble = { ...bubble, footer: { type: "box", layout: "vertical", contents: [checkButton] } };
   return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], card);

@@ -5,7 +5,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
 import type { SlipStatus } from "../slip/types.js";
 import type { SummaryFigures } from "../summary/figures.js";
-import { formatCalendarDate, formatCount, formatDayMonth, formatMoney, formatTime, formatTokens } from "./format.js";
+import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, formatTokens } from "./format.js";
 import { safeText } from "./limits.js";
 import { flexMessage } from "./messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
@@ -42,14 +42,10 @@ function money(satang: number): string {
   return formatMoney(satang / 100);
 }
 
-function dates(from: CalendarDate, to: CalendarDate, lang: Lang): string {
-  return compareCalendarDates(from, to) === 0 ? formatCalendarDate(from, lang) : `${formatCalendarDate(from, lang)} – ${formatCalendarDate(to, lang)}`;
-}
-
 /** `Today · 24 Nov 2026`, or the dates alone for a range without a name. */
 export function rangeLine(view: Pick<SummaryView, "range" | "coveredFrom" | "coveredTo" | "lang">, t: Texts): string {
   const name = t.rangeName(view.range);
-  const shown = dates(view.coveredFrom, view.coveredTo, view.lang);
+  const shown = formatDateRange(view.coveredFrom, view.coveredTo, view.lang);
   return name === undefined ? shown : `${name} · ${shown}`;
 }
 
@@ -185,7 +181,7 @@ export function renderSummary(view: SummaryView, kind: "summary" | "daily_summar
 
   const notes: string[] = [];
   if (compareCalendarDates(view.coveredFrom, view.askedFrom) !== 0) {
-    notes.push(t.summaryDaysCut(formatCalendarDate(view.coveredFrom, view.lang), formatCalendarDate(view.coveredTo, view.lang)));
+    notes.push(t.summaryDaysCut(formatDateRange(view.coveredFrom, view.coveredTo, view.lang)));
   }
   if (view.total > figures.count) notes.push(t.summaryCapped(formatCount(figures.count), formatCount(view.total)));
   notes.push(t.summaryAsOf(formatTime(view.at, view.timeZone)));
@@ -197,5 +193,6 @@ export function renderSummary(view: SummaryView, kind: "summary" | "daily_summar
     header: { type: "box", layout: "vertical", backgroundColor: "#F4F6F8", spacing: "xs", contents: headerLines },
     body: { type: "box", layout: "vertical", spacing: "xs", contents: body },
   };
-  return staffAnswer(kind, [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), money(figures.validSatang)), bubble)], renderAskInPrivate(view.lang));
+  const spokenValid = formatBaht(figures.validSatang / 100, view.lang);
+  return staffAnswer(kind, [flexMessage(t.summaryAlt(safeText(range, 100), formatCount(figures.count), spokenValid), bubble)], renderAskInPrivate(view.lang));
 }

@@ -1,4 +1,5 @@
-// Every user-facing string, Thai and English side by side in one typed table so the two cannot drift.
+// Every user-facing string, Thai and English side by side in one typed table so the two cannot drift. The
+// Thai follows docs/thai.md: its words, its polite endings, its numbers and times.
 import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
 import type { ListedSource, SlipStatus } from "../slip/types.js";
 import type { ChatType } from "../roles/audience.js";
@@ -48,13 +49,16 @@ export interface Texts {
   summaryEmpty: string;
   summaryAsOf: (time: string) => string;
   summaryCapped: (covered: string, total: string) => string;
-  summaryDaysCut: (from: string, to: string) => string;
+  /** `dates`: the days the figures cover, written as one range. */
+  summaryDaysCut: (dates: string) => string;
   summaryAlt: (range: string, checks: string, valid: string) => string;
   summaryNoSource: string;
   /** The row that folds the statuses or channels past the first few. */
   summaryOthers: (kinds: string) => string;
 
+  /** Amounts in sentences come as a sentence writes them (`150 บาท`, formatBaht). */
   paidTitle: (amount: string) => string;
+  /** Times come as a clock (`14:05`); the Thai adds `น.`. */
   paidSince: (time: string) => string;
   paidToday: string;
   paidFound: (count: number) => string;
@@ -100,13 +104,16 @@ export interface Texts {
   helpFooter: string;
 
   customerHelpTitle: string;
-  customerHelpPay: (qrExample: string) => string;
+  /** `qrWord`: the QR command word; the texts show it with an amount (`คิวอาร์ 150`). */
+  customerHelpPay: (qrWord: string) => string;
   customerHelpAsk: string;
   /** The answer to `contact` (the rich menu's "contact the shop"). */
   contactShop: string;
 
-  usageLine: (usage: string) => string;
-  exampleLine: (example: string) => string;
+  /** How to type a command: its usage lines (Thai: real commands to copy), and one example. */
+  howToType: (usage: readonly string[], example: string) => string;
+  /** Command words to try, in a sentence. */
+  commandList: (words: readonly string[]) => string;
   usageProblem: (problem: UsageProblem) => string;
   unknownCommand: (word: string, suggestions: string) => string;
   didYouMean: (word: string, command: string) => string;
@@ -128,9 +135,11 @@ export interface Texts {
   editedNote: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
-  customerNote: (qrExample: string) => string;
-  customerGreeting: (qrExample: string) => string;
+  customerNote: (qrWord: string) => string;
+  customerGreeting: (qrWord: string) => string;
   greeting: string;
+  /** A photo from staff: this bot reads no slips; they are checked with the slip service itself. */
+  slipPhotoHint: (historyWord: string) => string;
   apology: string;
   restarting: string;
 
@@ -146,7 +155,7 @@ function quote(input: string): string {
 }
 
 const PROMPTPAY_FORMS = {
-  th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0) เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรืออีวอลเล็ต 15 หลัก",
+  th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0) เลขบัตรประชาชนหรือเลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลัก",
   en: "a phone number has 10 digits (starting with 0), a citizen or tax id 13, an e-wallet id 15",
 } as const;
 
@@ -168,16 +177,16 @@ const th: Texts = {
     line_oa_merchant: "LINE OA (ร้าน)",
     facebook_page: "เพจ Facebook",
   },
-  payeeType: { phone: "เบอร์โทรศัพท์", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "อีวอลเล็ต" },
+  payeeType: { phone: "เบอร์โทร", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "e-Wallet" },
 
   qrTitle: "QR พร้อมเพย์",
-  qrPayerEntersAmount: "ผู้จ่ายกรอกจำนวนเงินเอง",
+  qrPayerEntersAmount: "ใส่จำนวนเงินตอนสแกนจ่าย",
   qrPayeeLabel: "ผู้รับเงิน",
-  qrScanHint: "สแกนจ่ายได้ด้วยแอปธนาคารไทยทุกแอป",
+  qrScanHint: "สแกนจ่ายได้ทุกแอปธนาคาร",
   qrAlt: (amount, payee, payeeType) =>
     amount === undefined
-      ? `QR พร้อมเพย์ ให้ ${payee} (${payeeType}) ผู้จ่ายกรอกจำนวนเงินเอง`
-      : `QR พร้อมเพย์ ${amount} ให้ ${payee} (${payeeType})`,
+      ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่จำนวนเงินตอนสแกนจ่าย`
+      : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
 
   historyTitle: "ประวัติตรวจสลิป",
   rangeName: (range) => {
@@ -200,13 +209,13 @@ const th: Texts = {
   filterStatus: (word) => `สถานะ: ${word}`,
   filterRef: (ref) => `เลขอ้างอิง ${ref}`,
   summaryChecks: (count) => `${count} รายการ`,
-  summaryValidTotal: "ยอดที่ผ่าน",
-  summaryPartial: (fetched) => `ยอดรวมนับจาก ${fetched} รายการล่าสุด`,
-  historyEmpty: "ไม่มีรายการตรวจสลิปในช่วงนี้",
-  historyEmptyRef: (ref) => `ไม่พบรายการที่มีเลขอ้างอิง ${ref}`,
+  summaryValidTotal: "ยอดโอนเข้า",
+  summaryPartial: (fetched) => `ยอดโอนเข้านับจาก ${fetched} รายการล่าสุดเท่านั้น`,
+  historyEmpty: "ไม่มีการตรวจสลิปในวันที่เลือกค่ะ",
+  historyEmptyRef: (ref) => `ไม่พบสลิปที่มีเลขอ้างอิง ${ref} ค่ะ`,
   pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
-  pastEnd: (page, pages) => `ไม่มีหน้า ${page} ค่ะ มีทั้งหมด ${pages} หน้า`,
-  rowsCut: "บางรายการไม่แสดง เพราะเกินขนาดที่ LINE รับได้",
+  pastEnd: (page, pages) => `มีทั้งหมด ${pages} หน้า ไม่มีหน้า ${page} ค่ะ`,
+  rowsCut: "แสดงไม่ครบทุกรายการ เพราะการ์ดยาวเกินที่ LINE รับได้",
   nextPage: "หน้าถัดไป",
   previousPage: "หน้าก่อน",
   refShort: "อ้างอิง",
@@ -216,140 +225,159 @@ const th: Texts = {
   historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
 
   summaryTitle: "สรุปยอด",
-  summaryValidLabel: "ยอดที่ผ่าน",
+  summaryValidLabel: "ยอดโอนเข้า (สลิปที่ผ่าน)",
   summaryByStatus: "แยกตามสถานะ",
-  summaryByChannel: "แยกตามช่องทาง (ยอดที่ผ่าน)",
-  summaryTokensUsed: (tokens) => `ใช้โทเคนไป ${tokens}`,
-  summaryPerHour: "รายชั่วโมง",
-  summaryPerDay: "รายวัน",
-  summaryEmpty: "ไม่มีรายการตรวจสลิปในช่วงนี้ค่ะ",
-  summaryAsOf: (time) => `ข้อมูล ณ ${time}`,
+  summaryByChannel: "แยกตามช่องทางที่ตรวจ (ยอดโอนเข้า)",
+  summaryTokensUsed: (tokens) => `ใช้ไป ${tokens} โทเคน`,
+  summaryPerHour: "จำนวนสลิปรายชั่วโมง",
+  summaryPerDay: "จำนวนสลิปรายวัน",
+  summaryEmpty: "ไม่มีการตรวจสลิปในวันที่เลือกค่ะ",
+  summaryAsOf: (time) => `ข้อมูล ณ ${time} น.`,
   summaryCapped: (covered, total) => `ตัวเลขคิดจาก ${covered} รายการล่าสุด จากทั้งหมด ${total} รายการ`,
-  summaryDaysCut: (from, to) => `สรุปได้ครั้งละไม่เกิน 31 วัน: ตัวเลขนี้คือ ${from} – ${to}`,
-  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ${checks} รายการ ยอดที่ผ่าน ${valid}`,
+  summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของวันที่ ${dates}`,
+  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ${checks} รายการ ยอดโอนเข้า ${valid}`,
   summaryNoSource: "ไม่ระบุ",
   summaryOthers: (kinds) => `อื่น ๆ อีก ${kinds} แบบ`,
 
-  paidTitle: (amount) => `เงินเข้า ${amount} หรือยัง`,
-  paidSince: (time) => `ตั้งแต่ ${time} วันนี้`,
+  paidTitle: (amount) => `ยอด ${amount} เข้าหรือยัง`,
+  paidSince: (time) => `วันนี้ ตั้งแต่ ${time} น.`,
   paidToday: "วันนี้",
   paidFound: (count) => `เข้าแล้ว ${count} รายการ`,
-  paidNotYet: "ยังไม่พบยอดนี้ค่ะ ลองตรวจอีกครั้งในอีกสักครู่",
-  paidAskAgain: "ตรวจอีกครั้ง",
-  paidAlt: (amount, count) => (count === 0 ? `ยังไม่พบยอด ${amount}` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
+  paidNotYet: "ยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ",
+  paidAskAgain: "เช็คอีกครั้ง",
+  paidAlt: (amount, count) => (count === 0 ? `ยอด ${amount} ยังไม่เข้า` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
   qrCheckPayment: "เช็คยอดเข้า",
 
   forecastTitle: "คาดการณ์โทเคน",
   forecastPerDay: (tokens) => `7 วันล่าสุดใช้เฉลี่ยวันละ ${tokens} โทเคน`,
-  forecastLasts: (days, date) => `ใช้ในอัตรานี้ โทเคนจะพอประมาณ ${days} วัน (ถึง ${date})`,
-  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ",
+  forecastLasts: (days, date) => `ถ้าใช้เท่านี้ โทเคนจะพอใช้อีกประมาณ ${days} วัน (ถึง ${date})`,
+  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ เติมโทเคนไว้ก่อนนะคะ",
   forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
   forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
-  alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือตรวจผ่าน API ได้อีกประมาณ ${slips} สลิป (ต่ำกว่า ${threshold}) กรุณาเติมโทเคนค่ะ`,
+  alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่า ${threshold}) เติมโทเคนด้วยนะคะ`,
   alertExpiry: (days, date) =>
-    days <= 0 ? `⚠️ แพ็กเกจตรวจสลิปหมดอายุวันนี้ (${date}) กรุณาต่ออายุค่ะ` : `⚠️ แพ็กเกจตรวจสลิปจะหมดอายุในอีก ${days} วัน (${date}) กรุณาต่ออายุค่ะ`,
-  alertPaymentReceived: (amount, from, time) => `✅ ได้รับเงิน ${amount} จาก ${from} เวลา ${time} แล้วค่ะ`,
-  dailySummaryLead: "สรุปยอดประจำวันค่ะ",
+    days <= 0
+      ? `⚠️ แพ็กเกจตรวจสลิปหมดอายุวันนี้ (${date}) ต่ออายุด้วยนะคะ`
+      : `⚠️ แพ็กเกจตรวจสลิปจะหมดอายุในอีก ${days} วัน (${date}) ต่ออายุด้วยนะคะ`,
+  alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount} จาก ${from} เข้าแล้วเมื่อ ${time} น. ค่ะ`,
+  dailySummaryLead: "สรุปยอดประจำวัน",
 
-  balanceTitle: "ข้อมูลบัญชี",
+  balanceTitle: "แพ็กเกจตรวจสลิป",
   balancePackage: "แพ็กเกจ",
   balanceTokens: "โทเคนคงเหลือ",
   balanceCredits: "เครดิตสำรอง",
   balanceEstimate: "ตรวจได้อีกประมาณ",
-  balanceRate: "อัตราต่อครั้ง",
+  balanceRate: "ใช้ต่อสลิป",
   balanceApi: "API",
-  balanceChat: "แชต",
+  balanceChat: "แชท",
   balanceSlips: (count) => `${count} สลิป`,
   balancePerCheck: (tokens) => `${tokens} โทเคน`,
   balanceExpires: "หมดอายุ",
   daysLeft: (days) => (days === 0 ? "หมดวันนี้" : `เหลือ ${days} วัน`),
-  expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุแล้ว ${days} วัน`),
+  expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุมาแล้ว ${days} วัน`),
   warnExpiring: (days) =>
-    days === 0 ? "⚠️ แพ็กเกจหมดอายุวันนี้ กรุณาต่ออายุ" : `⚠️ แพ็กเกจจะหมดอายุใน ${days} วัน กรุณาต่ออายุ`,
-  warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว กรุณาต่ออายุ",
-  warnLowSlips: (count) => `⚠️ โทเคนเหลือตรวจผ่าน API ได้อีกประมาณ ${count} สลิป กรุณาเติมโทเคน`,
+    days === 0 ? "⚠️ แพ็กเกจหมดอายุวันนี้ ต่ออายุด้วยนะคะ" : `⚠️ แพ็กเกจจะหมดอายุในอีก ${days} วัน ต่ออายุด้วยนะคะ`,
+  warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว ต่ออายุด้วยนะคะ",
+  warnLowSlips: (count) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${count} สลิป เติมโทเคนด้วยนะคะ`,
   balanceAlt: (store, tokens, slips, expires) =>
-    `${store}: โทเคนคงเหลือ ${tokens} (ตรวจผ่าน API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
+    `${store}: โทเคนคงเหลือ ${tokens} (ตรวจทาง API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
 
   helpTitle: "วิธีใช้",
-  helpIntro: "พิมพ์คำสั่งตามตัวอย่างได้เลยค่ะ ใช้ได้ทั้งภาษาไทยและภาษาอังกฤษ",
+  helpIntro: "พิมพ์ตามตัวอย่างได้เลยค่ะ ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ",
   helpExampleLabel: "ตัวอย่าง",
   helpAlt: (commands) => `วิธีใช้: ${commands}`,
-  helpFooter: "ในกลุ่ม ให้พิมพ์คำสั่งเป็นคำแรก หรือแท็กบอทค่ะ",
+  helpFooter: "ในกลุ่ม พิมพ์คำสั่งขึ้นต้นข้อความ หรือแท็กบอทก่อนค่ะ",
 
   customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
-  customerHelpPay: (qrExample) => `พิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) แล้วสแกน QR ด้วยแอปธนาคารได้ทุกธนาคารค่ะ`,
-  customerHelpAsk: "มีคำถาม พิมพ์ทิ้งไว้ได้เลยค่ะ ทางร้านจะตอบกลับโดยเร็ว",
-  contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะตอบกลับในแชตนี้โดยเร็ว 🙏",
+  customerHelpPay: (qrWord) =>
+    `พิมพ์ ${quote(qrWord)} ตามด้วยยอดที่จะจ่าย เช่น ${quote(`${qrWord} 150`)} แล้วสแกน QR ที่ได้ด้วยแอปธนาคารไหนก็ได้ค่ะ`,
+  customerHelpAsk: "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
+  contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏",
 
-  usageLine: (usage) => `วิธีใช้: ${usage}`,
-  exampleLine: (example) => `ตัวอย่าง: ${example}`,
+  howToType: (usage) => `พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\n${usage.join("\n")}`,
+  commandList: (words) => words.map(quote).join(" "),
   usageProblem: (problem) => {
     switch (problem.code) {
       case "bad_amount":
-        return `${quote(problem.input)} ไม่ใช่จำนวนเงินค่ะ ต้องเป็นตัวเลขมากกว่า 0 เช่น 150 หรือ 1,500.50`;
+        return `${quote(problem.input)} ไม่ใช่จำนวนเงิน ใส่เป็นตัวเลขที่มากกว่า 0 เช่น 150 หรือ 1,500.50 ค่ะ`;
       case "amount_decimals":
-        return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่งค่ะ`;
+        return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่ง ใส่สตางค์ได้ไม่เกิน 2 หลัก เช่น 150.50 ค่ะ`;
       case "amount_too_large":
-        return `${quote(problem.input)} มากเกินไปค่ะ QR รับได้สูงสุด ฿9,999,999,999.99`;
+        return `${quote(problem.input)} มากเกินไป QR รับได้ไม่เกิน 9,999,999,999.99 บาทค่ะ`;
       case "bad_promptpay_id":
         return problem.digits === undefined
-          ? `${quote(problem.input)} ไม่ใช่เลขพร้อมเพย์ค่ะ ใช้${PROMPTPAY_FORMS.th}`
-          : `${quote(problem.input)} มี ${problem.digits} หลัก ไม่ใช่เลขพร้อมเพย์ค่ะ ใช้${PROMPTPAY_FORMS.th}`;
+          ? `${quote(problem.input)} ไม่ใช่เลขพร้อมเพย์ ใช้${PROMPTPAY_FORMS.th}ค่ะ`
+          : `${quote(problem.input)} มี ${problem.digits} หลัก ไม่ใช่เลขพร้อมเพย์ ใช้${PROMPTPAY_FORMS.th}ค่ะ`;
       case "bad_date":
-        return `อ่านวันที่ ${quote(problem.input)} ไม่ได้ค่ะ ใช้แบบ 20/11/2569, 20/11 หรือ 2026-11-20`;
+        return `อ่านวันที่ ${quote(problem.input)} ไม่ออก ใส่แบบ 20/11/2569, 20/11 หรือ 2026-11-20 ค่ะ`;
       case "no_such_date":
-        return `ไม่มีวันที่ ${quote(problem.input)} ในปฏิทินค่ะ`;
+        return `ไม่มีวันที่ ${quote(problem.input)} ในปฏิทิน ลองดูวันที่อีกครั้งนะคะ`;
       case "range_too_long":
-        return `${quote(problem.input)} ยาวเกินไปค่ะ ดูย้อนหลังได้สูงสุด ${problem.maxDays} วัน`;
+        return `${quote(problem.input)} ยาวเกินไป ดูย้อนหลังได้ไม่เกิน ${problem.maxDays} วันค่ะ`;
       case "bad_range":
-        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสิ้นสุดค่ะ`;
+        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสุดท้าย ให้ใส่วันเริ่มก่อน เช่น 1/11 ถึง 15/11 ค่ะ`;
       case "bad_page":
-        return `${quote(problem.input)} ไม่ใช่เลขหน้าค่ะ ต้องเป็นเลข 1 ขึ้นไป`;
+        return `${quote(problem.input)} ไม่ใช่เลขหน้า ใส่เลขตั้งแต่ 1 ขึ้นไปค่ะ`;
       case "missing_ref":
-        return `ใส่เลขอ้างอิงการโอนต่อจาก ${quote("อ้างอิง")} ด้วยค่ะ`;
+        return `ใส่เลขอ้างอิงของสลิปต่อจาก ${quote("อ้างอิง")} ด้วยค่ะ`;
       case "missing_amount":
-        return "ใส่จำนวนเงินที่ต้องการตรวจด้วยค่ะ";
+        return "ใส่ยอดเงินที่จะเช็คด้วยค่ะ";
       case "unexpected":
-        return `ไม่เข้าใจ ${quote(problem.input)} ในคำสั่งนี้ค่ะ`;
+        return `ไม่เข้าใจคำว่า ${quote(problem.input)} ในคำสั่งนี้ค่ะ`;
     }
   },
-  unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองใช้ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")}`,
+  unknownCommand: (word, suggestions) =>
+    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   didYouMean: (word, command) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ หมายถึง ${quote(command)} หรือเปล่าคะ`,
-  notUnderstood: (suggestions) => `ลองใช้คำสั่ง ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูทั้งหมดค่ะ`,
-  packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ กรุณาต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้ง",
-  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปไม่รับคำขอนี้ค่ะ: ${serviceMessage}`,
-  serviceUnavailable: "ระบบตรวจสลิปไม่ตอบในขณะนี้ค่ะ กรุณาลองใหม่อีกสักครู่",
-  serviceError: "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่",
-  unauthorized: "บอทเชื่อมต่อระบบตรวจสลิปไม่ได้ค่ะ กรุณาตรวจสอบการตั้งค่า SLIP_API_SECRET",
-  responseShape: "ระบบตรวจสลิปตอบกลับในรูปแบบที่อ่านไม่ได้ค่ะ กรุณาลองใหม่อีกสักครู่",
-  qrMismatch: "ระบบตรวจสลิปส่ง QR ของบัญชีหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ กรุณาตรวจสอบการตั้งค่า SLIP_API_BASE_URL ค่ะ",
+  notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
+  packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
+  invalidRequest: (serviceMessage) =>
+    `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
+  serviceUnavailable: "ตอนนี้ระบบตรวจสลิปไม่ตอบค่ะ รอสักครู่แล้วลองใหม่นะคะ",
+  serviceError: "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ",
+  unauthorized: "บอทเข้าระบบตรวจสลิปไม่ได้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_SECRET ในการตั้งค่าบอทด้วยนะคะ",
+  responseShape: "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ",
+  qrMismatch:
+    "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
   noPromptPayId: (example) =>
-    `ร้านยังไม่ได้ตั้งพร้อมเพย์เริ่มต้นค่ะ ใส่เลขพร้อมเพย์ก่อนจำนวนเงิน เช่น ${quote(example)} หรือตั้งค่า PROMPTPAY_ID`,
+    `ร้านยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID ค่ะ`,
   staffOnly: (idWord) =>
-    `ขออภัยค่ะ คำสั่งนี้สำหรับพนักงานของร้านเท่านั้น หากคุณเป็นพนักงาน พิมพ์ ${quote(idWord)} แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์ค่ะ`,
+    `ขออภัยค่ะ คำสั่งนี้สำหรับพนักงานของร้านเท่านั้น ถ้าเป็นพนักงาน พิมพ์ ${quote(idWord)} แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์ให้นะคะ`,
   noStaffYet: (idWord) =>
-    `ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ข้อมูลของร้านจึงยังไม่แสดงให้ใคร เจ้าของร้าน: พิมพ์ ${quote(idWord)} ในแชทนี้ ` +
-    "แล้วเพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
-  askInPrivate: "ข้อมูลของร้านขอดูได้ในแชตส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
-  editedNote: "✏️ (แก้ไขแล้ว) ตอบตามข้อความใหม่ค่ะ",
-  staffGroupNotice:
-    "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจึงเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน) " +
+    [
+      "ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ตอนนี้บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดู",
+      "เจ้าของร้านทำตามนี้ได้เลยค่ะ",
+      `1. พิมพ์ ${quote(idWord)} ในแชทนี้`,
+      "2. เพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
+    ].join("\n"),
+  askInPrivate: "ข้อมูลของร้านขอดูได้ในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  editedNote: "✏️ ข้อความถูกแก้ไขแล้ว บอทตอบตามข้อความใหม่ค่ะ",
+  staffGroupNotice: [
+    "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ",
+    "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
     "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
-  qrShopOnly: (qrExample) => `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านเท่านั้น พิมพ์ ${quote(qrExample)} เพื่อชำระเงินให้ร้านค่ะ`,
-  qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ชำระเงินไม่ได้ กรุณาสอบถามพนักงานของร้านค่ะ",
-  customerNote: (qrExample) =>
-    `ขอบคุณที่ทักมาค่ะ ทางร้านจะตอบกลับโดยเร็ว หากต้องการชำระเงิน พิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) หรือกดเมนูด้านล่างค่ะ`,
-  customerGreeting: (qrExample) =>
-    `สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนค่ะ ชำระเงินได้โดยพิมพ์ ${quote(qrExample)} (ใส่ยอดที่ต้องจ่าย) มีคำถามพิมพ์ทิ้งไว้ได้เลย ทางร้านจะตอบกลับโดยเร็วค่ะ`,
-  greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่างหรือพิมพ์ ${quote("วิธีใช้")} ค่ะ`,
-  apology: "ขออภัยค่ะ เกิดข้อผิดพลาด กรุณาลองใหม่อีกครั้ง",
-  restarting: "ขออภัยค่ะ บอทกำลังเริ่มระบบใหม่ จึงยังตอบข้อความนี้ไม่ได้ กรุณาส่งอีกครั้งในอีกสักครู่",
+  ].join("\n"),
+  qrShopOnly: (qrExample) =>
+    `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้ ถ้าจะจ่ายให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
+  qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ไม่ได้ รบกวนสอบถามพนักงานของร้านนะคะ",
+  customerNote: (qrWord) =>
+    `ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบค่ะ ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอด เช่น ${quote(`${qrWord} 150`)} หรือกดเมนูด้านล่างได้เลยค่ะ`,
+  customerGreeting: (qrWord) =>
+    [
+      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ",
+      `ชำระเงินได้โดยพิมพ์ ${quote(qrWord)} ตามด้วยยอด เช่น ${quote(`${qrWord} 150`)} แล้วสแกน QR ที่ได้`,
+      "มีคำถามพิมพ์ทิ้งไว้ได้เลย ทางร้านจะรีบตอบค่ะ",
+    ].join("\n"),
+  greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป สรุปยอด และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่าง หรือพิมพ์ ${quote("วิธีใช้")} ได้เลยค่ะ`,
+  slipPhotoHint: (historyWord) =>
+    `บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปตรวจได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ ${quote(historyWord)} ที่นี่เพื่อดูผลตรวจได้ค่ะ`,
+  apology: "ขออภัยค่ะ เกิดข้อผิดพลาด ลองใหม่อีกครั้งนะคะ",
+  restarting: "ขออภัยค่ะ บอทกำลังเริ่มระบบใหม่ เลยยังตอบข้อความนี้ไม่ได้ รบกวนส่งอีกครั้งในอีกสักครู่นะคะ",
 
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
-  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมาค่ะ (ต้องยินยอมให้ใช้ข้อมูลโปรไฟล์)",
-  idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชต"}นี้: ${chatId}`,
+  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา เพราะยังไม่ได้ยินยอมให้ใช้ข้อมูลโปรไฟล์ค่ะ",
+  idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชท"}นี้: ${chatId}`,
   idHint: "ส่งไอดีนี้ให้เจ้าของร้าน เพื่อเพิ่มในรายชื่อพนักงานของบอทค่ะ",
 };
 
@@ -428,7 +456,7 @@ const en: Texts = {
   summaryEmpty: "No slip checks in this range.",
   summaryAsOf: (time) => `As of ${time}`,
   summaryCapped: (covered, total) => `Figures over the newest ${covered} of ${total} checks.`,
-  summaryDaysCut: (from, to) => `A summary covers at most 31 days: these figures are for ${from} – ${to}.`,
+  summaryDaysCut: (dates) => `A summary covers at most 31 days: these figures are for ${dates}.`,
   summaryAlt: (range, checks, valid) => `Summary ${range}: ${checks} checks, valid ${valid}`,
   summaryNoSource: "unknown",
   summaryOthers: (kinds) => `${kinds} others`,
@@ -484,12 +512,12 @@ const en: Texts = {
   helpFooter: "In a group, start with the command or mention the bot.",
 
   customerHelpTitle: "Pay by PromptPay QR",
-  customerHelpPay: (qrExample) => `Send ${quote(qrExample)} (with the amount to pay), then scan the QR with any Thai banking app.`,
+  customerHelpPay: (qrWord) => `Send ${quote(qrWord)} with the amount to pay, like ${quote(`${qrWord} 150`)}, then scan the QR with any Thai banking app.`,
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
   contactShop: "Write your message to the shop here; a staff member will answer in this chat soon 🙏",
 
-  usageLine: (usage) => `Usage: ${usage}`,
-  exampleLine: (example) => `Example: ${example}`,
+  howToType: (usage, example) => `Usage: ${usage.join("\n  or ")}\nExample: ${example}`,
+  commandList: (words) => words.join(", "),
   usageProblem: (problem) => {
     switch (problem.code) {
       case "bad_amount":
@@ -544,11 +572,13 @@ const en: Texts = {
     "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",
   qrShopOnly: (qrExample) => `Sorry, I can only make QR codes that pay this shop. Send ${quote(qrExample)} to pay the shop.`,
   qrAskStaff: "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.",
-  customerNote: (qrExample) =>
-    `Thanks for your message! The shop will reply soon. To pay, send ${quote(qrExample)} (with your amount) or tap the menu below.`,
-  customerGreeting: (qrExample) =>
-    `Hello, and thanks for adding us! To pay, send ${quote(qrExample)} (with your amount). Questions? Write them here and the shop will reply soon.`,
+  customerNote: (qrWord) =>
+    `Thanks for your message! The shop will reply soon. To pay, send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}, or tap the menu below.`,
+  customerGreeting: (qrWord) =>
+    `Hello, and thanks for adding us! To pay, send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}. Questions? Write them here and the shop will reply soon.`,
   greeting: `Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send ${quote("help")}.`,
+  slipPhotoHint: (historyWord) =>
+    `This bot does not read slip images. Check slips with the slip service's own LINE OA or dashboard; the checked slips show here with ${quote(historyWord)}.`,
   apology: "Sorry, something went wrong. Please try again.",
   restarting: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment.",
 

@@ -1,6 +1,6 @@
 // The rich menus, as data: which buttons each role gets, where they are, and what a tap does. Pure: the
 // drawing (draw.ts) and the installing (install.ts) both read these designs, so the picture and the tap
-// areas cannot drift apart.
+// areas cannot drift apart. The Thai labels use docs/thai.md's words.
 import type { messagingApi } from "@line/bot-sdk";
 import { commandWord } from "../commands/registry.js";
 
@@ -108,7 +108,7 @@ function staffMenu(shopName: string): MenuDesign {
   const paid = commandWord("paid", "th");
   const cells = grid(2, 3, STAFF_HEADER, TALL - STAFF_HEADER);
   const buttons: Omit<MenuButton, "bounds">[] = [
-    { icon: "qr", label: "คิวอาร์", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "คิวอาร์") },
+    { icon: "qr", label: "สร้าง QR", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "สร้าง QR") },
     {
       icon: "history",
       label: "ประวัติวันนี้",
@@ -116,7 +116,7 @@ function staffMenu(shopName: string): MenuDesign {
       color: MENU_COLORS.history,
       action: command(`${commandWord("history", "th")} วันนี้`, "ประวัติวันนี้"),
     },
-    { icon: "summary", label: "สรุปยอด", sub: "Today's summary", color: MENU_COLORS.summary, action: command(commandWord("summary", "th"), "สรุปยอดวันนี้") },
+    { icon: "summary", label: "ยอดวันนี้", sub: "Today's summary", color: MENU_COLORS.summary, action: command(commandWord("summary", "th"), "ยอดวันนี้") },
     { icon: "balance", label: "โทเคนคงเหลือ", sub: "Balance", color: MENU_COLORS.balance, action: command(commandWord("balance", "th"), "โทเคนคงเหลือ") },
     {
       icon: "check_payment",

@@ -91,7 +91,7 @@ describe.each([
 
   it.each([
     ["balance", /ร้านกาแฟดีใจ/, /tokens/i],
-    ["ยอด", /ร้านกาแฟดีใจ/, /โทเคน/],
+    ["โทเคน", /ร้านกาแฟดีใจ/, /โทเคน/],
   ])("%s shows the store, tokens and expiry", async (text, store, tokens) => {
     const reply = onlyReply(await say(source, text), chatId);
     expect(shownText(reply.messages)).toMatch(store);
@@ -171,7 +171,7 @@ describe("delivery", () => {
   it("handles a webhook carrying several events from different chats", async () => {
     const sent = await bot.exchange([
       textEvent({ source: ONE_TO_ONE, replyToken: bot.token(STAFF), text: "qr 10" }),
-      textEvent({ source: { type: "user", userId: SECOND }, replyToken: bot.token(SECOND), text: "ยอด" }),
+      textEvent({ source: { type: "user", userId: SECOND }, replyToken: bot.token(SECOND), text: "โทเคน" }),
       textEvent({ source: IN_GROUP, replyToken: bot.token(GROUP), text: "help" }),
       textEvent({ source: IN_GROUP, replyToken: bot.token(GROUP), text: "nice weather" }),
     ]);

@@ -127,11 +127,11 @@ describe("messages that are not text", () => {
     expect(bot.logs.entries().filter((e) => e.msg === "event handled" && e.outcome === "ignored")).toHaveLength(3);
   });
 
-  it("answers a staff member's image in a 1:1 chat with the short hint; a customer's slip photo waits for the shop", async () => {
+  it("answers a staff member's image in a 1:1 chat with where slips are checked; a customer's slip photo waits for the shop", async () => {
     bot = await startBotHarness({ settings: staffLists });
     const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: STAFF }, replyToken: bot.token(STAFF) })]);
     expect(sent.map((s) => s.kind)).toEqual(["reply"]);
-    expect(shownText(sent[0]?.messages ?? [])).toMatch(/วิธีใช้|help/);
+    expect(shownText(sent[0]?.messages ?? [])).toMatch(/ตรวจสลิปจากรูปไม่ได้[\s\S]*LINE OA หรือแดชบอร์ด|does not read slip images[\s\S]*LINE OA or dashboard/);
     const fromCustomer = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
     expect(fromCustomer).toEqual([]);
   });

@@ -57,6 +57,15 @@ describe("the payment watch", { timeout: 60_000 }, () => {
     expect(await tick()).toEqual([]);
   });
 
+  it("says it in Thai for a QR asked for in Thai: 446 บาท, the time with น.", async () => {
+    later(10);
+    await say(OWNER, "คิวอาร์ 0812345678 446");
+    later(1);
+    await pay(446);
+    later(1);
+    expect(await tick()).toEqual([expect.stringMatching(/^push owner: ✅ ยอด 446 บาท จาก นาย สมชาย ใจดี เข้าแล้วเมื่อ \d{2}:\d{2} น\. ค่ะ$/u)]);
+  });
+
   it("does not watch a customer's QR", async () => {
     later(10);
     const [qr] = await say(CUSTOMER, "qr 555");

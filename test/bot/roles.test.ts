@@ -56,17 +56,25 @@ describe("with the staff lists set", () => {
 
   it("staff in a 1:1 chat: history and balance, any PromptPay id, a typo gets 'did you mean', a greeting the menu", async () => {
     expect(said(await say(bot, dm(OWNER), "history 7d"))).toMatch(/Slip checks[\s\S]*Page 1 of/);
-    expect(said(await say(bot, dm(OWNER), "ยอด"))).toMatch(/ร้านกาแฟดีใจ[\s\S]*Pro/);
+    expect(said(await say(bot, dm(OWNER), "โทเคน"))).toMatch(/ร้านกาแฟดีใจ[\s\S]*Pro/);
+    expect(said(await say(bot, dm(OWNER), "ยอดเมื่อวาน"))).toMatch(/สรุปยอด[\s\S]*เมื่อวาน[\s\S]*ยอดโอนเข้า/);
     expect(said(await say(bot, dm(CASHIER), "qr 0899999999 500"))).toMatch(/฿500\.00[\s\S]*089-xxx-9999/);
     const typo = await say(bot, dm(OWNER), "histroy");
     expect(said(typo)).toBe("Unknown command “histroy”. Did you mean “history”?");
     expect(quickReplyTexts(typo[0]?.messages ?? [])).toEqual(["history"]);
-    expect(quickReplyTexts((await say(bot, dm(OWNER), "สวัสดีค่ะ"))[0]?.messages ?? [])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+    const thaiTypo = await say(bot, dm(OWNER), "เชคยอด 150");
+    expect(said(thaiTypo)).toBe("ไม่รู้จักคำสั่ง “เชคยอด” ค่ะ หมายถึง “เช็คยอด” หรือเปล่าคะ");
+    expect(quickReplyTexts(thaiTypo[0]?.messages ?? [])).toEqual(["เช็คยอด"]);
+    expect(quickReplyTexts((await say(bot, dm(OWNER), "สวัสดีค่ะ"))[0]?.messages ?? [])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
   });
 
   it("a staff group: everyone in it is staff, even without a user id", async () => {
     expect(said(await say(bot, inGroup(STAFF_GROUP, CUSTOMER), "balance"))).toMatch(/ร้านกาแฟดีใจ/);
     expect(said(await say(bot, inGroup(STAFF_GROUP), "ประวัติ"))).toMatch(/ประวัติตรวจสลิป/);
+    expect(said(await say(bot, inGroup(STAFF_GROUP), "เช็คสลิป เมื่อวาน"))).toMatch(/ประวัติตรวจสลิป[\s\S]*เมื่อวาน/);
+    // A near miss gets "did you mean" in a group too, when the bot is mentioned.
+    expect(said(await say(bot, inGroup(STAFF_GROUP, OWNER), "ประวัต", true))).toBe("ไม่รู้จักคำสั่ง “ประวัต” ค่ะ หมายถึง “ประวัติ” หรือเปล่าคะ");
+    expect(await say(bot, inGroup(STAFF_GROUP, OWNER), "ประวัต")).toEqual([]);
   });
 
   it("a customer in a 1:1 chat: private commands refused, QR only to the shop, one friendly note, silence for stickers and photos", async () => {
@@ -83,7 +91,7 @@ describe("with the staff lists set", () => {
     expect(bot.logs.entries().some((e) => e.msg === "a QR to another PromptPay id was asked for where customers see it; refused")).toBe(true);
 
     const note = said(await say(bot, dm(OTHER_CUSTOMER), "โอนแล้วค่ะ"));
-    expect(note).toMatch(/ทางร้านจะตอบกลับ[\s\S]*คิวอาร์ 150/);
+    expect(note).toMatch(/ทางร้านจะรีบตอบ[\s\S]*คิวอาร์ 150/);
     expect(note).not.toMatch(/ไม่รู้จักคำสั่ง|Unknown command|ประวัติ|history/);
     for (const words of ["สวัสดี", "🙏", "ส่งวันไหนคะ?"]) expect(await say(bot, dm(OTHER_CUSTOMER), words)).toEqual([]);
     const quiet = await bot.exchange([
@@ -107,14 +115,14 @@ describe("with the staff lists set", () => {
     const tap = (data: string) =>
       bot.exchange([postbackEvent({ source: dm(customer), replyToken: bot.token(customer), data })]);
     expect(await tap("menu:type qr")).toEqual([]);
-    expect(said(await tap("ติดต่อร้าน"))).toBe("พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะตอบกลับในแชตนี้โดยเร็ว 🙏");
+    expect(said(await tap("ติดต่อร้าน"))).toBe("พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏");
     // What they write next is for a person: the bot stays quiet (without the tap, it would send its note).
     expect(await say(bot, dm(customer), "อยากสอบถามเรื่องออเดอร์ค่ะ")).toEqual([]);
     expect(said(await say(bot, dm(lineId("U", 0x306)), "อยากสอบถามเรื่องออเดอร์ค่ะ"))).not.toBe("");
   });
 
   it("a customer group: bare command words are talk; a qr with its amount is answered; staff asking get a pointer", async () => {
-    for (const text of ["เมนู", "?", "help", "ยอด", "h", "history", "จ่าย"]) {
+    for (const text of ["เมนู", "?", "help", "ยอด", "h", "history", "จ่าย", "สลิป", "จ่ายเงิน", "คำสั่ง", "สลิปค่ะ", "ยอดเมื่อวานดีมาก"]) {
       expect(await say(bot, inGroup(MIXED_GROUP, CUSTOMER), text), text).toEqual([]);
       expect(await say(bot, inGroup(MIXED_GROUP, OWNER), text), text).toEqual([]);
     }
@@ -122,7 +130,7 @@ describe("with the staff lists set", () => {
     expect(said(await say(bot, inGroup(MIXED_GROUP, CUSTOMER), "qr 150"))).toMatch(/฿150\.00/);
     const pointer = said(await say(bot, inGroup(MIXED_GROUP, OWNER), "history today"));
     expect(pointer).toBe("Please ask me for the shop's data in our 1:1 chat or in the staff group.");
-    expect(said(await say(bot, inGroup(MIXED_GROUP, OWNER), "ยอด", true))).toMatch(/แชตส่วนตัว/);
+    expect(said(await say(bot, inGroup(MIXED_GROUP, OWNER), "ยอด", true))).toMatch(/แชทส่วนตัว/);
     expect(said(await say(bot, inGroup(MIXED_GROUP, CUSTOMER), "ยอด", true))).toMatch(/สำหรับพนักงานของร้านเท่านั้น/);
     // The owner learns a new group's id there, to list it as a staff group.
     expect(said(await say(bot, inGroup(MIXED_GROUP, OWNER), "id"))).toContain(MIXED_GROUP);

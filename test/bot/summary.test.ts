@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedSend } from "../../src/local-line/platform.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
-import { postbackData, quickReplyTexts, shownText } from "../helpers/messages.js";
+import { postbackData, quickReplyTaps, shownText } from "../helpers/messages.js";
 import { lineId, postbackEvent, textEvent } from "../helpers/webhook.js";
 
 /** 14:30 in Bangkok on Friday 20 November 2026, for the bot and its sandbox alike. */
@@ -113,7 +113,9 @@ describe("summary, against figures computed here from the sandbox's history", { 
     const shown = shownText(reply.messages);
     expect(shown).toContain(`${count(figures.checks)} check`);
     expect(shown).toContain(baht(figures.valid));
-    expect(shown).toContain(`Tokens used: ${figures.tokens.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+    // Whole tokens without .00 (docs/thai.md: tokens).
+    const tokens = Number.isInteger(figures.tokens) ? figures.tokens.toLocaleString("en-US") : figures.tokens.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(shown).toContain(`Tokens used: ${tokens}`);
     // The headline figures ride in the notification text too.
     expect(card?.type === "flex" ? card.altText : "").toMatch(
       new RegExp(`^Summary .+: ${count(figures.checks)} checks?, valid ${baht(figures.valid).replace(/[.$]/g, "\\$&")}$`),
@@ -146,12 +148,12 @@ describe("summary, against figures computed here from the sandbox's history", { 
 
   it("says plainly when a range has no checks, in Thai too", async () => {
     const reply = await say("สรุป 2026-01-01");
-    expect(shownText(reply.messages)).toMatch(/0 รายการ[\s\S]*฿0\.00[\s\S]*ไม่มีรายการตรวจสลิปในช่วงนี้ค่ะ/);
+    expect(shownText(reply.messages)).toMatch(/0 รายการ[\s\S]*฿0\.00[\s\S]*ไม่มีการตรวจสลิปในวันที่เลือกค่ะ/);
   });
 
   it("covers at most 31 days, and says which", async () => {
     const reply = await say("summary 2026-09-01..2026-11-20");
-    expect(shownText(reply.messages)).toContain("A summary covers at most 31 days: these figures are for 21 Oct 2026 – 20 Nov 2026.");
+    expect(shownText(reply.messages)).toContain("A summary covers at most 31 days: these figures are for 21 Oct – 20 Nov 2026.");
     const figures = expected(await itemsBetween("2026-10-21", "2026-11-20"));
     expect(shownText(reply.messages)).toContain(baht(figures.valid));
   });
@@ -168,7 +170,7 @@ describe("has it arrived?", { timeout: 60_000 }, () => {
 
     const none = await say("paid 12345.67");
     expect(shownText(none.messages)).toContain("Not yet.");
-    expect(quickReplyTexts(none.messages)).toEqual(["paid 12345.67"]);
+    expect(quickReplyTaps(none.messages)).toEqual([{ shows: "paid 12345.67", sends: "paid 12345.67" }]);
   });
 
   it("a staff QR card's button checks for that amount since the QR: a payment before it does not count, one after does", async () => {

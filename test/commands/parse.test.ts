@@ -60,7 +60,8 @@ describe("the README's examples", () => {
       { kind: "history", lang: "th", request: { by: "range", range: { kind: "yesterday" }, status: "duplicate", page: 1 } },
     ],
     ["balance", { kind: "balance", lang: "en" }],
-    ["ยอด", { kind: "balance", lang: "th" }],
+    ["ยอด", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
+    ["โทเคน", { kind: "balance", lang: "th" }],
     ["help history", { kind: "help", lang: "en", topic: "history" }],
     ["id", { kind: "id", lang: "en" }],
   ])("%s", (text, expected) => {
@@ -446,7 +447,8 @@ describe("help, balance and id arguments", () => {
     ["help", undefined],
     ["help qr", "qr"],
     ["help /history", "history"],
-    ["help ยอด", "balance"],
+    ["help ยอด", "summary"],
+    ["วิธีใช้ โทเคน", "balance"],
     ["ช่วยเหลือ ประวัติ", "history"],
     ["เมนู ไอดี", "id"],
     ["? h", "history"],
@@ -459,14 +461,14 @@ describe("help, balance and id arguments", () => {
     ["help me", { code: "unexpected", input: "me" }],
     ["help qr history", { code: "unexpected", input: "history" }],
     ["balance now", { code: "unexpected", input: "now" }],
-    ["ยอด ขาย", { code: "unexpected", input: "ขาย" }],
+    ["โทเคน ขาย", { code: "unexpected", input: "ขาย" }],
     ["id please", { code: "unexpected", input: "please" }],
   ])("%s", (text, expected) => {
     expect(problem(text)).toEqual(expected);
   });
 
-  it("allows another word of the same command (`ยอด คงเหลือ`)", () => {
-    expect(command("ยอด คงเหลือ")).toEqual({ kind: "balance", lang: "th" });
+  it("allows another word of the same command (`โทเคน คงเหลือ`)", () => {
+    expect(command("โทเคน คงเหลือ")).toEqual({ kind: "balance", lang: "th" });
   });
 });
 
@@ -525,7 +527,7 @@ describe("summary and paid", () => {
     ["paid 150 after yesterday", { code: "unexpected", input: "after yesterday" }],
     ["summary page 2", { code: "unexpected", input: "page 2" }],
     ["summary ref ABC", { code: "unexpected", input: "ref" }],
-    ["ยอดวันนี้ เมื่อวาน", { code: "unexpected", input: "เมื่อวาน" }],
+    ["ยอด วันนี้ เมื่อวาน", { code: "unexpected", input: "เมื่อวาน" }],
     ["summary 400d", { code: "range_too_long", input: "400d", maxDays: 366 }],
   ])("%s is a usage error", (text, expected) => {
     expect(problem(text)).toEqual(expected);

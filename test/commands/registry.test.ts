@@ -17,26 +17,44 @@ describe("COMMANDS", () => {
     (name, lang) => {
       const info = COMMANDS[name];
       expect(info.words[lang].length).toBeGreaterThan(0);
-      expect(info.usage[lang].startsWith(commandWord(name, lang))).toBe(true);
+      expect(info.usage[lang].length).toBeGreaterThan(0);
+      for (const line of info.usage[lang]) expect(line.startsWith(commandWord(name, lang)), line).toBe(true);
       expect(info.description[lang].length).toBeGreaterThan(0);
       const parsed = parseCommand(info.example[lang], ctx);
       expect(parsed).toMatchObject({ ok: true, command: { kind: name, lang } });
     },
   );
 
+  it.each(COMMAND_NAMES)("%s: every Thai usage line is a real command, at most three of them", (name) => {
+    const lines = COMMANDS[name].usage.th;
+    expect(lines.length).toBeLessThanOrEqual(3);
+    for (const line of lines) {
+      expect(line, line).not.toMatch(/[[\]|<>‹›]/u);
+      expect(parseCommand(line, ctx), line).toMatchObject({ ok: true, command: { kind: name, lang: "th" } });
+    }
+  });
+
   it("marks history, summary, paid and balance as staff-only, and only id as acted on alone in a customer group", () => {
     expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "summary", "paid", "balance"]);
     expect(COMMAND_NAMES.filter((name) => COMMANDS[name].bareInCustomerGroup)).toEqual(["id"]);
   });
 
-  it("lists the command words the README lists", () => {
-    expect(COMMANDS.qr.words).toEqual({ en: ["qr", "pay", "promptpay"], th: ["คิวอาร์", "พร้อมเพย์", "จ่าย"] });
-    expect(COMMANDS.history.words).toEqual({ en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ"] });
+  it("lists the command words the README and docs/thai.md list, the written word first", () => {
+    expect(COMMANDS.qr.words).toEqual({
+      en: ["qr", "pay", "promptpay"],
+      th: ["คิวอาร์", "คิวอาร์โค้ด", "พร้อมเพย์", "จ่าย", "จ่ายเงิน", "สแกนจ่าย", "ชำระเงิน"],
+    });
+    expect(COMMANDS.history.words).toEqual({ en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป"] });
+    expect(COMMANDS.summary.words).toEqual({ en: ["summary", "sales"], th: ["ยอด", "ยอดขาย", "ยอดโอน", "สรุป", "สรุปยอด"] });
+    expect(COMMANDS.paid.words).toEqual({
+      en: ["paid", "received"],
+      th: ["เช็คยอด", "เช็คยอดเข้า", "เช็กยอด", "เช็กยอดเข้า", "เช็คเงินเข้า", "ยอดเข้า", "เงินเข้า", "ได้รับ"],
+    });
     expect(COMMANDS.balance.words).toEqual({
       en: ["balance", "credit", "tokens", "info"],
-      th: ["ยอด", "เครดิต", "คงเหลือ", "โทเคน"],
+      th: ["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ"],
     });
-    expect(COMMANDS.help.words).toEqual({ en: ["help", "?", "menu"], th: ["ช่วยเหลือ", "วิธีใช้", "เมนู"] });
+    expect(COMMANDS.help.words).toEqual({ en: ["help", "?", "menu"], th: ["วิธีใช้", "ช่วยเหลือ", "เมนู", "คำสั่ง"] });
     expect(COMMANDS.id.words).toEqual({ en: ["id", "whoami"], th: ["ไอดี"] });
   });
 });

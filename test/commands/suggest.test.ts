@@ -16,7 +16,31 @@ describe("suggestCommand", () => {
     expect(suggestCommand(typo)).toBe(meant);
   });
 
-  it.each(["history", "hello", "thanks", "hi", "ok", "qrr", "zzzzzz", "ประวัต", "150", "h1story"])("suggests nothing for %s", (word) => {
+  it.each(["history", "hello", "thanks", "hi", "ok", "qrr", "zzzzzz", "150", "h1story"])("suggests nothing for %s", (word) => {
+    expect(suggestCommand(word)).toBeUndefined();
+  });
+
+  // Thai near misses (docs/thai.md, section 2): a mark or a letter off, or a command word with talk glued on.
+  it.each([
+    ["ประวัต", "history"],
+    ["ประวัด", "history"],
+    ["เชคยอด", "paid"],
+    ["เช็คยอก", "paid"],
+    ["เชคยอด150", "paid"],
+    ["ขอเชคยอด", "paid"],
+    ["คิวอา", "qr"],
+    ["คิวอาร์ค่ะ", "qr"],
+    ["ยอดค่ะ", "summary"],
+    ["ยอด ค่ะ", "summary"],
+    ["ยอดคงเหลือค่ะ", "balance"],
+    ["สลิปค่ะ", "history"],
+    ["โทเคนน", "balance"],
+    ["วิธีใข้", "help"],
+  ])("reads %s as meaning %s", (typo, meant) => {
+    expect(suggestCommand(typo)).toBe(meant);
+  });
+
+  it.each(["ขอบคุณค่ะ", "โอนแล้วค่ะ", "ส่งวันไหนคะ", "ยอก", "อร่อยมาก", "พรุ่งนี้เปิดไหม"])("suggests nothing for the Thai talk %s", (word) => {
     expect(suggestCommand(word)).toBeUndefined();
   });
 });

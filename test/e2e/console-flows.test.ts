@@ -160,9 +160,9 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await shoot("history-page-2-chat");
   });
 
-  it("ยอด: the balance card in Thai for the demo shop", async () => {
+  it("โทเคน: the balance card in Thai for the demo shop", async () => {
     const c = ui!;
-    await c.send("ยอด");
+    await c.send("โทเคน");
     const reply = await c.waitForBotMessage("ร้านกาแฟดีใจ", REPLY);
     const text = (await reply.locator(".flex-bubble").textContent()) ?? "";
     expect(text).toContain("โทเคน");
@@ -177,21 +177,33 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await shoot("balance-th-chat");
   });
 
-  it("ยอดวันนี้ and has it arrived?: today's summary, then a simulated transfer found by the QR card's button", async () => {
+  it("ยอดวันนี้ and has it arrived?: today's summary, then a simulated transfer found by the QR card's button and the ask-again chip", async () => {
     const c = ui!;
-    await c.send("qr 321");
+    await c.send("คิวอาร์ 321");
     const qr = await c.waitForBotMessage("฿321.00", REPLY);
-    await expect(qr.locator(".flex-button", { hasText: "Check payment" }).count()).resolves.toBe(1);
-    await c.tapButton("Check payment");
-    await c.waitForBotMessage("Not yet.", REPLY);
+    await expect(qr.locator(".flex-button", { hasText: "เช็คยอดเข้า" }).count()).resolves.toBe(1);
+    await c.tapButton("เช็คยอดเข้า");
+    // The tap shows what a person would type; the QR's time stays in the button's data.
+    await c.page.locator("#messages .msg.user.mine", { hasText: "เช็คยอด 321" }).last().waitFor({ timeout: REPLY.timeoutMs });
+    const notYet = await c.waitForBotMessage("ยังไม่เข้าค่ะ", REPLY);
+    await expect(notYet.textContent()).resolves.toMatch(/ยอด 321 บาท เข้าหรือยัง[\s\S]*วันนี้ ตั้งแต่ \d{2}:\d{2} น\./);
+    await expect(c.page.locator("#messages").textContent()).resolves.not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    // The "ask again" chip: the chat shows the same typed words, never the QR's instant.
+    expect(await c.quickReplyLabels()).toEqual(["เช็คอีกครั้ง"]);
+    const userLines = c.page.locator("#messages .msg.user.mine", { hasText: "เช็คยอด 321" });
+    const tapsSoFar = await userLines.count();
+    await c.tapQuickReply("เช็คอีกครั้ง");
+    await expect.poll(() => userLines.count(), { timeout: REPLY.timeoutMs }).toBe(tapsSoFar + 1);
+    await c.waitForBotMessage("ยังไม่เข้าค่ะ", REPLY);
 
     // A customer transfers ฿321 to the demo shop (the console's button, through the sandbox's local route).
     await c.page.fill("#pay-amount", "321");
     await c.page.click("#pay");
     await c.page.getByText(/paid the shop ฿321\.00/).waitFor({ timeout: REPLY.timeoutMs });
-    await c.tapButton("Check payment");
-    const arrived = await c.waitForBotMessage("Arrived: 1 check", REPLY);
-    await expect(arrived.locator(".flex-bubble").textContent()).resolves.toContain("฿321.00");
+    await c.tapButton("เช็คยอดเข้า");
+    const arrived = await c.waitForBotMessage("เข้าแล้ว 1 รายการ", REPLY);
+    await expect(arrived.locator(".flex-bubble").textContent()).resolves.toContain("ยอด 321 บาท เข้าหรือยัง");
+    await expect(c.page.locator("#messages").textContent()).resolves.not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     await shoot("paid-arrived", arrived.locator(".flex-bubble"));
 
     await c.send("ยอดวันนี้");
@@ -211,7 +223,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const menu = c.richMenu();
     await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
     await expect(menu.locator(".rich-menu-bar").textContent()).resolves.toContain("เมนูพนักงาน");
-    for (const name of ["คิวอาร์", "ประวัติวันนี้", "สรุปยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
+    for (const name of ["สร้าง QR", "ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
       await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
     }
     await c.waitForImages(menu, REPLY);
@@ -221,7 +233,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.page.locator("#messages .msg.user.mine", { hasText: "ประวัติวันนี้" }).last().waitFor({ timeout: REPLY.timeoutMs });
     await c.waitForBotMessage(/หน้า 1 จาก \d+/, REPLY);
     // "QR" opens the keyboard with the command word, for the amount.
-    await c.tapRichMenuArea("คิวอาร์");
+    await c.tapRichMenuArea("สร้าง QR");
     await expect(c.page.locator("#text").inputValue()).resolves.toBe("คิวอาร์ ");
     await c.page.fill("#text", "");
   });

@@ -214,7 +214,8 @@ describe("history", () => {
 describe("balance, help and id", () => {
   it.each([
     ["balance", "Tokens left", "1,234.50"],
-    ["ยอด", "โทเคนคงเหลือ", "31 ม.ค. 2570"],
+    ["โทเคน", "โทเคนคงเหลือ", "31 ม.ค. 2570"],
+    ["ยอดคงเหลือ", "แพ็กเกจตรวจสลิป", "31 ม.ค. 2570"],
   ])("%s shows the account", async (command, label, value) => {
     const slip = fakeSlip();
     const ctx = recordingContext(USER_CHAT, "U1111");
@@ -232,7 +233,7 @@ describe("balance, help and id", () => {
     expect(await handleText(text(command), ctx, deps(fakeSlip()))).toEqual({ command: "help", outcome: "answered" });
     const reply = lastReply(ctx);
     expect(reply[0]?.type === "flex" ? reply[0].altText : "").toContain(alt);
-    expect(quickReplyLabels(reply[0])).toHaveLength(5);
+    expect(quickReplyLabels(reply[0])).toHaveLength(6);
   });
 
   it.each([
@@ -283,8 +284,8 @@ describe("the group rule", () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
-    expect(visibleText(reply)).toContain("คิวอาร์, ประวัติ, ยอด");
-    expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์” “ประวัติ” “ยอด” หรือพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
   });
 
   it.each([
@@ -302,7 +303,7 @@ describe("the group rule", () => {
   it.each(["hello", "Hi!", "สวัสดีค่ะ", "หวัดดีครับ"])("greets staff back with the menu for %s", async (greeting) => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text(greeting), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "answered" });
-    expect(quickReplyLabels(lastReply(ctx)[0])).toHaveLength(5);
+    expect(quickReplyLabels(lastReply(ctx)[0])).toHaveLength(6);
     expect(visibleText(lastReply(ctx))).toMatch(/สวัสดีค่ะ|Hello!/);
   });
 });
@@ -345,7 +346,7 @@ describe("roles", () => {
       expect((await handleText(input, ctx, depsWith(slip))).outcome).toBe("pointed_to_private");
       expect(slip.historyCalls).toEqual([]);
       expect(slip.accountCalls).toBe(0);
-      expect(visibleText(lastReply(ctx))).toMatch(/1:1|แชตส่วนตัว/);
+      expect(visibleText(lastReply(ctx))).toMatch(/1:1|แชทส่วนตัว/);
     }
   });
 
@@ -408,7 +409,7 @@ describe("roles", () => {
     };
     const first = await say("โอนแล้วค่ะ", new Date("2026-11-22T07:00:00Z"));
     expect(first.outcome).toBe("noted");
-    expect(visibleText(first.sent.at(-1) ?? [])).toMatch(/ทางร้านจะตอบกลับ[\s\S]*คิวอาร์ 150/);
+    expect(visibleText(first.sent.at(-1) ?? [])).toMatch(/ทางร้านจะรีบตอบ[\s\S]*คิวอาร์ 150/);
     expect(visibleText(first.sent.at(-1) ?? [])).not.toMatch(/ไม่รู้จักคำสั่ง|ประวัติ/);
     for (const words of ["สวัสดี", "🙏", "ส่งของวันไหนคะ?"]) expect((await say(words, new Date("2026-11-22T08:00:00Z"))).sent).toEqual([]);
     expect((await say("ยังอยู่ไหมคะ", new Date("2026-11-22T19:00:00Z"))).outcome).toBe("noted");
@@ -421,7 +422,14 @@ describe("roles", () => {
       expect(ctx.sent).toEqual([]);
     }
     const staffPhoto = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
-    expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip()))).outcome).toBe("unknown_command");
+    expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip(), { defaultLang: "th" }))).outcome).toBe("unknown_command");
+    // This bot reads no slip images: it says where slips are checked instead of listing its commands.
+    expect(visibleText(lastReply(staffPhoto))).toBe(
+      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปตรวจได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลตรวจได้ค่ะ",
+    );
+    const staffVideo = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    await handleNonText("video", staffVideo, depsWith(fakeSlip(), { defaultLang: "th" }));
+    expect(visibleText(lastReply(staffVideo))).toContain("ลองพิมพ์ “คิวอาร์”");
   });
 
   it("refuses a paging postback to a customer too", async () => {
@@ -432,10 +440,10 @@ describe("roles", () => {
   it("greets a customer who adds the bot with how to pay, and staff with the menu", async () => {
     const customer = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
     await handleGreeting(customer, depsWith(fakeSlip()));
-    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["คิวอาร์", "ช่วยเหลือ"]);
+    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
     const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleGreeting(member, depsWith(fakeSlip()));
-    expect(quickReplyLabels(lastReply(member)[0])).toHaveLength(5);
+    expect(quickReplyLabels(lastReply(member)[0])).toHaveLength(6);
   });
 });
 
@@ -477,7 +485,7 @@ describe("service failures", () => {
     });
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text("คิวอาร์ 0812345678 10"), ctx, deps(slip))).toEqual({ command: "qr", outcome: "invalid_request" });
-    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปไม่รับคำขอนี้ค่ะ: ${message}`);
+    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า “${message}”\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`);
   });
 
   it("lets a bug (not a service error) reach the dispatcher", async () => {
@@ -502,7 +510,7 @@ describe("postbacks and greetings", () => {
     expect(await handleGreeting(ctx, deps(fakeSlip(), { defaultLang: "en" }))).toEqual({ command: "none", outcome: "answered" });
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toContain("Hello!");
-    expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "balance", "id", "help"]);
+    expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "summary", "balance", "id", "help"]);
   });
 });
 

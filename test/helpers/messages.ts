@@ -49,3 +49,14 @@ export function quickReplyTexts(messages: readonly messagingApi.Message[]): stri
   const last = messages[messages.length - 1];
   return (last?.quickReply?.items ?? []).flatMap((item) => (item.action?.type === "message" && typeof item.action.text === "string" ? [item.action.text] : []));
 }
+
+/** Each quick reply of the last message as a tap: what the chat shows as the person's message, and the command the bot gets. */
+export function quickReplyTaps(messages: readonly messagingApi.Message[]): { shows: string; sends: string }[] {
+  const last = messages[messages.length - 1];
+  return (last?.quickReply?.items ?? []).map((item) => {
+    const action = item.action;
+    if (action?.type === "message") return { shows: action.text ?? "", sends: action.text ?? "" };
+    if (action?.type === "postback") return { shows: action.displayText ?? "", sends: action.data ?? "" };
+    return { shows: "", sends: "" };
+  });
+}

@@ -17,9 +17,13 @@ describe("formatMoney", () => {
 });
 
 describe("formatTokens", () => {
-  it("always shows two decimals with grouping", () => {
+  it("groups, and drops .00 from whole counts (docs/thai.md: tokens)", () => {
     expect(formatTokens(12345.678)).toBe("12,345.68");
-    expect(formatTokens(3)).toBe("3.00");
+    expect(formatTokens(3)).toBe("3");
+    expect(formatTokens(1234)).toBe("1,234");
+    expect(formatTokens(1.5)).toBe("1.50");
+    expect(formatTokens(0.25)).toBe("0.25");
+    expect(formatTokens(2.999)).toBe("3");
   });
 });
 

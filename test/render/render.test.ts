@@ -74,9 +74,10 @@ describe("renderQr", () => {
     expect(text).toContain("฿1,500.50");
     expect(text).toContain("081-xxx-5678");
     expect(text).not.toContain("0812345678");
-    expect(text).toContain("เบอร์โทรศัพท์");
-    expect(text).toContain("สแกนจ่ายได้ด้วยแอปธนาคารไทยทุกแอป");
-    expect(card.altText).toBe("QR พร้อมเพย์ ฿1,500.50 ให้ 081-xxx-5678 (เบอร์โทรศัพท์)");
+    expect(text).toContain("เบอร์โทร");
+    expect(text).toContain("สแกนจ่ายได้ทุกแอปธนาคาร");
+    // The card's big figure keeps ฿; the alt text is a sentence, so it says บาท.
+    expect(card.altText).toBe("QR พร้อมเพย์ 1,500.50 บาท โอนเข้า 081-xxx-5678 (เบอร์โทร)");
     expect(messages[1]).toEqual({
       type: "image",
       originalContentUrl: QR_URL,
@@ -199,7 +200,7 @@ describe("renderHistory", () => {
     const view = largestHistory("th");
     const text = visibleText([...messagesOf(renderHistory(view))]);
     expect(text).toContain("ประวัติตรวจสลิป");
-    expect(text).toContain("7 วันล่าสุด · 16 พ.ย. 2569 – 22 พ.ย. 2569");
+    expect(text).toContain("7 วันล่าสุด · 16–22 พ.ย. 2569");
     expect(text).toContain("สถานะ: ผ่าน");
     expect(text).toContain("22 พ.ย. 13:00"); // createdAt 06:00Z in Bangkok, with the day because the range spans days
     expect(text).toContain("LINE OA (ร้าน)");
@@ -207,7 +208,8 @@ describe("renderHistory", () => {
     expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
-    expect(text).toContain("ยอดรวมนับจาก 2,000 รายการล่าสุด");
+    expect(text).toContain("ยอดโอนเข้านับจาก 2,000 รายการล่าสุดเท่านั้น");
+    expect(text).toContain("ยอดโอนเข้า ฿");
   });
 
   it("gives unknown statuses a neutral colour and their raw word, and known ones their colour", () => {
@@ -317,7 +319,7 @@ describe("renderBalance", () => {
     expiresAt: "2027-01-31T16:59:59.000Z",
   };
 
-  it("shows store, package, tokens to 2 decimals, credits, estimates, rates and the expiry in BE with days left", () => {
+  it("shows store, package, tokens (no .00 when whole), credits, estimates, rates and the expiry in BE with days left", () => {
     const messages = [...messagesOf(renderBalance({ lang: "th", timeZone: TZ, now: NOW, account }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
@@ -358,10 +360,10 @@ describe("renderHelp", () => {
     const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
-    const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอด"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
+    const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอดเมื่อวาน", "เช็คยอด 150", "โทเคน"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
     for (const example of examples) expect(text).toContain(example);
     const texts = quickReplyTexts(messages[0]);
-    expect(texts).toHaveLength(5);
+    expect(texts).toEqual(lang === "th" ? ["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"] : ["qr", "history", "summary", "balance", "id", "help"]);
     for (const commandText of texts) expect(parseCommand(commandText, parseContext).ok).toBe(true);
   });
 
@@ -369,6 +371,18 @@ describe("renderHelp", () => {
     const text = visibleText([...messagesOf(renderHelp({ lang: "en", role: "staff", topic: "history" }))]);
     expect(text).toContain("Usage: history");
     expect(text).toContain("Example: history yesterday fraud");
+  });
+
+  it("explains one command in Thai with real commands to copy, one a line, no notation", () => {
+    expect(visibleText([...messagesOf(renderHelp({ lang: "th", role: "staff", topic: "history" }))])).toBe(
+      [
+        "ประวัติ: สลิปที่ตรวจในวันที่เลือก พร้อมยอดโอนเข้า เลือกดูตามสถานะได้: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",
+        "พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ",
+        "ประวัติ เมื่อวาน",
+        "ประวัติ 1/11 ถึง 15/11 ปลอม",
+        "ประวัติ อ้างอิง 015326095622AQR01234",
+      ].join("\n"),
+    );
   });
 });
 
@@ -380,7 +394,7 @@ describe("renderHelp for customers", () => {
       const text = visibleText(messages);
       expect(text).toContain(lang === "th" ? "คิวอาร์ 150" : "qr 150");
       for (const staffWord of ["history", "balance", "ประวัติ", "โทเคน", "token", "แพ็กเกจ", "package", "0812345678"]) expect(text).not.toContain(staffWord);
-      expect(quickReplyTexts(messages[0])).toEqual(lang === "th" ? ["คิวอาร์", "ช่วยเหลือ"] : ["qr", "help"]);
+      expect(quickReplyTexts(messages[0])).toEqual(lang === "th" ? ["คิวอาร์", "วิธีใช้"] : ["qr", "help"]);
     }
   });
 });
@@ -393,27 +407,33 @@ describe("error and other short replies", () => {
     );
   });
 
+  it("shows what was wrong in Thai and real commands to copy", () => {
+    const messages = [...messagesOf(renderUsageError({ lang: "th", command: "paid", problem: { code: "missing_amount" } }))];
+    expect(visibleText(messages)).toBe("ใส่ยอดเงินที่จะเช็คด้วยค่ะ\nพิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nเช็คยอด 150\nเช็คยอด 1,500.50");
+  });
+
   it("echoes at most a short piece of a huge input", () => {
     const messages = [...messagesOf(renderUsageError({ lang: "th", command: "history", problem: { code: "unexpected", input: "ก".repeat(5000) } }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages).length).toBeLessThan(400);
   });
 
-  it("points an unknown command to qr, history and balance", () => {
-    expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr, history, balance, or send “help”.");
+  it("points an unknown command to qr, history and summary", () => {
+    expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr, history, summary, or send “help”.");
     const thai = [...messagesOf(renderUnknownCommand("th"))];
-    expect(visibleText(thai)).toContain("คิวอาร์, ประวัติ, ยอด");
-    expect(quickReplyLabels(thai[0])).toHaveLength(5);
+    expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์” “ประวัติ” “ยอด” หรือพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(quickReplyLabels(thai[0])).toHaveLength(6);
   });
 
   it.each([
     ["package_expired", "en", "The shop's slip-check package has expired. Please renew the package, then try again."],
     ["service_unavailable", "en", "The slip service is not answering right now. Please try again shortly."],
     ["unauthorized", "en", "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting."],
-    ["service_error", "th", "ระบบตรวจสลิปตอบกลับผิดพลาดค่ะ กรุณาลองใหม่อีกสักครู่"],
+    ["service_error", "th", "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ"],
+    ["response_shape", "th", "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ"],
     ["response_shape", "en", "The slip service sent an answer the bot cannot read. Please try again shortly."],
     ["qr_mismatch", "en", "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting."],
-    ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ กรุณาตรวจสอบการตั้งค่า SLIP_API_BASE_URL ค่ะ"],
+    ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ"],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
     expect(visibleText([...messagesOf(renderServiceFailure({ kind }, lang))])).toBe(expected);
   });
@@ -430,9 +450,11 @@ describe("error and other short replies", () => {
     expect(visibleText([...messagesOf(renderStaffOnly("th", false))])).toContain("“ไอดี”");
     expect(visibleText([...messagesOf(renderStaffOnly("en", true))])).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*staff list/);
     const greeting = [...messagesOf(renderGreeting("th", "staff"))];
-    expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ไอดี", "ช่วยเหลือ"]);
+    expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
+    // The greeting says to type “วิธีใช้”, and the help quick reply says the same word.
+    expect(visibleText(greeting)).toContain("“วิธีใช้”");
     const customerGreeting = [...messagesOf(renderGreeting("th", "customer"))];
-    expect(quickReplyLabels(customerGreeting[0])).toEqual(["คิวอาร์", "ช่วยเหลือ"]);
+    expect(quickReplyLabels(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
     expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
     expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
     expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))])).toBe(

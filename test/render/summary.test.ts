@@ -9,7 +9,8 @@ import { renderSummary } from "../../src/render/summary.js";
 import type { SummaryView } from "../../src/render/summary.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { computeFigures } from "../../src/summary/figures.js";
-import { lineLimitProblems, quickReplyTexts, visibleText } from "./line-limits.js";
+import { lineLimitProblems, quickReplyLabels, visibleText } from "./line-limits.js";
+import { quickReplyTaps } from "../helpers/messages.js";
 
 const TZ = "Asia/Bangkok";
 const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
@@ -88,7 +89,7 @@ describe("renderSummary", () => {
     const text = visibleText(
       [...messagesOf(renderSummary(view([item({})], { range: { kind: "days", days: 90 }, coveredFrom: day(23, 10), askedFrom: day(24, 8), total: 25_000 })))],
     );
-    expect(text).toContain("23 Oct 2026");
+    expect(text).toContain("A summary covers at most 31 days: these figures are for 23 Oct – 22 Nov 2026.");
     expect(text).toMatch(/1 .*25,000/);
   });
 });
@@ -107,10 +108,14 @@ describe("renderPaid", () => {
     expect(text).not.toContain("Payer 5");
   });
 
-  it("says 'not yet' with a quick reply that asks again", () => {
-    const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, found: [], askAgain: "paid 150" }))];
-    expect(visibleText(messages)).toContain("ยังไม่พบยอดนี้ค่ะ");
-    expect(quickReplyTexts(messages[0])).toEqual(["paid 150"]);
+  it("says 'not yet' with a quick reply that asks again, showing in the chat what a person would type", () => {
+    const askAgain = "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z";
+    const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain }))];
+    expect(lineLimitProblems(messages)).toEqual([]);
+    expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ");
+    expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
+    // The QR's instant rides in the postback's data; the chat never shows a UTC instant.
+    expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);
   });
 });
 
@@ -127,7 +132,7 @@ describe("the forecast in renderBalance", () => {
 
   it("warns that the tokens run out first when the pace uses them before the package ends", () => {
     const text = visibleText([...messagesOf(renderBalance({ lang: "en", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }))]);
-    expect(text).toContain("Last 7 days: 20.00 tokens a day on average");
+    expect(text).toContain("Last 7 days: 20 tokens a day on average");
     expect(text).toContain("At this pace, tokens last about 35 days (until 27 Dec 2026)");
     expect(text).toContain("⚠️ Tokens run out before the package expires.");
   });

@@ -39,14 +39,20 @@ describe("the menus' JSON", () => {
     const menu = richMenuRequest(designs.staff);
     const taps = (menu.areas ?? []).map((a) => a.action);
     const commands = taps.flatMap((a) => (a?.type === "postback" && !isQuietMenuTap(a.data ?? "") ? [a] : []));
-    expect(commands.map((a) => { const p = parse(a.data ?? ""); return p.ok ? p.command.kind : `no command: ${a.data}`; })).toEqual(["history", "summary", "balance", "help"]);
+    const kindOf = (text: string | undefined) => {
+      const parsed = parse(text ?? "");
+      return parsed.ok ? parsed.command.kind : `no command: ${text}`;
+    };
+    expect(commands.map((a) => kindOf(a.data))).toEqual(["history", "summary", "balance", "help"]);
     // What the chat shows for each tap, as if the person had typed it.
-    expect(commands.map((a) => a.displayText)).toEqual(["ประวัติวันนี้", "สรุปยอดวันนี้", "โทเคนคงเหลือ", "วิธีใช้"]);
+    expect(commands.map((a) => a.displayText)).toEqual(["ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "วิธีใช้"]);
+    // ...and what it shows is a command that would do the same if typed.
+    expect(commands.map((a) => kindOf(a.displayText))).toEqual(["history", "summary", "balance", "help"]);
     const history = parse(commands[0]?.data ?? "");
     expect(history.ok && history.command.kind === "history" && "range" in history.command.request && history.command.request.range).toEqual({ kind: "today" });
     // QR and check payment open the keyboard with the command word, so staff type only the amount.
     const keyboards = taps.flatMap((a) => (a?.type === "postback" && a.inputOption === "openKeyboard" ? [a] : []));
-    expect(keyboards.map((a) => a.fillInText)).toEqual(["คิวอาร์ ", "ได้รับ "]);
+    expect(keyboards.map((a) => a.fillInText)).toEqual(["คิวอาร์ ", "เช็คยอด "]);
     for (const k of keyboards) {
       const typed = parse(`${k.fillInText ?? ""}150`);
       expect(typed.ok).toBe(true);
@@ -56,7 +62,7 @@ describe("the menus' JSON", () => {
 
   it("customers get pay by QR (the keyboard with the QR word), contact the shop and help; the staff's copy adds the way back", () => {
     const customer = (richMenuRequest(designs.customer).areas ?? []).map((a) => a.action);
-    expect(customer.map((a) => (a?.type === "postback" ? (a.fillInText ?? a.data) : a?.type))).toEqual(["คิวอาร์ ", "ติดต่อร้าน", "ช่วยเหลือ"]);
+    expect(customer.map((a) => (a?.type === "postback" ? (a.fillInText ?? a.data) : a?.type))).toEqual(["คิวอาร์ ", "ติดต่อร้าน", "วิธีใช้"]);
     for (const a of customer) if (a?.type === "postback" && !isQuietMenuTap(a.data ?? "")) expect(parse(a.data ?? "").ok).toBe(true);
     expect(customer.some((a) => a?.type === "richmenuswitch")).toBe(false);
     const view = (richMenuRequest(designs.staff_customer_view).areas ?? []).map((a) => a.action);

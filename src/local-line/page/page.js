@@ -271,11 +271,12 @@
 
   function fillTries(group) {
     const mention = `@${state.config.botName}`;
+    // The Thai ones are the words docs/thai.md lists, as a shop would type them.
     const tries = !group
-      ? ["qr 150", "history", "ยอด", "balance", "help", "id", "โอนแล้วค่ะ"]
+      ? ["qr 150", "คิวอาร์ 150", "history", "ยอด", "ยอดเมื่อวาน", "เช็คยอด 150", "โทเคน", "help", "id", "โอนแล้วค่ะ"]
       : group.staff
-        ? ["history", "ยอด", "qr 150", `${mention} help`, "hello everyone"]
-        : ["qr 150", `${mention} เมนู`, "history today", "ยอด", "โอนแล้วค่ะ"];
+        ? ["history", "ยอด", "เช็คสลิป เมื่อวาน", "qr 150", `${mention} help`, "hello everyone"]
+        : ["qr 150", "จ่ายเงิน 150", `${mention} เมนู`, "history today", "ยอด", "โอนแล้วค่ะ"];
     const list = $("tries");
     list.textContent = "";
     for (const text of tries) {

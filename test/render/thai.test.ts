@@ -1,0 +1,477 @@
+// docs/thai.md held to: every Thai string the texts table can produce, and every Thai reply, card and menu
+// the bot draws, free of the renderings the page forbids; sentences to a person ending in ค่ะ or คะ and
+// labels without; money, times and date ranges written the Thai way.
+import type { messagingApi } from "@line/bot-sdk";
+import { describe, expect, it } from "vitest";
+import type { UsageProblem } from "../../src/commands/types.js";
+import { TEXTS, type Texts } from "../../src/render/text.js";
+import { formatBaht, formatDateRange, formatTokens } from "../../src/render/format.js";
+import { renderQr } from "../../src/render/qr.js";
+import { renderPaid } from "../../src/render/paid.js";
+import { renderHistory } from "../../src/render/history.js";
+import { renderSummary } from "../../src/render/summary.js";
+import { renderBalance } from "../../src/render/balance.js";
+import { renderHelp } from "../../src/render/help.js";
+import { renderId } from "../../src/render/id.js";
+import { renderExpiryAlert, renderLowTokensAlert, renderPaymentReceived } from "../../src/render/alerts.js";
+import { messagesOf, type Answer } from "../../src/privacy/answer.js";
+import {
+  renderAskInPrivate,
+  renderContact,
+  renderCustomerNote,
+  renderDidYouMean,
+  renderEditedNote,
+  renderGreeting,
+  renderNoPromptPayId,
+  renderQrAskStaff,
+  renderQrShopOnly,
+  renderServiceFailure,
+  renderSlipPhotoHint,
+  renderStaffGroupNotice,
+  renderStaffOnly,
+  renderUnknownCommand,
+  renderUsageError,
+} from "../../src/render/errors.js";
+import { designMenus } from "../../src/rich-menu/menus.js";
+import { computeFigures } from "../../src/summary/figures.js";
+import type { HistoryItem } from "../../src/slip/types.js";
+import { ACCOUNT, VALID_ITEM } from "../slip/fixtures.js";
+import { visibleText } from "./line-limits.js";
+import { quickReplyTaps } from "../helpers/messages.js";
+
+const th = TEXTS.th;
+
+/** What docs/thai.md, section 5, says never to write, each with why. */
+const FORBIDDEN: readonly [RegExp, string][] = [
+  [/ยอดที่ผ่าน/u, "reads as 'past totals'"],
+  [/ตรวจผ่าน API|ผ่าน API/u, "ผ่าน means valid"],
+  [/ข้อมูลบัญชี/u, "next to money, บัญชี is a bank account"],
+  [/ในช่วงนี้/u, "reads as 'lately'"],
+  [/แชต/u, "LINE's Thai interface writes แชท"],
+  [/อีวอลเล็ต/u, "bank apps write e-Wallet"],
+  [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/u, "a raw UTC instant"],
+  [/รูปแบบที่อ่านไม่ได้|ไม่รับคำขอนี้/u, "translated error English"],
+  [/ได้รับ \d/u, "reads as an announcement, not the payment check"],
+  [/\[[^\]]*\||‹|›|<[^>]*>/u, "programmer notation"],
+];
+
+function forbiddenIn(text: string): string[] {
+  return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([pattern, why]) => `${pattern.source} (${why}) in ${JSON.stringify(text)}`);
+}
+
+/** A sentence said to a person ends with ค่ะ or คะ, an emoji at most after it (docs/thai.md, section 3). */
+const ENDS_POLITELY = /(?:ค่ะ|คะ)(?: ?\p{Extended_Pictographic}\uFE0F?)?$/u;
+
+type Kind = "sentence" | "label" | "lead";
+
+/**
+ * Every entry of the texts table: a sentence to a person (ends with ค่ะ/คะ), a label (title, figure,
+ * button, note: no ending), or a lead (its first line is a sentence, the lines after it commands to copy).
+ * A new entry must be placed here, or this does not compile.
+ */
+const KIND: Record<keyof Texts, Kind> = {
+  statusWord: "label",
+  sourceWord: "label",
+  payeeType: "label",
+  qrTitle: "label",
+  qrPayerEntersAmount: "label",
+  qrPayeeLabel: "label",
+  qrScanHint: "label",
+  qrAlt: "label",
+  historyTitle: "label",
+  rangeName: "label",
+  filterAll: "label",
+  filterStatus: "label",
+  filterRef: "label",
+  summaryChecks: "label",
+  summaryValidTotal: "label",
+  summaryPartial: "label",
+  historyEmpty: "sentence",
+  historyEmptyRef: "sentence",
+  pageOf: "label",
+  pastEnd: "sentence",
+  rowsCut: "label",
+  nextPage: "label",
+  previousPage: "label",
+  refShort: "label",
+  quickToday: "label",
+  quickYesterday: "label",
+  quick7Days: "label",
+  historyAlt: "label",
+  summaryTitle: "label",
+  summaryValidLabel: "label",
+  summaryByStatus: "label",
+  summaryByChannel: "label",
+  summaryTokensUsed: "label",
+  summaryPerHour: "label",
+  summaryPerDay: "label",
+  summaryEmpty: "sentence",
+  summaryAsOf: "label",
+  summaryCapped: "label",
+  summaryDaysCut: "label",
+  summaryAlt: "label",
+  summaryNoSource: "label",
+  summaryOthers: "label",
+  paidTitle: "label",
+  paidSince: "label",
+  paidToday: "label",
+  paidFound: "label",
+  paidNotYet: "sentence",
+  paidAskAgain: "label",
+  paidAlt: "label",
+  qrCheckPayment: "label",
+  forecastTitle: "label",
+  forecastPerDay: "label",
+  forecastLasts: "label",
+  forecastTokensFirst: "sentence",
+  forecastPackageFirst: "label",
+  forecastNoHistory: "label",
+  alertLowTokens: "sentence",
+  alertExpiry: "sentence",
+  alertPaymentReceived: "sentence",
+  dailySummaryLead: "label",
+  balanceTitle: "label",
+  balancePackage: "label",
+  balanceTokens: "label",
+  balanceCredits: "label",
+  balanceEstimate: "label",
+  balanceRate: "label",
+  balanceApi: "label",
+  balanceChat: "label",
+  balanceSlips: "label",
+  balancePerCheck: "label",
+  balanceExpires: "label",
+  daysLeft: "label",
+  expiredDaysAgo: "label",
+  warnExpiring: "sentence",
+  warnExpired: "sentence",
+  warnLowSlips: "sentence",
+  balanceAlt: "label",
+  helpTitle: "label",
+  helpIntro: "sentence",
+  helpExampleLabel: "label",
+  helpAlt: "label",
+  helpFooter: "sentence",
+  customerHelpTitle: "label",
+  customerHelpPay: "sentence",
+  customerHelpAsk: "sentence",
+  contactShop: "sentence",
+  howToType: "lead",
+  commandList: "label",
+  usageProblem: "sentence",
+  unknownCommand: "sentence",
+  didYouMean: "sentence",
+  notUnderstood: "sentence",
+  packageExpired: "sentence",
+  invalidRequest: "sentence",
+  serviceUnavailable: "sentence",
+  serviceError: "sentence",
+  unauthorized: "sentence",
+  responseShape: "sentence",
+  qrMismatch: "sentence",
+  noPromptPayId: "sentence",
+  staffOnly: "sentence",
+  noStaffYet: "sentence",
+  askInPrivate: "sentence",
+  editedNote: "sentence",
+  staffGroupNotice: "sentence",
+  qrShopOnly: "sentence",
+  qrAskStaff: "sentence",
+  customerNote: "sentence",
+  customerGreeting: "sentence",
+  greeting: "sentence",
+  slipPhotoHint: "sentence",
+  apology: "sentence",
+  restarting: "sentence",
+  idYourUser: "label",
+  idNoUser: "sentence",
+  idChat: "label",
+  idHint: "sentence",
+};
+
+const PROBLEMS: readonly UsageProblem[] = [
+  { code: "bad_amount", input: "abc" },
+  { code: "amount_decimals", input: "1.505" },
+  { code: "amount_too_large", input: "99999999999" },
+  { code: "bad_promptpay_id", input: "12345" },
+  { code: "bad_promptpay_id", input: "081234567", digits: 9 },
+  { code: "bad_date", input: "32/13" },
+  { code: "no_such_date", input: "31/02" },
+  { code: "range_too_long", input: "400วัน", maxDays: 366 },
+  { code: "bad_range", input: "15/11 ถึง 1/11" },
+  { code: "bad_page", input: "0" },
+  { code: "missing_ref" },
+  { code: "missing_amount" },
+  { code: "unexpected", input: "พรุ่งนี้" },
+];
+
+/**
+ * Sample arguments for each function entry, as callers pass them: money as a sentence writes it, times as
+ * a clock, dates in the Buddhist era.
+ */
+const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unknown ? readonly A[] : never } = {
+  qrAlt: [["150 บาท", "081-xxx-5678", "เบอร์โทร"], [undefined, "081-xxx-5678", "เบอร์โทร"]],
+  rangeName: [[{ kind: "today" }], [{ kind: "yesterday" }], [{ kind: "days", days: 7 }], [{ kind: "month" }], [{ kind: "lastmonth" }]],
+  filterStatus: [["ผ่าน"]],
+  filterRef: [["015326095622AQR01234"]],
+  summaryChecks: [["12"]],
+  summaryPartial: [["2,000"]],
+  historyEmptyRef: [["015326095622AQR01234"]],
+  pageOf: [["1", "3"]],
+  pastEnd: [["5", "3"]],
+  historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "12 รายการ, ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
+  summaryTokensUsed: [["12"]],
+  summaryAsOf: [["14:05"]],
+  summaryCapped: [["20,000", "25,000"]],
+  summaryDaysCut: [["23 ต.ค. – 22 พ.ย. 2569"]],
+  summaryAlt: [["วันนี้ · 22 พ.ย. 2569", "12", "3,450 บาท"]],
+  summaryOthers: [["3"]],
+  paidTitle: [["150 บาท"]],
+  paidSince: [["14:05"]],
+  paidFound: [[1], [3]],
+  paidAlt: [["150 บาท", 0], ["150 บาท", 2]],
+  forecastPerDay: [["20"]],
+  forecastLasts: [["35", "27 ธ.ค. 2569"]],
+  alertLowTokens: [["40", "50"]],
+  alertExpiry: [[0, "22 พ.ย. 2569"], [3, "25 พ.ย. 2569"]],
+  alertPaymentReceived: [["150 บาท", "นาย สมชาย ใจดี", "14:05"]],
+  balanceSlips: [["8,230"]],
+  balancePerCheck: [["1"]],
+  daysLeft: [[0], [70]],
+  expiredDaysAgo: [[0], [2]],
+  warnExpiring: [[0], [3]],
+  warnLowSlips: [["40"]],
+  balanceAlt: [["ร้านกาแฟดีใจ", "12,345", "8,230", "31 ม.ค. 2570"]],
+  helpAlt: [["คิวอาร์ 0812345678 150, ประวัติ เมื่อวาน ซ้ำ"]],
+  customerHelpPay: [["คิวอาร์"]],
+  howToType: [[["เช็คยอด 150", "เช็คยอด 1,500.50"], "เช็คยอด 150"]],
+  commandList: [[["คิวอาร์", "ประวัติ", "ยอด"]]],
+  usageProblem: PROBLEMS.map((problem) => [problem] as const),
+  unknownCommand: [["abc", "“คิวอาร์” “ประวัติ” “ยอด”"]],
+  didYouMean: [["เชคยอด", "เช็คยอด"]],
+  notUnderstood: [["“คิวอาร์” “ประวัติ” “ยอด”"]],
+  invalidRequest: [["accountNumber must be a 10-digit phone"]],
+  noPromptPayId: [["คิวอาร์ 0812345678 150"]],
+  staffOnly: [["ไอดี"]],
+  noStaffYet: [["ไอดี"]],
+  qrShopOnly: [["คิวอาร์ 150"]],
+  customerNote: [["คิวอาร์"]],
+  customerGreeting: [["คิวอาร์"]],
+  slipPhotoHint: [["ประวัติ"]],
+  idYourUser: [["U1234"]],
+  idChat: [["group", "C5678"], ["room", "R5678"]],
+};
+
+/** Every string an entry can give: its value, its record's values, or its results for the sample arguments. */
+function stringsOf(key: keyof Texts): string[] {
+  const entry: unknown = th[key];
+  if (typeof entry === "string") return [entry];
+  if (typeof entry === "function") {
+    const samples = (SAMPLES[key] ?? []) as readonly unknown[][];
+    if (samples.length === 0) throw new Error(`no sample arguments for ${key}`);
+    return samples.map((args) => (entry as (...a: unknown[]) => string | undefined)(...args) ?? "");
+  }
+  return Object.values(entry as Record<string, string>);
+}
+
+const KEYS = Object.keys(KIND) as (keyof Texts)[];
+
+describe("the Thai texts table", () => {
+  it("has an entry kind for every entry, and sample arguments for every function", () => {
+    expect(Object.keys(th).sort()).toEqual([...KEYS].sort());
+    for (const key of KEYS) expect(stringsOf(key).length, key).toBeGreaterThan(0);
+  });
+
+  it.each(KEYS)("%s writes none of docs/thai.md's forbidden renderings", (key) => {
+    expect(stringsOf(key).flatMap(forbiddenIn)).toEqual([]);
+  });
+
+  it.each(KEYS.filter((key) => KIND[key] === "sentence"))("%s ends each message to a person with ค่ะ or คะ, and writes money in บาท", (key) => {
+    for (const text of stringsOf(key)) {
+      expect(text, key).toMatch(ENDS_POLITELY);
+      expect(text, key).not.toContain("฿");
+    }
+  });
+
+  it.each(KEYS.filter((key) => KIND[key] === "label"))("%s is a label: no ending particle", (key) => {
+    for (const text of stringsOf(key)) expect(text, key).not.toMatch(/(?:ค่ะ|คะ)$/u);
+  });
+
+  it("shows how to type a command as a polite line, then the commands one a line", () => {
+    expect(th.howToType(["เช็คยอด 150", "เช็คยอด 1,500.50"], "เช็คยอด 150")).toBe("พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nเช็คยอด 150\nเช็คยอด 1,500.50");
+  });
+
+  it.each(KEYS)("%s writes a time with น. after it", (key) => {
+    for (const text of stringsOf(key)) expect(text, key).not.toMatch(/\d{1,2}:\d{2}(?! น\.)/u);
+  });
+
+  it("splits the set-up steps for the owner into lines instead of one paragraph", () => {
+    const lines = th.noStaffYet("ไอดี").split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(90);
+  });
+});
+
+describe("numbers, dates and times the Thai way", () => {
+  it.each([
+    [150, "150 บาท"],
+    [1500.5, "1,500.50 บาท"],
+    [9_999_999_999.99, "9,999,999,999.99 บาท"],
+    [0.1 + 0.2, "0.30 บาท"],
+  ])("%s baht in a sentence is %s", (baht, expected) => {
+    expect(formatBaht(baht, "th")).toBe(expected);
+  });
+
+  it("keeps the card form in English sentences", () => {
+    expect(formatBaht(150, "en")).toBe("฿150.00");
+  });
+
+  const d = (year: number, month: number, day: number) => ({ year, month, day });
+  it.each([
+    [d(2026, 11, 22), d(2026, 11, 22), "th", "22 พ.ย. 2569"],
+    [d(2026, 11, 1), d(2026, 11, 30), "th", "1–30 พ.ย. 2569"],
+    [d(2026, 10, 28), d(2026, 11, 3), "th", "28 ต.ค. – 3 พ.ย. 2569"],
+    [d(2026, 12, 28), d(2027, 1, 3), "th", "28 ธ.ค. 2569 – 3 ม.ค. 2570"],
+    [d(2026, 11, 1), d(2026, 11, 30), "en", "1–30 Nov 2026"],
+    [d(2026, 10, 28), d(2026, 11, 3), "en", "28 Oct – 3 Nov 2026"],
+  ] as const)("%j to %j in %s is %s", (from, to, lang, expected) => {
+    expect(formatDateRange(from, to, lang)).toBe(expected);
+  });
+
+  it("counts whole tokens without .00", () => {
+    expect(formatTokens(12)).toBe("12");
+    expect(formatTokens(12.5)).toBe("12.50");
+  });
+});
+
+// --------------------------------------------------------------- every Thai reply the bot draws
+
+const TZ = "Asia/Bangkok";
+const NOW = new Date("2026-11-22T07:05:00.000Z"); // 14:05 in Bangkok
+const QR_URL = "https://slip.example/api/qr-image?data=000201&size=1024";
+
+function check(partial: Partial<HistoryItem>): HistoryItem {
+  return { ...VALID_ITEM, createdAt: "2026-11-22T06:00:00.000Z", source: "line_oa_merchant", ...partial };
+}
+
+// Few API checks left and the package ending in 3 days, so the card carries its warnings too.
+const account = { ...ACCOUNT, rate: { chat: 1, api: 1.5 }, estimatedSlips: { chat: 700, api: 40 }, expiresAt: "2026-11-25T16:59:59.000Z" };
+
+/** Every Thai reply, one of each kind, as the bot would send it. */
+function thaiReplies(): Record<string, messagingApi.Message[]> {
+  const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate" })];
+  const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
+  const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
+  const answers: Record<string, Answer> = {
+    qr: renderQr({ lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
+    qrNoAmount: renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL }),
+    paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
+    paidFound: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({})], askAgain: "เช็คยอด 150" }),
+    history: renderHistory({
+      lang: "th",
+      timeZone: TZ,
+      scope: { by: "range", range: { kind: "month" }, fromDate: days.coveredFrom, toDate: days.coveredTo },
+      page: 1,
+      summary: { count: 23, validTotal: 3450, byStatus: [{ status: "valid", count: 20 }, { status: "fraud", count: 3 }], validTotalOver: 20 },
+      rows: items,
+    }),
+    historyEmpty: renderHistory({
+      lang: "th",
+      timeZone: TZ,
+      scope: { by: "ref", transRef: "NOPE123" },
+      page: 1,
+      summary: { count: 0, validTotal: 0, byStatus: [] },
+      rows: [],
+    }),
+    summary: renderSummary({ lang: "th", timeZone: TZ, range: { kind: "days", days: 60 }, figures, ...days, askedFrom: { year: 2026, month: 9, day: 24 }, total: 30, at: NOW, lead: TEXTS.th.dailySummaryLead }),
+    balance: renderBalance({ lang: "th", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }),
+    help: renderHelp({ lang: "th", role: "staff" }),
+    customerHelp: renderHelp({ lang: "th", role: "customer" }),
+    id: renderId({ lang: "th", userId: "U1234", chat: { type: "room", id: "R5678" } }),
+    unknown: renderUnknownCommand("th", "abc"),
+    didYouMean: renderDidYouMean("th", "เชคยอด", "paid"),
+    staffOnly: renderStaffOnly("th", false),
+    noStaffYet: renderStaffOnly("th", true),
+    askInPrivate: renderAskInPrivate("th"),
+    noPromptPayId: renderNoPromptPayId("th"),
+    qrShopOnly: renderQrShopOnly("th"),
+    qrAskStaff: renderQrAskStaff("th"),
+    customerNote: renderCustomerNote("th"),
+    contact: renderContact("th"),
+    greeting: renderGreeting("th", "staff"),
+    customerGreeting: renderGreeting("th", "customer"),
+    slipPhoto: renderSlipPhotoHint("th"),
+    editedNote: renderEditedNote("th"),
+    serviceFailure: renderServiceFailure({ kind: "response_shape" }, "th"),
+    staffGroupNotice: renderStaffGroupNotice("th"),
+    lowTokens: renderLowTokensAlert("th", 40, 50),
+    expiry: renderExpiryAlert("th", 3, { year: 2026, month: 11, day: 25 }),
+    paymentReceived: renderPaymentReceived({ lang: "th", amountSatang: 15000, payer: "นาย สมชาย ใจดี", at: NOW, timeZone: TZ }),
+  };
+  for (const name of ["qr", "history", "summary", "paid", "balance", "contact", "help", "id"] as const) {
+    answers[`help ${name}`] = renderHelp({ lang: "th", role: "staff", topic: name });
+  }
+  for (const problem of PROBLEMS) answers[`usage ${problem.code}`] = renderUsageError({ lang: "th", command: "history", problem });
+  return Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, [...messagesOf(answer)]]));
+}
+
+/** Everything a person reads: texts, alt texts, button and quick reply labels, what a tap shows in the chat. */
+function readable(messages: readonly messagingApi.Message[]): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      for (const key of ["text", "altText", "label", "displayText", "fillInText", "chatBarText"]) {
+        const value = record[key];
+        if (typeof value === "string") out.push(value);
+      }
+      // Postback data is the bot's own, never shown; everything else is walked.
+      for (const [key, value] of Object.entries(record)) if (key !== "data" && typeof value === "object") walk(value);
+    }
+  };
+  walk(messages);
+  return out;
+}
+
+describe("every Thai reply, card and menu", () => {
+  it.each(Object.entries(thaiReplies()))("%s shows none of the forbidden renderings", (_name, messages) => {
+    expect(readable(messages).flatMap(forbiddenIn)).toEqual([]);
+  });
+
+  it("the rich menus show none of them either, and say the words the glossary gives", () => {
+    const menus = designMenus("ร้านกาแฟดีใจ");
+    const shown = Object.values(menus).flatMap((menu) => [
+      menu.chatBarText,
+      ...[...menu.buttons, ...(menu.header.switchTo === undefined ? [] : [menu.header.switchTo])].flatMap((b) => [b.label, ...readable([b.action as never])]),
+    ]);
+    expect(shown.flatMap(forbiddenIn)).toEqual([]);
+    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้"]));
+  });
+
+  it("the QR card's button and the 'ask again' quick reply show what a person would type, keeping the QR's instant hidden", () => {
+    const replies = thaiReplies();
+    const qrButton = readable(replies.qr ?? []);
+    expect(qrButton).toContain("เช็คยอด 150");
+    expect(quickReplyTaps(replies.paidNotYet ?? [])).toEqual([{ shows: "เช็คยอด 150", sends: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }]);
+  });
+
+  it("writes 150 บาท in the paid card's title and alt text, and ฿ only in the QR card's big figure", () => {
+    const replies = thaiReplies();
+    const paid = replies.paidNotYet?.[0];
+    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่เข้า");
+    expect(visibleText(replies.paidNotYet ?? [])).toContain("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.");
+    const qr = replies.qr?.[0];
+    expect(qr?.type === "flex" ? qr.altText : "").toBe("QR พร้อมเพย์ 150 บาท โอนเข้า 123-xxxx-xxxx-2345 (e-Wallet)");
+    expect(visibleText(replies.qr ?? [])).toContain("฿150.00");
+  });
+
+  it("writes a one-month range once, with its month and year, in the summary and history cards", () => {
+    const replies = thaiReplies();
+    expect(visibleText(replies.history ?? [])).toContain("เดือนนี้ · 1–22 พ.ย. 2569");
+    const summary = visibleText(replies.summary ?? []);
+    expect(summary).toContain("60 วันล่าสุด · 1–22 พ.ย. 2569");
+    expect(summary).toContain("สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของวันที่ 1–22 พ.ย. 2569");
+    expect(summary).toContain("ข้อมูล ณ 14:05 น.");
+  });
+});
