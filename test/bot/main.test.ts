@@ -34,6 +34,38 @@ describe("main", { timeout: 60_000 }, () => {
     expect(main.stderr() + main.stdout()).not.toContain("secret-token-value-that-must-not-show");
   });
 
+  it("names every wrong variable of the shop's and the process's settings at once, on stderr, and shows no secret", async () => {
+    const secrets = { METRICS_TOKEN: "short pass", REDIS_URL: "http://:hunter2-redis-password@cache:6379", SLIP_API_SECRET: "sk live with spaces" };
+    const main = startMain({
+      ...secrets,
+      SLIP_API_BASE_URL: "http://slips.example.com",
+      PROMPTPAY_ID: "12345",
+      STAFF_GROUP_IDS: "group-1",
+      DAILY_SUMMARY_AT: "25:00",
+      WATCH_PAYMENTS_MINUTES: "0",
+      INSTANCE_ROLE: "web",
+      LOG_LEVEL: "loud",
+    });
+    expect(await main.exited).toBe(1);
+    expect(main.stdout()).toBe("");
+    expect(main.stderr()).toBe(
+      [
+        "slipline: Invalid configuration (9 problems):",
+        "  SLIP_API_BASE_URL: must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
+        "  SLIP_API_SECRET: must not contain spaces",
+        '  PROMPTPAY_ID: "12345" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id',
+        `  STAFF_GROUP_IDS: "group-1" is not a LINE group id (C or R followed by 32 hex digits; the bot's "id" command in the group shows it)`,
+        "  METRICS_TOKEN: must be at least 16 visible characters without spaces (it is a password for /metrics)",
+        "  REDIS_URL: must be a redis:// or rediss:// URL, such as redis://:password@host:6379/0 (the value is not shown here)",
+        '  DAILY_SUMMARY_AT: "25:00" is not a time: use HH:MM in 24 hours, such as 21:30 (the business time zone)',
+        "  WATCH_PAYMENTS_MINUTES: must be a whole number from 1 to 1440 (minutes)",
+        '  LOG_LEVEL: "loud" is not a level: use one of fatal, error, warn, info, debug, trace, silent',
+        "",
+      ].join("\n"),
+    );
+    for (const secret of [...Object.values(secrets), "hunter2"]) expect(main.stderr()).not.toContain(secret);
+  });
+
   it("with a LINE channel but no slip service refuses to start, naming both variables; SLIP_SANDBOX=1 starts with a warning", async () => {
     const line = { LINE_CHANNEL_SECRET: "0123456789abcdef0123456789abcdef", LINE_CHANNEL_ACCESS_TOKEN: "main-test-token-not-to-be-shown" };
     const refused = startMain({ PORT: "0", ...line });
