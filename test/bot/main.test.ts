@@ -135,6 +135,16 @@ describe("main", { timeout: 60_000 }, () => {
     const [sent] = await platform.waitForSent(1);
     expect(sent?.kind).toBe("reply");
     expect(shownText(sent?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
+    // The package's expiry as the service has it, as its day in Bangkok (BOT_LANG=en: `24 May 2027`); Intl's calendar says which day.
+    const account = (await (await fetch(`${sandbox.url}/api/account/info`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })).json()) as {
+      data: { expiresAt: string };
+    };
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Bangkok", day: "numeric", month: "short", year: "numeric" })
+        .formatToParts(new Date(account.data.expiresAt))
+        .map((part) => [part.type, part.value]),
+    );
+    expect(shownText(sent?.messages ?? [])).toContain(`${parts.day} ${parts.month} ${parts.year}`);
     main.child.kill("SIGTERM");
     expect(await main.exited).toBe(0);
     for (const s of [secret, token, DEMO_SECRETS.shop]) expect(main.stdout() + main.stderr()).not.toContain(s);
