@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
 import { shownText } from "../helpers/messages.js";
 import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 import { freePort } from "../helpers/free-port.js";
+import { startLineModeMain } from "../helpers/line-mode-main.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -109,28 +109,12 @@ describe("main", { timeout: 60_000 }, () => {
   });
 
   it("in LINE mode answers a signed webhook through the configured LINE API and slip service", async () => {
-    const sandbox = await startSandbox();
-    cleanups.push(() => sandbox.close());
-    const token = "main-test-channel-access-token-0123456789";
-    const platform: LinePlatform = await startLinePlatform({ channelAccessToken: token });
-    cleanups.push(() => platform.close());
-    const secret = "0123456789abcdef0123456789abcdef";
-    const main = startMain({
-      PORT: "0",
-      LINE_CHANNEL_SECRET: secret,
-      LINE_CHANNEL_ACCESS_TOKEN: token,
-      LINE_API_BASE_URL: platform.url,
-      SLIP_API_BASE_URL: sandbox.url,
-      SLIP_API_SECRET: DEMO_SECRETS.shop,
-      PROMPTPAY_ID: "0812345678",
-      STAFF_USER_IDS: lineId("U", 0xabc),
-      BOT_LANG: "en",
-      NODE_DEBUG: "module",
-    });
-    const [, port] = await main.waitFor(/"port":(\d+),"mode":"line"/);
+    const bot = await startLineModeMain({ PROMPTPAY_ID: "0812345678", STAFF_USER_IDS: lineId("U", 0xabc), BOT_LANG: "en", NODE_DEBUG: "module" });
+    cleanups.push(() => bot.close());
+    const { main, platform, sandbox, channelSecret: secret, accessToken: token } = bot;
     const user = lineId("U", 0xabc);
     const body = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "balance" })]);
-    const answer = await postWebhook(`http://127.0.0.1:${port}/webhook`, body, { secret });
+    const answer = await postWebhook(`${bot.url}/webhook`, body, { secret });
     expect(answer.status).toBe(200);
     const [sent] = await platform.waitForSent(1);
     expect(sent?.kind).toBe("reply");

@@ -2,10 +2,8 @@
 // and every metric docs/grafana-dashboard.json plots present in that scrape.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
-import { killLeftovers, startEntry } from "../helpers/entry-process.js";
+import { killLeftovers } from "../helpers/entry-process.js";
+import { startLineModeMain } from "../helpers/line-mode-main.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 
 const DASHBOARD = new URL("../../docs/grafana-dashboard.json", import.meta.url);
@@ -89,26 +87,13 @@ describe("the PromQL reader of this test", () => {
 
 describe("a running bot's /metrics", { timeout: 60_000 }, () => {
   it("has the standard process metrics unprefixed, ours under slipline_, and every metric the Grafana dashboard plots", async () => {
-    const sandbox = await startSandbox();
-    cleanups.push(() => sandbox.close());
-    const token = "metrics-test-channel-access-token-0123";
-    const platform = await startLinePlatform({ channelAccessToken: token });
-    cleanups.push(() => platform.close());
-    const secret = "fedcba9876543210fedcba9876543210";
     const staff = lineId("U", 0x5ca);
-    const main = startEntry("src/main.ts", {
-      PORT: "0",
-      LINE_CHANNEL_SECRET: secret,
-      LINE_CHANNEL_ACCESS_TOKEN: token,
-      LINE_API_BASE_URL: platform.url,
-      SLIP_API_BASE_URL: sandbox.url,
-      SLIP_API_SECRET: DEMO_SECRETS.shop,
-      STAFF_USER_IDS: staff,
-    });
-    const [, port] = await main.waitFor(/"port":(\d+),"mode":"line"/);
-    const base = `http://127.0.0.1:${port}`;
+    const bot = await startLineModeMain({ STAFF_USER_IDS: staff });
+    cleanups.push(() => bot.close());
+    const { main, platform } = bot;
+    const base = bot.url;
     const body = webhookBody([textEvent({ source: { type: "user", userId: staff }, replyToken: platform.issueReplyToken(staff), text: "balance" })]);
-    expect((await postWebhook(`${base}/webhook`, body, { secret })).status).toBe(200);
+    expect((await postWebhook(`${base}/webhook`, body, { secret: bot.channelSecret })).status).toBe(200);
     await platform.waitForSent(1);
 
     const res = await fetch(`${base}/metrics`);
