@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   roles: 2,
   summary: 2,
   "config.ts": 2,
+  settings: 2,
   // Pure message builders, and the menus' design.
   render: 3,
   "rich-menu": 3,
