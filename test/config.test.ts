@@ -337,7 +337,7 @@ describe("the shop's settings as JSON (the shape of a shops file)", () => {
       "line.channelSecret: must be the 32-character hexadecimal channel secret from the LINE Developers Console",
       "line.channelAccessToken: is missing",
       "slip.baseUrl: must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
-      "slip.apiSecret: must not contain spaces",
+      "slip.apiSecret: must be at least 8 characters, without spaces",
       "staff.users: must be a list of LINE user ids",
       'staff.groups: "C1", "C2" are not LINE group ids (C or R followed by 32 hex digits; the bot\'s "id" command in the group shows it)',
       'timeZone: "7" is not an IANA time zone (for example Asia/Bangkok)',

@@ -9,12 +9,15 @@ import { cardBubble, flexMessage, postbackButton } from "./messages.js";
 import { publicAnswer, staffAnswer } from "../privacy/answer.js";
 import type { Answer } from "../privacy/answer.js";
 import { texts } from "./text.js";
+import { renderQrShopOnly } from "./errors.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
 
 export interface QrView {
   lang: Lang;
   payee: PromptPayId;
+  /** The payee is the shop's own PromptPay id (PROMPTPAY_ID): then the card may go anywhere. */
+  paysShop: boolean;
   /** Baht as the service echoed it; null when the payer enters the amount. */
   amount: number | null;
   /** The service's image link (`...?data=<qrCode>&size=<size>`). */
@@ -73,11 +76,14 @@ export function renderQr(view: QrView): Answer {
   const image: messagingApi.Message[] = imagesUsable ? [{ type: "image", originalContentUrl: original, previewImageUrl: preview }] : [];
   // The alt text is a sentence: 150 บาท, where the card's big figure keeps ฿150.00.
   const alt = t.qrAlt(view.amount === null ? undefined : formatBaht(view.amount, view.lang), payee, payeeType);
-  const card = publicAnswer("qr_card", [flexMessage(alt, bubble), ...image]);
+  // Only a QR that pays the shop itself is for anyone; one to another id (staff may ask for it in a staff
+  // place) falls back to "only the shop's own" wherever it should not go.
+  const messages = [flexMessage(alt, bubble), ...image];
+  const card = view.paysShop ? publicAnswer("qr_card", messages) : staffAnswer("qr_card_other_payee", messages, renderQrShopOnly(view.lang));
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
   const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");
   if (checkButton === undefined) return card;
   const withCheck: messagingApi.FlexBubble = { ...bubble, footer: { type: "box", layout: "vertical", contents: [checkButton] } };
-  return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], card);
+  return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], card.audience === "public" ? card : card.fallback);
 }

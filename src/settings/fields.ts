@@ -82,8 +82,8 @@ export const channelSecret = text((value) => /^[0-9a-f]{32}$/.test(value), "must
 /** The long-lived channel access token. Secret: never quoted. */
 export const channelAccessToken = text((value) => !/\s/.test(value), "must not contain spaces (copy the long-lived channel access token as it is)");
 
-/** The slip service's API secret. Secret: never quoted. */
-export const slipApiSecret = text((value) => !/\s/.test(value), "must not contain spaces");
+/** The slip service's API secret, never quoted; at least 8 characters: the log scrubs known secrets from every line, and a shorter one would match ordinary text. */
+export const slipApiSecret = text((value) => !/\s/.test(value) && value.length >= 8, "must be at least 8 characters, without spaces");
 
 /** A PromptPay id as people write it (spaces, dashes, +66), read into its kind and digits. */
 export const promptPayId = reading(

@@ -52,7 +52,7 @@ describe("main", { timeout: 60_000 }, () => {
       [
         "slipline: Invalid configuration (9 problems):",
         "  SLIP_API_BASE_URL: must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
-        "  SLIP_API_SECRET: must not contain spaces",
+        "  SLIP_API_SECRET: must be at least 8 characters, without spaces",
         '  PROMPTPAY_ID: "12345" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id',
         `  STAFF_GROUP_IDS: "group-1" is not a LINE group id (C or R followed by 32 hex digits; the bot's "id" command in the group shows it)`,
         "  METRICS_TOKEN: must be at least 16 visible characters without spaces (it is a password for /metrics)",
