@@ -55,6 +55,10 @@ export interface Config {
   readonly markAsRead: boolean;
   /** PUBLIC_URL: this deployment's public https address, e.g. to check the webhook URL LINE has. */
   readonly publicUrl: string | undefined;
+  /** SHOPS_FILE: many shops, listed in a JSON file; then the environment names no shop of its own. */
+  readonly shopsFile: string | undefined;
+  /** REDIS_KEY_PREFIX: what this deployment's Redis keys start with (default: derived from its LINE channel). */
+  readonly redisKeyPrefix: string | undefined;
 }
 
 /** One wrong variable: its name and what is wrong, never its value when the variable is a secret. */
@@ -120,6 +124,8 @@ const VARIABLES: readonly Variable[] = [
   { name: "LOG_LEVEL", schema: "process", path: ["logLevel"] },
   { name: "MARK_AS_READ", schema: "shop", path: ["markAsRead"] },
   { name: "PUBLIC_URL", schema: "process", path: ["publicUrl"] },
+  { name: "SHOPS_FILE", schema: "process", path: ["shopsFile"] },
+  { name: "REDIS_KEY_PREFIX", schema: "process", path: ["redisKeyPrefix"] },
   { name: "SANDBOX_DB", schema: "process", path: ["sandboxDbPath"] },
   { name: "SANDBOX_PUBLIC_URL", schema: "process", path: ["sandboxPublicUrl"] },
 ];
@@ -207,6 +213,21 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
       "is missing: with a LINE channel the bot needs the real slip service (SLIP_API_BASE_URL and SLIP_API_SECRET); SLIP_SANDBOX=1 uses the demo sandbox instead, for a test channel only";
     problems.push({ variable: "SLIP_API_BASE_URL", problem: why, after: "SLIP_SANDBOX" }, { variable: "SLIP_API_SECRET", problem: why, after: "SLIP_SANDBOX" });
   }
+  // A shops file says everything about its shops: a shop's variable beside it would be a second, silent truth.
+  if (inputs.process.shopsFile !== undefined) {
+    for (const variable of VARIABLES.filter((v) => v.schema === "shop" && inputs.shop[v.path[0]] !== undefined)) {
+      const shopValue = inputs.shop[variable.path[0]] as Record<string, unknown> | undefined;
+      if (variable.path[1] !== undefined && shopValue?.[variable.path[1]] === undefined) continue;
+      problems.push({ variable: variable.name, problem: "is set together with SHOPS_FILE: set it for each shop in the file instead", after: "SHOPS_FILE" });
+    }
+    if (inputs.process.redisUrl !== undefined && inputs.process.redisKeyPrefix === undefined) {
+      problems.push({
+        variable: "REDIS_KEY_PREFIX",
+        problem: "is missing: with SHOPS_FILE and REDIS_URL it names this deployment's keys, so that two deployments on one Redis never mix (for example agency-a)",
+        after: "REDIS_KEY_PREFIX",
+      });
+    }
+  }
   if (proc.role !== undefined && proc.role !== "both" && inputs.process.redisUrl === undefined) {
     problems.push({
       variable: "INSTANCE_ROLE",
@@ -264,6 +285,8 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     logLevel: proc.logLevel,
     markAsRead: shop.markAsRead,
     publicUrl: proc.publicUrl,
+    shopsFile: proc.shopsFile,
+    redisKeyPrefix: proc.redisKeyPrefix,
     settings: Object.freeze({
       promptPayId: shop.promptPayId,
       staffUserIds: new Set(shop.staff.users),

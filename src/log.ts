@@ -37,24 +37,36 @@ export interface LoggerOptions {
   /** Where the JSON lines go; stdout when absent (tests pass a stream to read them). */
   destination?: DestinationStream;
   /**
-   * Secret values known at start-up (channel secret, access token, API secret). Any line that
-   * still contains one, say inside an error message, has it replaced before it is written.
+   * Secret values (channel secrets, access tokens, API secrets). Any line that still contains one, say
+   * inside an error message, has it replaced before it is written. A function is asked again whenever it
+   * may have changed (a reload of the shops brings new secrets): the list is prepared once per new array.
    */
-  secrets?: readonly (string | undefined)[];
+  secrets?: readonly (string | undefined)[] | (() => readonly (string | undefined)[]);
 }
 
 // Short strings would match ordinary text; real secrets are long.
 const MIN_SCRUBBED_LENGTH = 8;
 
-export function createLogger(options: LoggerOptions): Logger {
-  // As written in a JSON line too: a secret with a quote or a backslash appears escaped there.
-  const secrets = [
-    ...new Set(
-      (options.secrets ?? [])
-        .filter((s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH)
-        .flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]),
-    ),
+/** The secrets to look for in a line: each long enough, and also as written in a JSON line (a quote or a backslash escaped). */
+function prepare(list: readonly (string | undefined)[]): string[] {
+  return [
+    ...new Set(list.filter((s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)])),
   ];
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const source = options.secrets ?? [];
+  let seen: readonly (string | undefined)[] | undefined;
+  let prepared: string[] = [];
+  const secretsNow = (): string[] => {
+    const list = typeof source === "function" ? source() : source;
+    if (list !== seen) {
+      seen = list;
+      prepared = prepare(list);
+    }
+    return prepared;
+  };
+  const dynamic = typeof source === "function";
   return pino(
     {
       level: options.level,
@@ -62,12 +74,12 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: CENSOR },
       hooks:
-        secrets.length === 0
+        !dynamic && secretsNow().length === 0
           ? {}
           : {
               streamWrite(line: string): string {
                 let out = line;
-                for (const secret of secrets) {
+                for (const secret of secretsNow()) {
                   if (out.includes(secret)) out = out.split(secret).join(CENSOR);
                 }
                 return out;

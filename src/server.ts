@@ -1,34 +1,32 @@
-// The bot's HTTP face: POST /webhook (admitted, signed, answered at once, events handled after),
-// GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics.
+// The bot's HTTP face: each shop's webhook (admitted, signed with that shop's channel secret, answered at
+// once, events handled after), GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics.
 import { timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { RequestListener, Server } from "node:http";
 import express from "express";
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from "express";
-import { JSONParseError, SignatureValidationFailed, middleware } from "@line/bot-sdk";
+import { validateSignature } from "@line/bot-sdk";
 import type { Logger } from "pino";
-import type { HandlerDeps } from "./handlers/context.js";
 import type { Metrics } from "./metrics/metrics.js";
-import { createEventDispatcher } from "./pipeline/dispatcher.js";
-import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
-import type { Outbox } from "./line/outbox.js";
-import type { LineCheck } from "./line/self-check.js";
-import type { EventLedger } from "./pipeline/ledger.js";
+import type { EventDispatcher, ShopPipeline } from "./pipeline/dispatcher.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
+import type { LineCheck } from "./line/self-check.js";
+
+/** A shop as the webhook needs it: where its webhook is, its channel secret, and its pipeline. */
+export interface WebhookShop extends ShopPipeline {
+  readonly config: { readonly webhookPath: string; readonly line: { readonly channelSecret: string } };
+  /** Runs `work` counted as this shop's (a retired shop closes once none are left). */
+  busy<T>(work: () => Promise<T>): Promise<T>;
+  lineCheck(): LineCheck | undefined;
+}
 
 export interface BotAppDeps {
-  channelSecret: string;
-  /** The send boundary: every answer goes out through it. */
-  outbox: Outbox;
-  handlerDeps: HandlerDeps;
+  /** The shop whose webhook is at a path, among those served now. */
+  shopAt(path: string): WebhookShop | undefined;
+  /** Every shop served now (for /readyz's look at their LINE channels). */
+  shops(): readonly WebhookShop[];
+  dispatcher: EventDispatcher;
   log: Logger;
-  /** Default: the real handlers. */
-  handlers?: EventHandlers;
-  now?: () => Date;
-  /** Events that may wait for a turn before the webhook answers 503. Default 1,000. */
-  maxQueuedEvents?: number;
-  /** Events handled at once. Default 64. */
-  maxConcurrentEvents?: number;
   metrics?: Metrics;
   /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
@@ -41,19 +39,10 @@ export interface BotAppDeps {
   takesWebhooks?: boolean;
   /** Whether what the bot depends on (Redis) is reachable; /readyz is 503 while it is not. */
   dependenciesUp?: () => boolean;
-  /** The ledger of answered events; default this process's memory. */
-  ledger?: EventLedger;
-  /** Told who sent each event handled (the rich menus keep each user's menu current). */
-  onSender?: (userId: string) => void;
-  /** MARK_AS_READ: after a command in a 1:1 chat, mark the chat read up to it. */
-  markAsRead?: boolean;
-  /** What the start-up look at the LINE channel found, for /readyz (LINE mode only). */
-  lineCheck?: () => LineCheck;
 }
 
 export interface BotApp {
   readonly app: Express;
-  readonly dispatcher: EventDispatcher;
   /** From now on /readyz says ready (call once every part has started). */
   markReady(): void;
   /**
@@ -61,8 +50,6 @@ export interface BotApp {
    * redelivers them when redelivery is on), so that what is accepted can finish.
    */
   stopAccepting(): void;
-  /** Waits for the accepted events, up to `graceMs` (no limit when left out); reports what was abandoned. */
-  drain(graceMs?: number): Promise<DrainReport>;
 }
 
 /**
@@ -74,22 +61,11 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 128 * 1024;
 
 type State = "starting" | "ready" | "draining";
 
+/** The webhook's shop, found by admission before the body is read. */
+type WithShop = Request & { slipline?: { shop: WebhookShop } };
+
 export function createBotApp(deps: BotAppDeps): BotApp {
-  const { log, metrics } = deps;
-  const dispatcher = createEventDispatcher({
-    outbox: deps.outbox,
-    handlerDeps: deps.handlerDeps,
-    log,
-    ...(deps.handlers === undefined ? {} : { handlers: deps.handlers }),
-    ...(deps.now === undefined ? {} : { now: deps.now }),
-    ...(deps.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: deps.maxQueuedEvents }),
-    ...(deps.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: deps.maxConcurrentEvents }),
-    ...(metrics === undefined ? {} : { observer: metrics.pipeline }),
-    ...(deps.ledger === undefined ? {} : { ledger: deps.ledger }),
-    ...(deps.onSender === undefined ? {} : { onSender: deps.onSender }),
-    ...(deps.markAsRead === undefined ? {} : { markAsRead: deps.markAsRead }),
-  });
-  const { store } = deps;
+  const { log, metrics, dispatcher, store } = deps;
   const takesWebhooks = deps.takesWebhooks ?? true;
   metrics?.watchQueue(dispatcher);
   let state: State = "starting";
@@ -101,7 +77,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   };
 
   /** Checks that cost nothing come before reading a byte of the body. */
-  const admit = (req: Request, res: Response, next: NextFunction): void => {
+  const admit = (req: WithShop, res: Response, next: NextFunction): void => {
+    const shop = deps.shopAt(req.path);
+    // No such shop (or a shops file's deployment asked on /webhook): no body is read for it.
+    if (shop === undefined) return refuse(res, 404, "unknown_shop", "No shop has its webhook here");
     if (!takesWebhooks) return refuse(res, 503, "worker_only", "This instance only works the event queue (INSTANCE_ROLE=worker)");
     if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
     if (!dispatcher.hasRoom()) {
@@ -109,48 +88,70 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       res.set("Retry-After", "1");
       return refuse(res, 503, "busy", "Busy; send again shortly");
     }
-    if (req.headers["x-line-signature"] === undefined) {
-      log.warn("webhook refused: no x-line-signature header");
+    const signature = req.headers["x-line-signature"];
+    if (typeof signature !== "string" || signature === "") {
+      shop.log.warn("webhook refused: no x-line-signature header");
       return refuse(res, 401, "unsigned", "Invalid signature");
     }
+    req.slipline = { shop };
     next();
+  };
+
+  const receive = (req: WithShop, res: Response): void => {
+    const shop = req.slipline?.shop;
+    const raw: unknown = req.body;
+    if (shop === undefined || !Buffer.isBuffer(raw)) {
+      res.status(400).json({ message: "Bad request" });
+      return;
+    }
+    // Checked over exactly the bytes LINE signed, with this shop's secret: another shop's signature is 401.
+    if (!validateSignature(raw, shop.config.line.channelSecret, String(req.headers["x-line-signature"]))) {
+      metrics?.webhookRefused("bad_signature");
+      shop.log.warn("webhook refused: bad signature");
+      res.status(401).json({ message: "Invalid signature" });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch {
+      metrics?.webhookRefused("bad_json");
+      shop.log.warn("webhook refused: body is not JSON");
+      res.status(400).json({ message: "Body is not valid JSON" });
+      return;
+    }
+    if (!isCallbackRequest(body)) {
+      metrics?.webhookRefused("bad_body");
+      res.status(400).json({ message: "Body must be a JSON object with an events array" });
+      return;
+    }
+    const { events } = body;
+    const handleHere = (): void => void shop.busy(() => dispatcher.dispatchAll(shop, events));
+    if (events.length === 0 || store === undefined) {
+      res.status(200).json({});
+      if (events.length > 0) handleHere(); // none: the "Verify" button, or LINE checking in
+      return;
+    }
+    // Stored before the 200, so an instance that dies now loses nothing; handled here if Redis is slow or away.
+    void store.store(shop.id, events, STORE_TIMEOUT_MS).then((stored) => {
+      if (!stored) {
+        metrics?.notStored(events.length);
+        shop.log.warn({ events: events.length, eventIds: events.map(eventIdOf) }, "events not stored in redis; handling them in this process");
+        handleHere();
+      }
+      res.status(200).json({});
+    });
   };
 
   const app = express();
   app.disable("x-powered-by");
 
-  app.post(
-    "/webhook",
-    admit,
-    // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
-    middleware({ channelSecret: deps.channelSecret }),
-    (req: Request, res: Response) => {
-      const body: unknown = req.body;
-      if (!isCallbackRequest(body)) {
-        metrics?.webhookRefused("bad_body");
-        res.status(400).json({ message: "Body must be a JSON object with an events array" });
-        return;
-      }
-      const { events } = body;
-      if (events.length === 0 || store === undefined) {
-        res.status(200).json({});
-        if (events.length > 0) void dispatcher.dispatchAll(events); // none: the "Verify" button, or LINE checking in
-        return;
-      }
-      // Stored before the 200, so an instance that dies now loses nothing; handled here if Redis is slow or away.
-      void store.store(events, STORE_TIMEOUT_MS).then((stored) => {
-        if (!stored) {
-          metrics?.notStored(events.length);
-          log.warn({ events: events.length, eventIds: events.map(eventIdOf) }, "events not stored in redis; handling them in this process");
-          void dispatcher.dispatchAll(events);
-        }
-        res.status(200).json({});
-      });
-    },
-  );
-  app.all("/webhook", (_req: Request, res: Response) => {
-    res.status(405).set("Allow", "POST").json({ message: "Use POST" });
+  const webhookPaths = ["/webhook", "/webhook/:shop"];
+  // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
+  app.post(webhookPaths, admit, express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }), receive);
+  app.all(webhookPaths, (req: Request, res: Response) => {
+    if (deps.shopAt(req.path) === undefined) res.status(404).json({ message: "No shop has its webhook here" });
+    else res.status(405).set("Allow", "POST").json({ message: "Use POST" });
   });
 
   app.get("/healthz", (_req: Request, res: Response) => {
@@ -158,9 +159,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   });
 
   app.get("/readyz", (_req: Request, res: Response) => {
-    // The LINE channel's check is reported, not waited for: LINE being down must not take the bot out.
-    const check = deps.lineCheck?.();
-    const line = check === undefined ? {} : { line: check.state, ...(check.state === "ok" && check.warnings.length > 0 ? { lineWarnings: check.warnings } : {}) };
+    // The LINE channels' check is reported, not waited for: LINE being down must not take the bot out.
+    const line = lineReport(deps.shops());
     if (state === "ready" && deps.dependenciesUp?.() === false) {
       res.status(503).json({ status: "redis_unreachable", ...line });
       return;
@@ -185,18 +185,6 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   });
 
   const onError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
-    if (err instanceof SignatureValidationFailed) {
-      metrics?.webhookRefused("bad_signature");
-      log.warn({ reason: err.message }, "webhook refused: bad signature");
-      res.status(401).json({ message: "Invalid signature" });
-      return;
-    }
-    if (err instanceof JSONParseError) {
-      metrics?.webhookRefused("bad_json");
-      log.warn("webhook refused: body is not JSON");
-      res.status(400).json({ message: "Body is not valid JSON" });
-      return;
-    }
     const status = httpStatusOf(err);
     if (status !== undefined && status >= 400 && status < 500) {
       metrics?.webhookRefused(status === 413 ? "too_large" : "bad_request");
@@ -211,17 +199,33 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   return {
     app,
-    dispatcher,
     markReady() {
       if (state === "starting") state = "ready";
     },
     stopAccepting() {
       state = "draining";
     },
-    drain(graceMs) {
-      return dispatcher.drain(graceMs);
-    },
   };
+}
+
+/**
+ * What /readyz says of the LINE channels: one shop's state as `line` (and `lineWarnings`), as before shops
+ * files; with several, the shops grouped by state (`lines`), so an operator sees which to fix.
+ */
+function lineReport(shops: readonly WebhookShop[]): Record<string, unknown> {
+  const checks = shops.map((shop) => ({ id: shop.id, check: shop.lineCheck() })).filter((c): c is { id: string; check: LineCheck } => c.check !== undefined);
+  if (checks.length === 0) return {};
+  const [only] = checks;
+  if (checks.length === 1 && only !== undefined) {
+    const { check } = only;
+    return { line: check.state, ...(check.state === "ok" && check.warnings.length > 0 ? { lineWarnings: check.warnings } : {}) };
+  }
+  const byState: Record<string, string[]> = {};
+  for (const { id, check } of checks) {
+    const key = check.state === "ok" && check.warnings.length > 0 ? `ok_with_warnings` : check.state;
+    (byState[key] ??= []).push(id);
+  }
+  return { lines: byState };
 }
 
 /** How long the webhook waits for Redis to take its events before handling them in-process (LINE waits 2 s). */
@@ -231,7 +235,7 @@ function eventIdOf(event: unknown): unknown {
   return typeof event === "object" && event !== null ? (event as { webhookEventId?: unknown }).webhookEventId : undefined;
 }
 
-/** How long clients may take, and how many may hold a connection, so slow or idle ones cannot hold memory. */
+/** How long clients may take, and how many may hold a connection, so slow or idle clients cannot hold memory. */
 export const SERVER_LIMITS = {
   /** All the request's headers must arrive within this. */
   headersTimeoutMs: 10_000,

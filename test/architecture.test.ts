@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   // Who may see what, the figures of a summary, the configuration.
   roles: 2,
   summary: 2,
+  shops: 2,
   "config.ts": 2,
   settings: 2,
   // Pure message builders, and the menus' design.
@@ -39,12 +40,18 @@ const LAYERS: Record<string, number> = {
   "shared-state": 6,
   metrics: 7,
   "server.ts": 8,
+  // The one composition root: a shop's bot, and the deployment of many.
+  app: 8,
   "main.ts": 9,
+  // Local mode's world around the composition root (the sandbox, the stand-in, the console, the demo shops).
+  "local-mode.ts": 9,
 };
 /** Local mode's tools: never imported by the bot's layers except through main's dynamic imports. */
 const LOCAL_TOOLS = new Set(["sandbox", "local-line"]);
 /** Entry points of their own (processes started by npm scripts): they wire whatever they need. */
 const ENTRY_POINTS = new Set(["main.ts", "sandbox/main.ts", "rich-menu/main.ts"]);
+/** Local mode's world: built from the local tools and the bot, loaded by main only, dynamically. */
+const LOCAL_ASSEMBLY = "local-mode.ts";
 /** Production modules that may load a local-only part, dynamically only. */
 const DRAWING = new Set(["rich-menu/draw.ts", "rich-menu/build.ts"]);
 
@@ -52,6 +59,8 @@ interface Import {
   from: string;
   to: string;
   dynamic: boolean;
+  /** `import type`: erased when compiled, so it loads nothing. */
+  typeOnly: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -67,7 +76,7 @@ function importsOf(file: string): Import[] {
   for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
     const spec = match[1] ?? match[2] ?? "";
     const to = relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, ".ts");
-    found.push({ from, to, dynamic: match[2] !== undefined });
+    found.push({ from, to, dynamic: match[2] !== undefined, typeOnly: /^\s*(?:import|export)\s+type\s/.test(match[0]) });
   }
   return found;
 }
@@ -116,8 +125,8 @@ describe("the send boundary", () => {
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
-  it("the connection that can send (line/api.ts) is made by the entry point and used by the calls alone", () => {
-    const allowed = new Set(["main.ts", "line/calls.ts", BOUNDARY]);
+  it("the connection that can send (line/api.ts) is made by the composition root and used by the calls alone", () => {
+    const allowed = new Set(["app/shop.ts", "line/calls.ts", BOUNDARY]);
     const wrong = imports.filter(({ from, to }) => to === "line/api.ts" && !allowed.has(from));
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
@@ -130,7 +139,7 @@ describe("the send boundary", () => {
       .filter(({ file }) => !LOCAL_TOOLS.has(unitOf(file)))
       .flatMap(({ file, text }) => [
         ...(sends.test(text) && file !== "line/api.ts" ? [`${file} sends`] : []),
-        ...(clients.test(text) && !ENTRY_POINTS.has(file) ? [`${file} makes a whole client`] : []),
+        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== LOCAL_ASSEMBLY && file !== "app/shop.ts" ? [`${file} makes a whole client`] : []),
         ...(/import\s*\*\s*as\s+\w+\s+from\s+"[./]*privacy\/answer\.js"/.test(text) ? [`${file} imports answers as a namespace`] : []),
       ]);
     expect(found).toEqual([]);
@@ -138,12 +147,17 @@ describe("the send boundary", () => {
 });
 
 describe("local mode's tools", () => {
-  it("the bot's modules never import the sandbox or the LINE stand-in, save main's dynamic imports", () => {
+  it("the bot's modules never import the sandbox or the LINE stand-in, save main's dynamic imports and local mode's world", () => {
     const wrong = imports.filter(({ from, to, dynamic }) => {
-      if (!LOCAL_TOOLS.has(unitOf(to)) || LOCAL_TOOLS.has(unitOf(from))) return false;
+      if (!LOCAL_TOOLS.has(unitOf(to)) || LOCAL_TOOLS.has(unitOf(from)) || from === LOCAL_ASSEMBLY) return false;
       if (ENTRY_POINTS.has(from) && (dynamic || from !== "main.ts")) return false;
       return true;
     });
+    expect(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? " (dynamic)" : ""}`)).toEqual([]);
+  });
+
+  it("local mode's world is loaded by main alone, dynamically", () => {
+    const wrong = imports.filter(({ from, to, dynamic, typeOnly }) => to === LOCAL_ASSEMBLY && !typeOnly && !(from === "main.ts" && dynamic));
     expect(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? " (dynamic)" : ""}`)).toEqual([]);
   });
 
@@ -153,7 +167,9 @@ describe("local mode's tools", () => {
   });
 
   it("the menus' drawing (the canvas) is loaded only by the menu command and, dynamically, by local mode", () => {
-    const wrong = imports.filter(({ from, to, dynamic }) => DRAWING.has(to) && !DRAWING.has(from) && !(from === "rich-menu/main.ts" || (from === "main.ts" && dynamic)));
+    const wrong = imports.filter(
+      ({ from, to, dynamic }) => DRAWING.has(to) && !DRAWING.has(from) && !(from === "rich-menu/main.ts" || ((from === "main.ts" || from === LOCAL_ASSEMBLY) && dynamic)),
+    );
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 });

@@ -26,12 +26,30 @@ import {
 } from "./webhook-events.js";
 import type { ConsoleSource, DemoGroup, DemoPerson, MessageEditedEvent } from "./webhook-events.js";
 
+/** One shop's OA as the console plays it: a channel of the stand-in, and where its webhooks go. */
+export interface ConsoleShop {
+  /** The shop's id (what the page's requests name). */
+  id: string;
+  /** The OA's name, shown in the shop picker. */
+  name: string;
+  /** Its channel on the LINE stand-in. */
+  channel: string;
+  /** Where the bot receives this shop's webhooks, e.g. `http://127.0.0.1:3000/webhook/cafe` (asked when needed: the bot's port may be known only later). */
+  webhookUrl: string | (() => string);
+  /** The channel secret the bot verifies this shop's signatures with. */
+  channelSecret: string;
+  /** Local mode with the sandbox: a customer pays this shop now (the page's "simulate a payment"). */
+  simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
+}
+
 export interface ConsoleOptions {
   platform: LinePlatform;
+  /** The shops (OAs) to play; or one, given by `botWebhookUrl` and `channelSecret` (the stand-in's `default` channel). */
+  shops?: readonly ConsoleShop[];
   /** Where the bot receives webhooks, e.g. `http://127.0.0.1:3000/webhook`. */
-  botWebhookUrl: string;
+  botWebhookUrl?: string;
   /** The channel secret the bot verifies signatures with. */
-  channelSecret: string;
+  channelSecret?: string;
   port?: number;
   host?: string;
   people?: readonly DemoPerson[];
@@ -42,7 +60,7 @@ export interface ConsoleOptions {
   webhookTimeoutMs?: number;
   /** The zone the page shows message times in (the bot's business zone); default Asia/Bangkok. */
   timeZone?: string;
-  /** Local mode with the sandbox: a customer pays the demo shop now (the page's "simulate a payment"). */
+  /** With one shop: a customer pays it now (the page's "simulate a payment"). */
   simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
 }
 
@@ -65,6 +83,7 @@ export type ConsoleEntry =
   | {
       seq: number;
       at: number;
+      shop: string;
       type: "user";
       chatId: string;
       userId: string;
@@ -74,12 +93,12 @@ export type ConsoleEntry =
       messageId?: string;
     }
   /** A person edited a text they sent (groups only): the page shows the new text in its place. */
-  | { seq: number; at: number; type: "edit"; chatId: string; userId: string; messageId: string; text: string }
-  | { seq: number; at: number; type: "bot"; chatId: string; kind: RecordedSend["kind"]; messages: messagingApi.Message[] }
-  | { seq: number; at: number; type: "rejected"; chatId: string | undefined; path: string; status: number; message: string; details: RecordedRejection["details"] }
-  | { seq: number; at: number; type: "loading"; chatId: string; seconds: number }
-  | { seq: number; at: number; type: "notice"; chatId: string; text: string }
-  | { seq: number; at: number; type: "system"; chatId: string; text: string };
+  | { seq: number; at: number; shop: string; type: "edit"; chatId: string; userId: string; messageId: string; text: string }
+  | { seq: number; at: number; shop: string; type: "bot"; chatId: string; kind: RecordedSend["kind"]; messages: messagingApi.Message[] }
+  | { seq: number; at: number; shop: string; type: "rejected"; chatId: string | undefined; path: string; status: number; message: string; details: RecordedRejection["details"] }
+  | { seq: number; at: number; shop: string; type: "loading"; chatId: string; seconds: number }
+  | { seq: number; at: number; shop: string; type: "notice"; chatId: string; text: string }
+  | { seq: number; at: number; shop: string; type: "system"; chatId: string; text: string };
 
 type NewEntry = ConsoleEntry extends infer E ? (E extends ConsoleEntry ? Omit<E, "seq" | "at"> : never) : never;
 
@@ -96,7 +115,7 @@ function sseFrame(entry: ConsoleEntry): string {
  * A rich menu change, as a named event outside the conversation log: the page asks for the menu again
  * (GET /api/rich-menu), so a page that reconnects simply asks once more instead of replaying changes.
  */
-function richMenuFrame(change: RichMenuChange): string {
+function richMenuFrame(change: RichMenuChange & { shop: string }): string {
   return `event: richmenu\ndata: ${JSON.stringify(change)}\n\n`;
 }
 
@@ -115,6 +134,25 @@ function findPageDir(): string {
 
 export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">): ConsoleApp {
   const { platform } = options;
+  const shops: readonly ConsoleShop[] =
+    options.shops ??
+    (options.botWebhookUrl !== undefined && options.channelSecret !== undefined
+      ? [
+          {
+            id: "default",
+            name: "the shop",
+            channel: "default",
+            webhookUrl: options.botWebhookUrl,
+            channelSecret: options.channelSecret,
+            ...(options.simulatePayment === undefined ? {} : { simulatePayment: options.simulatePayment }),
+          },
+        ]
+      : []);
+  const [firstShop] = shops;
+  if (firstShop === undefined) throw new Error("the console needs a shop: shops, or botWebhookUrl and channelSecret");
+  /** The shop a request names (its `shop`), or the first; undefined for a shop the console does not play. */
+  const shopNamed = (id: unknown): ConsoleShop | undefined => (id === undefined || id === "" ? firstShop : shops.find((s) => s.id === id));
+  const shopOfChannel = (channel: string | undefined): string => shops.find((s) => s.channel === channel)?.id ?? firstShop.id;
   const people = options.people ?? DEMO_PEOPLE;
   const groups = options.groups ?? DEMO_GROUPS;
   const botName = options.botName ?? DEMO_BOT.name;
@@ -137,10 +175,11 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   };
 
   const onSent = (send: RecordedSend): void => {
-    publish({ type: "bot", chatId: send.chatId, kind: send.kind, messages: send.messages });
+    publish({ shop: shopOfChannel(send.channel), type: "bot", chatId: send.chatId, kind: send.kind, messages: send.messages });
   };
   const onRejected = (rejection: RecordedRejection): void => {
     publish({
+      shop: shopOfChannel(rejection.channel),
       type: "rejected",
       chatId: rejection.chatId,
       path: rejection.path,
@@ -150,10 +189,10 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     });
   };
   const onLoading = (loading: RecordedLoading): void => {
-    publish({ type: "loading", chatId: loading.chatId, seconds: loading.loadingSeconds });
+    publish({ shop: shopOfChannel(loading.channel), type: "loading", chatId: loading.chatId, seconds: loading.loadingSeconds });
   };
   const onRichMenu = (change: RichMenuChange): void => {
-    const frame = richMenuFrame(change);
+    const frame = richMenuFrame({ ...change, shop: shopOfChannel(change.channel) });
     for (const client of clients) client.write(frame);
   };
   platform.on("sent", onSent);
@@ -163,27 +202,31 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
 
   /** Resolves who is talking and where, from ids the page sent; undefined when they are not ours. */
   /** Texts sent in groups, by message id, so their authors can edit them; bounded like the log. */
-  const groupMessages = new Map<string, { messageId: string; chatId: string; userId: string }>();
-  const rememberMessage = (messageId: string, chatId: string, userId: string): void => {
-    groupMessages.set(messageId, { messageId, chatId, userId });
+  const groupMessages = new Map<string, { messageId: string; shop: string; chatId: string; userId: string }>();
+  const rememberMessage = (messageId: string, shop: string, chatId: string, userId: string): void => {
+    groupMessages.set(messageId, { messageId, shop, chatId, userId });
     if (groupMessages.size > MAX_LOG) groupMessages.delete(groupMessages.keys().next().value ?? "");
   };
 
-  const resolveSource = (body: unknown): ConsoleSource | undefined => {
-    const b = (typeof body === "object" && body !== null ? body : {}) as { userId?: unknown; chatId?: unknown };
+  /** Who is talking, where, and to which shop's OA, from ids the page sent; undefined when they are not ours. */
+  const resolveSource = (body: unknown): (ConsoleSource & { shop: ConsoleShop }) | undefined => {
+    const b = (typeof body === "object" && body !== null ? body : {}) as { userId?: unknown; chatId?: unknown; shop?: unknown };
+    const shop = shopNamed(b.shop);
     const person = people.find((p) => p.userId === b.userId);
-    if (person === undefined) return undefined;
-    if (b.chatId === person.userId) return { type: "user", userId: person.userId };
+    if (person === undefined || shop === undefined) return undefined;
+    if (b.chatId === person.userId) return { type: "user", userId: person.userId, shop };
     const group = groups.find((g) => g.groupId === b.chatId);
-    return group === undefined ? undefined : { type: "group", groupId: group.groupId, userId: person.userId };
+    return group === undefined ? undefined : { type: "group", groupId: group.groupId, userId: person.userId, shop };
   };
 
   /** Signs and delivers one event; a failure shows in the chat instead of disappearing. */
-  const deliver = async (source: ConsoleSource, event: webhook.Event | MessageEditedEvent): Promise<{ status: number }> => {
-    const { body, headers } = signedWebhook([event], options.channelSecret, DEMO_BOT.userId);
+  const deliver = async (source: ConsoleSource & { shop: ConsoleShop }, event: webhook.Event | MessageEditedEvent): Promise<{ status: number }> => {
+    const { body, headers } = signedWebhook([event], source.shop.channelSecret, DEMO_BOT.userId);
     const chatId = chatIdOf(source);
+    const shop = source.shop.id;
     try {
-      const response = await fetch(options.botWebhookUrl, {
+      const url = typeof source.shop.webhookUrl === "string" ? source.shop.webhookUrl : source.shop.webhookUrl();
+      const response = await fetch(url, {
         method: "POST",
         headers,
         body,
@@ -191,12 +234,12 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       });
       await response.arrayBuffer();
       if (response.status !== 200) {
-        publish({ type: "notice", chatId, text: `The bot answered the webhook with HTTP ${response.status} (LINE expects 200).` });
+        publish({ shop, type: "notice", chatId, text: `The bot answered the webhook with HTTP ${response.status} (LINE expects 200).` });
       }
       return { status: response.status };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      publish({ type: "notice", chatId, text: `The bot's webhook could not be reached (${reason}).` });
+      publish({ shop, type: "notice", chatId, text: `The bot's webhook could not be reached (${reason}).` });
       return { status: 0 };
     }
   };
@@ -216,16 +259,24 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   const json = express.json({ limit: "64kb" });
 
   app.get("/api/config", (_req, res) => {
-    res.json({ botName, people, groups, timeZone, canSimulatePayment: options.simulatePayment !== undefined });
+    res.json({
+      botName,
+      people,
+      groups,
+      timeZone,
+      shops: shops.map((shop) => ({ id: shop.id, name: shop.name, canSimulatePayment: shop.simulatePayment !== undefined })),
+      canSimulatePayment: firstShop.simulatePayment !== undefined,
+    });
   });
 
   app.post("/api/simulate-payment", json, async (req, res) => {
-    const simulate = options.simulatePayment;
-    if (simulate === undefined) {
+    const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { amount?: unknown; chatId?: unknown; shop?: unknown };
+    const shop = shopNamed(body.shop);
+    const simulate = shop?.simulatePayment;
+    if (shop === undefined || simulate === undefined) {
       res.status(404).json({ error: "simulating a payment needs the embedded sandbox" });
       return;
     }
-    const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { amount?: unknown; chatId?: unknown };
     const { amount, chatId = "" } = body;
     if (typeof amount !== "number" || !Number.isFinite(amount) || amount <= 0 || Math.round(amount * 100) > MAX_AMOUNT_SATANG || Math.round(amount * 100) !== amount * 100) {
       res.status(400).json({ error: "amount must be baht above 0 with at most 2 decimals" });
@@ -239,7 +290,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     }
     try {
       const { senderName } = await simulate(Math.round(amount * 100));
-      publish({ type: "system", chatId, text: `${senderName} paid the shop ฿${amount.toFixed(2)} (a simulated transfer, now in the sandbox's history).` });
+      publish({ shop: shop.id, type: "system", chatId, text: `${senderName} paid ${shop.name} ฿${amount.toFixed(2)} (a simulated transfer, now in the sandbox's history).` });
       res.json({ senderName });
     } catch (error) {
       res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
@@ -272,10 +323,11 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       return;
     }
     const chatId = chatIdOf(source);
-    const markAsReadToken = source.type === "user" ? platform.issueMarkAsReadToken(source.userId) : undefined;
-    const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName, ...(markAsReadToken === undefined ? {} : { markAsReadToken }) });
-    publish({ type: "user", chatId, userId: source.userId, text, via, messageId: event.message.id });
-    if (source.type === "group") rememberMessage(event.message.id, chatId, source.userId);
+    const { channel, id: shop } = source.shop;
+    const markAsReadToken = source.type === "user" ? platform.issueMarkAsReadToken(source.userId, channel) : undefined;
+    const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId, channel), botName, ...(markAsReadToken === undefined ? {} : { markAsReadToken }) });
+    publish({ shop, type: "user", chatId, userId: source.userId, text, via, messageId: event.message.id });
+    if (source.type === "group") rememberMessage(event.message.id, shop, chatId, source.userId);
     res.json(await deliver(source, event));
   });
 
@@ -285,7 +337,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const body = req.body as { messageId?: unknown; text?: unknown } | undefined;
     const { messageId, text } = body ?? {};
     const own = typeof messageId === "string" ? groupMessages.get(messageId) : undefined;
-    if (source?.type !== "group" || own === undefined || own.chatId !== source.groupId || own.userId !== source.userId) {
+    if (source?.type !== "group" || own === undefined || own.shop !== source.shop.id || own.chatId !== source.groupId || own.userId !== source.userId) {
       res.status(400).json({ error: "only a text you sent in a group can be edited (LINE allows edits in groups only)" });
       return;
     }
@@ -293,8 +345,8 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       res.status(400).json({ error: "need text of 1 to 5000 characters" });
       return;
     }
-    publish({ type: "edit", chatId: source.groupId, userId: source.userId, messageId: own.messageId, text });
-    const event = messageEditedEvent({ source, messageId: own.messageId, text, replyToken: platform.issueReplyToken(source.groupId), botName });
+    publish({ shop: source.shop.id, type: "edit", chatId: source.groupId, userId: source.userId, messageId: own.messageId, text });
+    const event = messageEditedEvent({ source, messageId: own.messageId, text, replyToken: platform.issueReplyToken(source.groupId, source.shop.channel), botName });
     res.json(await deliver(source, event));
   });
 
@@ -310,31 +362,37 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const chatId = chatIdOf(source);
     // LINE shows displayText as if the person had sent it; the bot still gets only the postback.
     if (typeof displayText === "string" && displayText !== "") {
-      publish({ type: "user", chatId, userId: source.userId, text: displayText, via: "postback" });
+      publish({ shop: source.shop.id, type: "user", chatId, userId: source.userId, text: displayText, via: "postback" });
     }
-    const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId) });
+    const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId, source.shop.channel) });
     res.json(await deliver(source, event));
   });
 
   // Rich menus show in a 1:1 chat with the bot only, as in the LINE app.
   app.get("/api/rich-menu", (req, res) => {
     const person = people.find((p) => p.userId === req.query["userId"]);
-    if (person === undefined) {
-      res.status(400).json({ error: "need the userId of one of the console's people" });
+    const shop = shopNamed(req.query["shop"]);
+    if (person === undefined || shop === undefined) {
+      res.status(400).json({ error: "need the userId of one of the console's people (and a shop it plays)" });
       return;
     }
-    const shown = platform.richMenuFor(person.userId);
+    const shown = platform.richMenuFor(person.userId, shop.channel);
     const richMenu: ConsoleRichMenu | null =
       shown === undefined
         ? null
-        : { ...shown.menu, source: shown.source, imageUrl: `/api/rich-menu/image/${encodeURIComponent(shown.menu.richMenuId)}` };
+        : {
+            ...shown.menu,
+            source: shown.source,
+            imageUrl: `/api/rich-menu/image/${encodeURIComponent(shown.menu.richMenuId)}?shop=${encodeURIComponent(shop.id)}`,
+          };
     res.setHeader("cache-control", "no-store");
     res.json({ richMenu });
   });
 
   // The page takes menu images from here, so it never needs the stand-in's own port.
   app.get("/api/rich-menu/image/:richMenuId", (req, res) => {
-    const image = platform.richMenuImage(String(req.params["richMenuId"]));
+    const shop = shopNamed(req.query["shop"]);
+    const image = shop === undefined ? undefined : platform.richMenuImage(String(req.params["richMenuId"]), shop.channel);
     if (image === undefined) {
       res.status(404).json({ error: "no such rich menu image" });
       return;
@@ -353,7 +411,8 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       res.status(400).json({ error: "need a known userId in their 1:1 chat (LINE shows no rich menu in groups)" });
       return;
     }
-    const shown = platform.richMenuFor(source.userId);
+    const { channel, id: shop } = source.shop;
+    const shown = platform.richMenuFor(source.userId, channel);
     if (shown === undefined || shown.menu.richMenuId !== body.richMenuId) {
       res.status(409).json({ error: "that rich menu is no longer the one this person sees", richMenuId: shown?.menu.richMenuId ?? null });
       return;
@@ -370,26 +429,26 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
         const { data = "", displayText, text } = action;
         const shownText = displayText ?? text;
         if (shownText !== undefined && shownText !== "") {
-          publish({ type: "user", chatId, userId: source.userId, text: shownText, via: "rich-menu" });
+          publish({ shop, type: "user", chatId, userId: source.userId, text: shownText, via: "rich-menu" });
         }
-        const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId) });
+        const event = postbackEvent({ source, data, replyToken: platform.issueReplyToken(chatId, channel) });
         res.json({ type: action.type, ...(await deliver(source, event)) });
         return;
       }
       case "message": {
         const { text = "" } = action;
-        publish({ type: "user", chatId, userId: source.userId, text, via: "rich-menu" });
-        const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId), botName });
+        publish({ shop, type: "user", chatId, userId: source.userId, text, via: "rich-menu" });
+        const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId, channel), botName });
         res.json({ type: action.type, ...(await deliver(source, event)) });
         return;
       }
       case "richmenuswitch": {
         const { data = "", richMenuAliasId = "" } = action;
-        const switchStatus = platform.switchRichMenu(source.userId, richMenuAliasId);
+        const switchStatus = platform.switchRichMenu(source.userId, richMenuAliasId, channel);
         // LINE leaves newRichMenuAliasId out when the switch failed.
         const params: Record<string, string> =
           switchStatus === "SUCCESS" ? { newRichMenuAliasId: richMenuAliasId, status: switchStatus } : { status: switchStatus };
-        const event = postbackEvent({ source, data, params, replyToken: platform.issueReplyToken(chatId) });
+        const event = postbackEvent({ source, data, params, replyToken: platform.issueReplyToken(chatId, channel) });
         res.json({ type: action.type, switchStatus, ...(await deliver(source, event)) });
         return;
       }
@@ -407,11 +466,12 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const chatId = chatIdOf(source);
     const person = people.find((p) => p.userId === source.userId);
     publish({
+      shop: source.shop.id,
       type: "system",
       chatId,
-      text: source.type === "user" ? `${person?.name ?? "You"} added ${botName} as a friend.` : `${person?.name ?? "Someone"} invited ${botName} to the group.`,
+      text: source.type === "user" ? `${person?.name ?? "You"} added ${source.shop.name} as a friend.` : `${person?.name ?? "Someone"} invited ${source.shop.name} to the group.`,
     });
-    const event = greetingEvent({ source, replyToken: platform.issueReplyToken(chatId) });
+    const event = greetingEvent({ source, replyToken: platform.issueReplyToken(chatId, source.shop.channel) });
     res.json(await deliver(source, event));
   });
 
@@ -423,8 +483,8 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       return;
     }
     const person = people.find((p) => p.userId === source.userId);
-    publish({ type: "system", chatId: source.groupId, text: `${person?.name ?? "Someone"} joined the group.` });
-    const event = memberJoinedEvent({ groupId: source.groupId, memberId: source.userId, replyToken: platform.issueReplyToken(source.groupId) });
+    publish({ shop: source.shop.id, type: "system", chatId: source.groupId, text: `${person?.name ?? "Someone"} joined the group.` });
+    const event = memberJoinedEvent({ groupId: source.groupId, memberId: source.userId, replyToken: platform.issueReplyToken(source.groupId, source.shop.channel) });
     res.json(await deliver(source, event));
   });
 

@@ -19,6 +19,8 @@ import type { RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu
 export type { RichMenu, RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu } from "./rich-menus.js";
 
 export interface RecordedSend {
+  /** The channel (the OA) that sent it: the name its access token was registered under. */
+  channel: string;
   kind: "reply" | "push";
   chatId: string;
   messages: messagingApi.Message[];
@@ -31,6 +33,7 @@ export interface RecordedSend {
 
 /** A chat marked read by the bot, up to the message its token came with. */
 export interface RecordedRead {
+  channel: string;
   chatId: string;
   at: number;
 }
@@ -46,12 +49,15 @@ export interface BotInfo {
 }
 
 export interface RecordedLoading {
+  channel: string;
   chatId: string;
   loadingSeconds: number;
   at: number;
 }
 
 export interface RecordedRejection {
+  /** The channel whose token made the request (undefined when the token was refused). */
+  channel: string | undefined;
   path: string;
   status: number;
   message: string;
@@ -75,8 +81,13 @@ export interface LinePlatformOptions {
   host?: string;
   /** How long a reply token stays good; LINE says one minute. */
   replyTokenTtlMs?: number;
-  /** Accept only this channel access token; default: any non-empty bearer token. */
+  /** Accept only this channel access token (one channel named `default`); default: any non-empty bearer token. */
   channelAccessToken?: string;
+  /**
+   * Several channels (several OAs, as one deployment serving many shops has): each access token is one
+   * channel, with its own reply tokens, rich menus, bot info and webhook. Only these tokens are accepted.
+   */
+  channels?: readonly { name: string; accessToken: string; botInfo?: Partial<BotInfo> }[];
   /** Accept http image urls on loopback hosts (the sandbox's QR links in local mode). Default true. */
   allowHttpLoopbackImages?: boolean;
   /** The clock, for reply-token expiry. */
@@ -102,14 +113,14 @@ export interface LinePlatform {
   /** Base URL for LINE_API_BASE_URL / the SDK's baseURL, e.g. `http://127.0.0.1:43210`. */
   readonly url: string;
   readonly port: number;
-  /** A fresh reply token for an event in `chatId` (what LINE puts in a webhook event). */
-  issueReplyToken(chatId: string): string;
+  /** A fresh reply token for an event in `chatId` of a channel (what LINE puts in a webhook event). */
+  issueReplyToken(chatId: string, channel?: string): string;
   /** A mark-as-read token for a message a user sent in their 1:1 chat (what LINE puts in its message event). */
-  issueMarkAsReadToken(userId: string): string;
+  issueMarkAsReadToken(userId: string, channel?: string): string;
   /** Chats the bot marked read. */
   readonly reads: RecordedRead[];
-  /** Sets the webhook URL and its switch, as the LINE Developers Console does. */
-  setWebhook(webhook: { endpoint: string; active: boolean }): void;
+  /** Sets a channel's webhook URL and its switch, as the LINE Developers Console does. */
+  setWebhook(webhook: { endpoint: string; active: boolean }, channel?: string): void;
   readonly sent: RecordedSend[];
   readonly loadings: RecordedLoading[];
   readonly rejected: RecordedRejection[];
@@ -121,16 +132,29 @@ export interface LinePlatform {
   readonly pushUsage: number;
   /** Resolves once at least `count` sends were accepted (all of them, in order); rejects after `timeoutMs` (5000). */
   waitForSent(count: number, timeoutMs?: number): Promise<RecordedSend[]>;
-  /** The rich menu the LINE app would show this user in the 1:1 chat: their linked menu, else the default, else none. */
-  richMenuFor(userId: string): ShownRichMenu | undefined;
+  /** The rich menu the LINE app would show this user in the 1:1 chat with a channel's OA: their linked menu, else the default, else none. */
+  richMenuFor(userId: string, channel?: string): ShownRichMenu | undefined;
   /** A rich menu's uploaded image, if it has one. */
-  richMenuImage(richMenuId: string): RichMenuImage | undefined;
+  richMenuImage(richMenuId: string, channel?: string): RichMenuImage | undefined;
   /** What a `richmenuswitch` tap does in LINE: links the alias's menu to the user, and reports how it went. */
-  switchRichMenu(userId: string, richMenuAliasId: string): RichMenuSwitchStatus;
+  switchRichMenu(userId: string, richMenuAliasId: string, channel?: string): RichMenuSwitchStatus;
   on<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   off<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   close(): Promise<void>;
 }
+
+/** One channel (one OA): what LINE keeps for it apart from every other. */
+interface ChannelState {
+  readonly name: string;
+  readonly replyTokens: Map<string, TokenState>;
+  readonly readTokens: Map<string, string>;
+  readonly richMenus: RichMenuStore;
+  readonly botInfo: BotInfo;
+  webhook: { endpoint: string; active: boolean };
+}
+
+/** Requests carry their channel, found from the access token. */
+type ChannelRequest = Request & { lineChannel?: ChannelState };
 
 interface TokenState {
   chatId: string;
@@ -180,21 +204,41 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const validateOptions = { allowHttpLoopback: options.allowHttpLoopbackImages ?? true };
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
-  const tokens = new Map<string, TokenState>();
   const retryKeys = new Map<string, AcceptedPush & { at: number }>();
   const sent: RecordedSend[] = [];
   const loadings: RecordedLoading[] = [];
   const reads: RecordedRead[] = [];
-  const readTokens = new Map<string, string>();
-  const botInfo: BotInfo = {
-    userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c",
-    basicId: "@slipline",
-    displayName: "slipline",
-    chatMode: "chat",
-    markAsReadMode: "manual",
-    ...options.botInfo,
+  const channels = new Map<string, ChannelState>();
+  /** Access token to channel; empty when any token is accepted (as the `default` channel). */
+  const channelOfToken = new Map<string, ChannelState>();
+  const addChannel = (name: string, botInfo: Partial<BotInfo> | undefined): ChannelState => {
+    const channel: ChannelState = {
+      name,
+      replyTokens: new Map(),
+      readTokens: new Map(),
+      richMenus: new RichMenuStore(now, (change) => emitter.emit("richmenu", { ...change, channel: name })),
+      botInfo: { userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c", basicId: `@${name === "default" ? "slipline" : name}`, displayName: "slipline", chatMode: "chat", markAsReadMode: "manual", ...options.botInfo, ...botInfo },
+      webhook: options.webhook ?? { endpoint: "", active: false },
+    };
+    channels.set(name, channel);
+    return channel;
   };
-  let webhook = options.webhook ?? { endpoint: "", active: false };
+  if (options.channels !== undefined) {
+    for (const c of options.channels) channelOfToken.set(c.accessToken, addChannel(c.name, c.botInfo));
+  } else {
+    const only = addChannel("default", undefined);
+    if (options.channelAccessToken !== undefined) channelOfToken.set(options.channelAccessToken, only);
+  }
+  const channelNamed = (name: string): ChannelState => {
+    const channel = channels.get(name);
+    if (channel === undefined) throw new Error(`the stand-in has no channel "${name}"`);
+    return channel;
+  };
+  const channelOf = (req: Request): ChannelState => {
+    const channel = (req as ChannelRequest).lineChannel;
+    if (channel === undefined) throw new Error("a request reached a LINE endpoint without its channel");
+    return channel;
+  };
   const rejected: RecordedRejection[] = [];
   const duplicates: RecordedDuplicate[] = [];
   let monthlyQuota = options.monthlyQuota;
@@ -209,6 +253,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     const requestId = String(res.getHeader("x-line-request-id"));
     const details = Array.isArray(error.body["details"]) ? (error.body["details"] as ValidationDetail[]) : undefined;
     const rejection: RecordedRejection = {
+      channel: (req as ChannelRequest).lineChannel?.name,
       path: req.path,
       status: error.status,
       message: error.message,
@@ -224,8 +269,6 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
 
   const badBody = (details: ValidationDetail[]): HttpError =>
     new HttpError(400, { message: summarize(details), details });
-
-  const richMenus = new RichMenuStore(now, (change) => emitter.emit("richmenu", change));
 
   const app = express();
   app.disable("x-powered-by");
@@ -248,7 +291,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     const token = match?.[1];
-    if (token === undefined || (options.channelAccessToken !== undefined && token !== options.channelAccessToken)) {
+    const channel = token === undefined ? undefined : channelOfToken.size === 0 ? channels.get("default") : channelOfToken.get(token);
+    if (token === undefined || channel === undefined) {
       reject(
         req,
         res,
@@ -259,12 +303,13 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       );
       return;
     }
+    (req as ChannelRequest).lineChannel = channel;
     next();
   });
 
   // Rich menus parse their own bodies (an image upload is not JSON), so they come before the JSON parser.
   app.use(
-    richMenuRouter(richMenus, {
+    richMenuRouter((req) => channelOf(req).richMenus, {
       fail(req, res, error, record) {
         if (record) reject(req, res, new HttpError(error.status, error.body), error.chatId);
         else res.status(error.status).json(error.body);
@@ -277,7 +322,9 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   app.post("/v2/bot/message/reply", (req, res) => {
     const body: unknown = req.body;
     const token = stringField(body, "replyToken");
-    const state = token !== undefined ? tokens.get(token) : undefined;
+    const channel = channelOf(req);
+    // A reply token is the channel's own: another OA's token is as good as none.
+    const state = token !== undefined ? channel.replyTokens.get(token) : undefined;
     if (req.get("x-line-retry-key") !== undefined) {
       reject(req, res, new HttpError(400, { message: "The retry key cannot be used with this API (reply messages)" }), state?.chatId);
       return;
@@ -294,7 +341,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     state.used = true;
     const messages = (body as { messages: messagingApi.Message[] }).messages;
     const sentMessages = messages.map(() => ({ id: newMessageId() }));
-    record({ kind: "reply", chatId: state.chatId, messages, requestId: String(res.getHeader("x-line-request-id")), at: now() });
+    record({ channel: channel.name, kind: "reply", chatId: state.chatId, messages, requestId: String(res.getHeader("x-line-request-id")), at: now() });
     res.status(200).json({ sentMessages });
   });
 
@@ -341,6 +388,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       retryKeys.set(retryKey.toLowerCase(), { requestId, sentMessages, at: now() });
     }
     record({
+      channel: channelOf(req).name,
       kind: "push",
       chatId: to,
       messages,
@@ -376,7 +424,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       reject(req, res, badBody([{ message: "Must be a multiple of 5 between 5 and 60", property: "loadingSeconds" }]), chatId);
       return;
     }
-    const loading: RecordedLoading = { chatId, loadingSeconds, at: now() };
+    const loading: RecordedLoading = { channel: channelOf(req).name, chatId, loadingSeconds, at: now() };
     loadings.push(loading);
     emitter.emit("loading", loading);
     res.status(202).json({});
@@ -389,25 +437,26 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       reject(req, res, badBody([{ message: "must be specified", property: "markAsReadToken" }]), undefined);
       return;
     }
-    const chatId = readTokens.get(token);
+    const channel = channelOf(req);
+    const chatId = channel.readTokens.get(token);
     if (chatId === undefined) {
       reject(req, res, new HttpError(400, { message: "Invalid markAsReadToken" }), undefined);
       return;
     }
-    if (botInfo.chatMode !== "chat") {
+    if (channel.botInfo.chatMode !== "chat") {
       reject(req, res, new HttpError(400, { message: "The chat feature is not enabled for this bot" }), chatId);
       return;
     }
-    const read: RecordedRead = { chatId, at: now() };
+    const read: RecordedRead = { channel: channel.name, chatId, at: now() };
     reads.push(read);
     res.status(200).json({});
   });
 
-  app.get("/v2/bot/info", (_req, res) => {
-    res.status(200).json(botInfo);
+  app.get("/v2/bot/info", (req, res) => {
+    res.status(200).json(channelOf(req).botInfo);
   });
-  app.get("/v2/bot/channel/webhook/endpoint", (_req, res) => {
-    res.status(200).json(webhook);
+  app.get("/v2/bot/channel/webhook/endpoint", (req, res) => {
+    res.status(200).json(channelOf(req).webhook);
   });
   app.put("/v2/bot/channel/webhook/endpoint", (req, res) => {
     const endpoint = stringField(req.body, "endpoint");
@@ -415,7 +464,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       reject(req, res, badBody([{ message: "must be an https URL of at most 500 characters", property: "endpoint" }]), undefined);
       return;
     }
-    webhook = { endpoint, active: webhook.active };
+    const channel = channelOf(req);
+    channel.webhook = { endpoint, active: channel.webhook.active };
     res.status(200).json({});
   });
 
@@ -442,7 +492,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
 
-  const issueReplyToken = (chatId: string): string => {
+  const issueReplyToken = (chatId: string, channelName = "default"): string => {
+    const tokens = channelNamed(channelName).replyTokens;
     if (tokens.size >= MAX_TOKENS) {
       // Drop the oldest tokens first; Map keeps insertion order.
       for (const key of tokens.keys()) {
@@ -455,7 +506,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     return token;
   };
 
-  const issueMarkAsReadToken = (userId: string): string => {
+  const issueMarkAsReadToken = (userId: string, channelName = "default"): string => {
+    const { readTokens } = channelNamed(channelName);
     if (readTokens.size >= MAX_TOKENS) readTokens.delete(readTokens.keys().next().value ?? "");
     const token = randomBytes(24).toString("base64url");
     readTokens.set(token, userId);
@@ -495,17 +547,17 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     issueReplyToken,
     issueMarkAsReadToken,
     reads,
-    setWebhook(next) {
-      webhook = { ...next };
+    setWebhook(next, channelName = "default") {
+      channelNamed(channelName).webhook = { ...next };
     },
     sent,
     loadings,
     rejected,
     duplicates,
     waitForSent,
-    richMenuFor: (userId) => richMenus.shownTo(userId),
-    richMenuImage: (richMenuId) => richMenus.image(richMenuId),
-    switchRichMenu: (userId, richMenuAliasId) => richMenus.switchTo(userId, richMenuAliasId),
+    richMenuFor: (userId, channelName = "default") => channelNamed(channelName).richMenus.shownTo(userId),
+    richMenuImage: (richMenuId, channelName = "default") => channelNamed(channelName).richMenus.image(richMenuId),
+    switchRichMenu: (userId, richMenuAliasId, channelName = "default") => channelNamed(channelName).richMenus.switchTo(userId, richMenuAliasId),
     setMonthlyQuota(quota) {
       monthlyQuota = quota;
     },

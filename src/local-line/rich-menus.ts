@@ -42,6 +42,8 @@ export interface RichMenuChange {
   richMenuAliasId?: string;
   /** The users concerned, when the change is theirs alone (links); absent when it can concern anyone. */
   userIds?: string[];
+  /** The channel whose menus changed (set by the stand-in, which keeps each channel's menus apart). */
+  channel?: string;
   at: number;
 }
 
@@ -358,7 +360,8 @@ export interface RichMenuRouteContext {
 const UPLOAD_READ_LIMIT = "10mb";
 
 /** LINE's rich menu paths (api.line.me and api-data.line.me alike) over `store`. Mount after the bearer check. */
-export function richMenuRouter(store: RichMenuStore, context: RichMenuRouteContext): Router {
+/** `storeOf`: the rich menus of the request's channel (each OA has its own). */
+export function richMenuRouter(storeOf: (req: Request) => RichMenuStore, context: RichMenuRouteContext): Router {
   const router = express.Router();
   const json = express.json({ limit: "2mb", type: () => true });
   const raw = express.raw({ limit: UPLOAD_READ_LIMIT, type: () => true });
@@ -377,53 +380,53 @@ export function richMenuRouter(store: RichMenuStore, context: RichMenuRouteConte
     };
   const param = (req: Request, name: string): string => String(req.params[name] ?? "");
 
-  router.post("/v2/bot/richmenu/validate", json, answer(200, (req) => void store.validate(req.body)));
-  router.post("/v2/bot/richmenu", json, answer(200, (req) => store.create(req.body)));
-  router.get("/v2/bot/richmenu/list", answer(200, () => ({ richmenus: store.list() })));
+  router.post("/v2/bot/richmenu/validate", json, answer(200, (req) => void storeOf(req).validate(req.body)));
+  router.post("/v2/bot/richmenu", json, answer(200, (req) => storeOf(req).create(req.body)));
+  router.get("/v2/bot/richmenu/list", answer(200, (req) => ({ richmenus: storeOf(req).list() })));
 
-  router.post("/v2/bot/richmenu/bulk/link", json, answer(202, (req) => void store.bulkLink(req.body)));
-  router.post("/v2/bot/richmenu/bulk/unlink", json, answer(202, (req) => void store.bulkUnlink(req.body)));
+  router.post("/v2/bot/richmenu/bulk/link", json, answer(202, (req) => void storeOf(req).bulkLink(req.body)));
+  router.post("/v2/bot/richmenu/bulk/unlink", json, answer(202, (req) => void storeOf(req).bulkUnlink(req.body)));
 
-  router.get("/v2/bot/richmenu/alias/list", answer(200, () => ({ aliases: store.listAliases() })));
-  router.post("/v2/bot/richmenu/alias", json, answer(200, (req) => void store.createAlias(req.body)));
-  router.post("/v2/bot/richmenu/alias/:aliasId", json, answer(200, (req) => void store.updateAlias(param(req, "aliasId"), req.body)));
-  router.get("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => store.getAlias(param(req, "aliasId"))));
-  router.delete("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => void store.deleteAlias(param(req, "aliasId"))));
+  router.get("/v2/bot/richmenu/alias/list", answer(200, (req) => ({ aliases: storeOf(req).listAliases() })));
+  router.post("/v2/bot/richmenu/alias", json, answer(200, (req) => void storeOf(req).createAlias(req.body)));
+  router.post("/v2/bot/richmenu/alias/:aliasId", json, answer(200, (req) => void storeOf(req).updateAlias(param(req, "aliasId"), req.body)));
+  router.get("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => storeOf(req).getAlias(param(req, "aliasId"))));
+  router.delete("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => void storeOf(req).deleteAlias(param(req, "aliasId"))));
 
   router.post(
     "/v2/bot/richmenu/:richMenuId/content",
     raw,
     answer(200, (req) => {
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      store.setImage(param(req, "richMenuId"), req.get("content-type"), bytes);
+      storeOf(req).setImage(param(req, "richMenuId"), req.get("content-type"), bytes);
     }),
   );
   router.get("/v2/bot/richmenu/:richMenuId/content", (req, res) => {
     const id = param(req, "richMenuId");
     try {
-      store.get(id);
+      storeOf(req).get(id);
     } catch (error) {
       if (!(error instanceof LineApiError)) throw error;
       context.fail(req, res, error, false);
       return;
     }
-    const image = store.image(id);
+    const image = storeOf(req).image(id);
     if (image === undefined) {
       context.fail(req, res, notFound("the richmenu has no image"), false);
       return;
     }
     res.status(200).type(image.contentType).send(image.bytes);
   });
-  router.get("/v2/bot/richmenu/:richMenuId", answer(200, (req) => store.get(param(req, "richMenuId"))));
-  router.delete("/v2/bot/richmenu/:richMenuId", answer(200, (req) => void store.delete(param(req, "richMenuId"))));
+  router.get("/v2/bot/richmenu/:richMenuId", answer(200, (req) => storeOf(req).get(param(req, "richMenuId"))));
+  router.delete("/v2/bot/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).delete(param(req, "richMenuId"))));
 
-  router.post("/v2/bot/user/all/richmenu/:richMenuId", answer(200, (req) => void store.setDefault(param(req, "richMenuId"))));
-  router.get("/v2/bot/user/all/richmenu", answer(200, () => store.getDefault()));
-  router.delete("/v2/bot/user/all/richmenu", answer(200, () => void store.cancelDefault()));
+  router.post("/v2/bot/user/all/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).setDefault(param(req, "richMenuId"))));
+  router.get("/v2/bot/user/all/richmenu", answer(200, (req) => storeOf(req).getDefault()));
+  router.delete("/v2/bot/user/all/richmenu", answer(200, (req) => void storeOf(req).cancelDefault()));
 
-  router.post("/v2/bot/user/:userId/richmenu/:richMenuId", answer(200, (req) => void store.link(param(req, "userId"), param(req, "richMenuId"))));
-  router.delete("/v2/bot/user/:userId/richmenu", answer(200, (req) => void store.unlink(param(req, "userId"))));
-  router.get("/v2/bot/user/:userId/richmenu", answer(200, (req) => store.linkOf(param(req, "userId"))));
+  router.post("/v2/bot/user/:userId/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).link(param(req, "userId"), param(req, "richMenuId"))));
+  router.delete("/v2/bot/user/:userId/richmenu", answer(200, (req) => void storeOf(req).unlink(param(req, "userId"))));
+  router.get("/v2/bot/user/:userId/richmenu", answer(200, (req) => storeOf(req).linkOf(param(req, "userId"))));
 
   return router;
 }

@@ -10,13 +10,24 @@ import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
 
 
-export interface Metrics {
-  readonly registry: Registry;
+/** One shop's observers: what it reports carries its `shop` label (bounded by the shops file, never by user input). */
+export interface ShopMetrics {
   readonly pipeline: PipelineObserver;
   readonly slip: SlipObserver;
   readonly line: LineObserver;
   /** The send boundary: a staff answer stopped on its way to a place that is not a staff place. */
   readonly privacy: PrivacyObserver;
+  readonly notifier: NotifierObserver;
+  /** Reports the start-up look at the shop's LINE channel at every scrape. */
+  watchLineCheck(check: () => LineCheck): void;
+  /** The shop is no longer served (a reload removed it): its series go. */
+  forget(): void;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** The observers of one shop. */
+  forShop(shop: string): ShopMetrics;
   /** A webhook answered without being handled: `busy` (503), `draining` (503), `unsigned` (401), `too_large` (413)... */
   webhookRefused(reason: string): void;
   /** Reports the event queue's depth and running count at every scrape. */
@@ -29,9 +40,6 @@ export interface Metrics {
   redisError(): void;
   /** An event found with a dead worker and taken up again. */
   jobRecovered(): void;
-  /** Reports the start-up look at the LINE channel at every scrape. */
-  watchLineCheck(check: () => LineCheck): void;
-  readonly notifier: NotifierObserver;
   /** The Prometheus text of every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -46,7 +54,7 @@ export function createMetrics(): Metrics {
   const events = new Counter({
     name: "slipline_events_total",
     help: "Webhook events handled, by event type and outcome (answered, answered_by_push, not_delivered, refused, ignored...)",
-    labelNames: ["type", "outcome"] as const,
+    labelNames: ["shop", "type", "outcome"] as const,
     registers: [registry],
   });
   const duration = new Histogram({
@@ -58,22 +66,25 @@ export function createMetrics(): Metrics {
   const privacyBlocked = new Counter({
     name: "slipline_privacy_blocked_total",
     help: "Staff answers the send boundary stopped because their chat was not a staff place, by answer kind and chat type (a bug: should stay 0)",
-    labelNames: ["kind", "chat_type"] as const,
+    labelNames: ["shop", "kind", "chat_type"] as const,
     registers: [registry],
   });
   const duplicates = new Counter({
     name: "slipline_duplicate_events_total",
     help: "Events not handled because their webhookEventId was already handled",
+    labelNames: ["shop"] as const,
     registers: [registry],
   });
   const redeliveries = new Counter({
     name: "slipline_redelivered_events_total",
     help: "Events LINE marked as redelivered",
+    labelNames: ["shop"] as const,
     registers: [registry],
   });
   const abandoned = new Counter({
     name: "slipline_abandoned_events_total",
     help: "Events still unfinished at the end of the shutdown grace period",
+    labelNames: ["shop"] as const,
     registers: [registry],
   });
   const refused = new Counter({
@@ -85,13 +96,13 @@ export function createMetrics(): Metrics {
   const lineCalls = new Counter({
     name: "slipline_line_api_requests_total",
     help: "Calls to the LINE Messaging API, by endpoint and LINE's status (or network)",
-    labelNames: ["endpoint", "status"] as const,
+    labelNames: ["shop", "endpoint", "status"] as const,
     registers: [registry],
   });
   const slipCalls = new Counter({
     name: "slipline_slip_service_requests_total",
     help: "Slip service operations, by operation and outcome (retries inside one operation count once)",
-    labelNames: ["operation", "outcome"] as const,
+    labelNames: ["shop", "operation", "outcome"] as const,
     registers: [registry],
   });
   const slipSeconds = new Histogram({
@@ -103,10 +114,10 @@ export function createMetrics(): Metrics {
   });
   const circuit = new Gauge({
     name: "slipline_slip_service_circuit_state",
-    help: "The slip service circuit: 0 closed (calls go through), 0.5 half-open (one trial call), 1 open (calls fail at once)",
+    help: "Each shop's slip service circuit: 0 closed (calls go through), 0.5 half-open (one trial call), 1 open (calls fail at once)",
+    labelNames: ["shop"] as const,
     registers: [registry],
   });
-  circuit.set(0);
   let queue: { readonly waiting: number; readonly running: number } | undefined;
   new Gauge({
     name: "slipline_event_queue_depth",
@@ -134,17 +145,19 @@ export function createMetrics(): Metrics {
       this.set(storedWaiting === undefined ? 0 : await storedWaiting().catch(() => Number.NaN));
     },
   });
-  let lineCheck: (() => LineCheck) | undefined;
+  const lineChecks = new Map<string, () => LineCheck>();
   const LINE_CHECK_STATES = ["checking", "ok", "token_rejected", "unreachable"] as const;
   new Gauge({
     name: "slipline_line_check",
-    help: "The start-up look at the LINE channel: 1 for its state (checking, ok, token_rejected, unreachable); nothing without a LINE channel",
-    labelNames: ["state"] as const,
+    help: "The start-up look at each shop's LINE channel: 1 for its state (checking, ok, token_rejected, unreachable); nothing without a LINE channel",
+    labelNames: ["shop", "state"] as const,
     registers: [registry],
     collect() {
-      if (lineCheck === undefined) return;
-      const current = lineCheck().state;
-      for (const state of LINE_CHECK_STATES) this.set({ state }, state === current ? 1 : 0);
+      this.reset();
+      for (const [shop, check] of lineChecks) {
+        const current = check().state;
+        for (const state of LINE_CHECK_STATES) this.set({ shop, state }, state === current ? 1 : 0);
+      }
     },
   });
   const notStored = new Counter({
@@ -166,43 +179,59 @@ export function createMetrics(): Metrics {
   const pushes = new Counter({
     name: "slipline_scheduled_pushes_total",
     help: "Opt-in pushes sent, by kind (daily_summary, low_tokens, expiry, payment_received)",
-    labelNames: ["kind"] as const,
+    labelNames: ["shop", "kind"] as const,
     registers: [registry],
   });
   const pushesSkipped = new Counter({
     name: "slipline_scheduled_pushes_skipped_total",
     help: "Opt-in pushes not sent, by kind and reason (quota: LINE's monthly quota used up; no_recipients)",
-    labelNames: ["kind", "reason"] as const,
+    labelNames: ["shop", "kind", "reason"] as const,
     registers: [registry],
   });
 
+  // Labelled by shop: counters and gauges a shop's operator looks at. The histograms are not: 1,000 shops
+  // times a dozen buckets would be more series than the figures are worth; they serve the whole deployment.
+  const labelled = [events, privacyBlocked, duplicates, redeliveries, abandoned, lineCalls, slipCalls, circuit, pushes, pushesSkipped];
+
   return {
     registry,
-    notifier: {
-      pushed: (kind) => pushes.inc({ kind }),
-      skipped: (kind, reason) => pushesSkipped.inc({ kind, reason }),
-    },
-    pipeline: {
-      eventHandled(type, outcome, seconds) {
-        events.inc({ type, outcome });
-        duration.observe(seconds);
-      },
-      duplicate: () => duplicates.inc(),
-      redelivery: () => redeliveries.inc(),
-      abandoned: () => abandoned.inc(),
-    },
-    slip: {
-      call(operation, outcome, seconds) {
-        slipCalls.inc({ operation, outcome });
-        slipSeconds.observe({ operation }, seconds);
-      },
-      circuit: (state) => circuit.set(CIRCUIT_VALUES[state]),
-    },
-    line: {
-      call: (endpoint, status) => lineCalls.inc({ endpoint, status }),
-    },
-    privacy: {
-      blocked: (kind, chatType) => privacyBlocked.inc({ kind, chat_type: chatType }),
+    forShop(shop) {
+      circuit.set({ shop }, 0);
+      return {
+        pipeline: {
+          eventHandled(type, outcome, seconds) {
+            events.inc({ shop, type, outcome });
+            duration.observe(seconds);
+          },
+          duplicate: () => duplicates.inc({ shop }),
+          redelivery: () => redeliveries.inc({ shop }),
+          abandoned: () => abandoned.inc({ shop }),
+        },
+        slip: {
+          call(operation, outcome, seconds) {
+            slipCalls.inc({ shop, operation, outcome });
+            slipSeconds.observe({ operation }, seconds);
+          },
+          circuit: (state) => circuit.set({ shop }, CIRCUIT_VALUES[state]),
+        },
+        line: {
+          call: (endpoint, status) => lineCalls.inc({ shop, endpoint, status }),
+        },
+        privacy: {
+          blocked: (kind, chatType) => privacyBlocked.inc({ shop, kind, chat_type: chatType }),
+        },
+        notifier: {
+          pushed: (kind) => pushes.inc({ shop, kind }),
+          skipped: (kind, reason) => pushesSkipped.inc({ shop, kind, reason }),
+        },
+        watchLineCheck(check) {
+          lineChecks.set(shop, check);
+        },
+        forget() {
+          lineChecks.delete(shop);
+          for (const metric of labelled) void removeSeriesOf(metric, shop);
+        },
+      };
     },
     webhookRefused: (reason) => refused.inc({ reason }),
     watchQueue(source) {
@@ -211,9 +240,6 @@ export function createMetrics(): Metrics {
     watchStoredQueue(waiting) {
       storedWaiting = waiting;
     },
-    watchLineCheck(check) {
-      lineCheck = check;
-    },
     notStored: (count) => notStored.inc(count),
     redisError: () => redisErrors.inc(),
     jobRecovered: () => recovered.inc(),
@@ -221,4 +247,10 @@ export function createMetrics(): Metrics {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/** The metric's series that carry this shop's label, whatever their other labels. */
+async function removeSeriesOf(metric: { get(): Promise<{ values: { labels: Partial<Record<string, string | number>> }[] }>; remove(labels: Partial<Record<string, string | number>>): void }, shop: string): Promise<void> {
+  const { values } = await metric.get();
+  for (const value of values) if (value.labels.shop === shop) metric.remove(value.labels);
 }

@@ -12,7 +12,6 @@ import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
 import type { Answer } from "../privacy/answer.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
 import { audienceOf } from "../roles/audience.js";
-import { memoryLedger } from "./ledger.js";
 import type { EventLedger } from "./ledger.js";
 
 export interface EventHandlers {
@@ -34,29 +33,41 @@ export interface PipelineObserver {
   abandoned?(): void;
 }
 
-export interface EventDispatcherOptions {
+/**
+ * The shop an event belongs to, as the pipeline needs it: each event is handled only with its own shop's
+ * send boundary, handlers' parts (settings, slip service, stores) and ledger.
+ */
+export interface ShopPipeline {
+  readonly id: string;
   /** The send boundary: every answer goes out through it. */
-  outbox: Outbox;
-  handlerDeps: HandlerDeps;
+  readonly outbox: Outbox;
+  readonly handlerDeps: HandlerDeps;
+  /** The shop's logger (`shop` bound). */
+  readonly log: Logger;
+  /** Which of the shop's events were answered. */
+  readonly ledger: EventLedger;
+  readonly observer?: PipelineObserver | undefined;
+  /** Told who sent each event handled (the rich menus keep each user's menu current); must not throw. */
+  readonly onSender?: ((userId: string) => void) | undefined;
+  /** MARK_AS_READ: after a command in a 1:1 chat, mark the chat read up to it (only with the OA's Chat on). */
+  readonly markAsRead?: boolean | undefined;
+}
+
+export interface EventDispatcherOptions {
+  /** The process's logger, for what belongs to no shop. */
   log: Logger;
   /** Default: the real handlers. */
   handlers?: EventHandlers;
-  /** Default: one process's memory. */
-  ledger?: EventLedger;
   now?: () => Date;
   /** Events handled at once; the rest wait their turn in arrival order. Default 64. */
   maxConcurrentEvents?: number;
   /** Events that may wait for a turn; past it `hasRoom()` says no and the webhook answers 503. Default 1,000. */
   maxQueuedEvents?: number;
-  observer?: PipelineObserver;
-  /** Told who sent each event it handles (the rich menus keep each user's menu current); must not throw. */
-  onSender?: (userId: string) => void;
-  /** MARK_AS_READ: after a command in a 1:1 chat, mark the chat read up to it (only with the OA's Chat on). */
-  markAsRead?: boolean;
 }
 
 /** An event that did not finish within the grace period at shutdown. */
 export interface AbandonedEvent {
+  shop: string;
   eventId: string | undefined;
   chatId: string | undefined;
   /** Whether its chat was told to send again. */
@@ -70,13 +81,13 @@ export interface DrainReport {
 export interface EventDispatcher {
   /** Whether another webhook's events may be accepted: false once the waiting events reach the bound. */
   hasRoom(): boolean;
-  /** Accepts one webhook's events at once and handles them: in order within a chat, chats side by side. Never rejects. */
-  dispatchAll(events: readonly unknown[]): Promise<void>;
+  /** Accepts one webhook's events (of one shop) at once and handles them: in order within a chat, chats side by side. Never rejects. */
+  dispatchAll(shop: ShopPipeline, events: readonly unknown[]): Promise<void>;
   /**
    * Handles one event now, outside the in-process queue: a worker of the shared queue has given it its
    * turn (and owns the event until this resolves). Never rejects.
    */
-  handleNow(event: unknown): Promise<void>;
+  handleNow(shop: ShopPipeline, event: unknown): Promise<void>;
   /** Events waiting for a turn in this process, and events being handled (queued here or given by a worker). */
   readonly waiting: number;
   readonly running: number;
@@ -93,6 +104,7 @@ type Outcome = HandlerOutcome["outcome"] | "duplicate" | "standby" | "failed" | 
 
 /** One accepted event, from arrival to its log line. */
 interface Tracked {
+  shop: ShopPipeline;
   event: IncomingEvent;
   outlet: EventOutlet | undefined;
   /** A send is under way: abandoning now could cross it, so no apology is added. */
@@ -110,27 +122,27 @@ const APOLOGY_TIMEOUT_MS = 3_000;
 
 export function createEventDispatcher(options: EventDispatcherOptions): EventDispatcher {
   const handlers = options.handlers ?? REAL_HANDLERS;
-  const ledger = options.ledger ?? memoryLedger();
   const now = options.now ?? (() => new Date());
-  const { outbox, handlerDeps, log } = options;
-  const observer = options.observer ?? {};
+  const { log } = options;
   const maxQueued = options.maxQueuedEvents ?? 1_000;
   const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? 64 });
   const unfinished = new Set<Tracked>();
   /** Events a shared-queue worker handed over, being handled now. */
   let runningNow = 0;
 
-  const eventLogOf = (tracked: Tracked): Logger => (tracked.log ??= log.child({ eventId: tracked.event.eventId }));
+  const eventLogOf = (tracked: Tracked): Logger => (tracked.log ??= tracked.shop.log.child({ eventId: tracked.event.eventId }));
 
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    tracked.outlet ??= outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId }, eventLogOf(tracked));
+    tracked.outlet ??= tracked.shop.outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId }, eventLogOf(tracked));
     return tracked.outlet;
   }
 
   async function dispatchOne(tracked: Tracked, started: number, waitedMs: number): Promise<void> {
-    const { event } = tracked;
+    const { event, shop } = tracked;
+    const { handlerDeps } = shop;
+    const observer = shop.observer ?? {};
     const eventLog = eventLogOf(tracked);
     const line = {
       eventType: event.type,
@@ -159,12 +171,12 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     if (event.isRedelivery) observer.redelivery?.();
     // Standby: another channel owns the chat right now; LINE gives no reply token and we send nothing.
     if (event.mode === "standby") return finish("none", "standby", [], "debug");
-    if (event.eventId !== undefined && !(await claim(event.eventId))) {
+    if (event.eventId !== undefined && !(await claim(shop, event.eventId))) {
       observer.duplicate?.();
       return finish("none", "duplicate");
     }
 
-    if (event.userId !== undefined) options.onSender?.(event.userId);
+    if (event.userId !== undefined) shop.onSender?.(event.userId);
     const { action } = event;
     if (action.kind === "ignore") return finish("none", "ignored", [], "debug");
     const chat = event.chat;
@@ -201,10 +213,10 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
     try {
       const result = await runHandler(event, ctx, deps);
-      if (options.markAsRead === true && action.kind === "text" && chat.type === "user" && result.command !== "none" && action.markAsReadToken !== undefined) {
+      if (shop.markAsRead === true && action.kind === "text" && chat.type === "user" && result.command !== "none" && action.markAsReadToken !== undefined) {
         outlet.markAsRead(action.markAsReadToken);
       }
-      await settle(event);
+      await settle(shop, event);
       finish(result.command, result.outcome, outlet.deliveries);
     } catch (err) {
       // A handler throws only on a bug. Log it, and say sorry in the chat (a group too) rather than leave it silent.
@@ -216,28 +228,28 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
           eventLog.error({ err: sendErr }, "apology not sent");
         }
       }
-      await settle(event);
+      await settle(shop, event);
       finish("unknown", "failed", outlet.deliveries);
     }
   }
 
   /** Whether to handle the event; when the ledger cannot be reached, a possible duplicate beats a lost answer. */
-  async function claim(eventId: string): Promise<boolean> {
+  async function claim(shop: ShopPipeline, eventId: string): Promise<boolean> {
     try {
-      return await ledger.claim(eventId);
+      return await shop.ledger.claim(eventId);
     } catch (err) {
-      log.warn({ err, eventId }, "could not check whether the event was answered before; handling it");
+      shop.log.warn({ err, eventId }, "could not check whether the event was answered before; handling it");
       return true;
     }
   }
 
   /** Marks the event answered; a ledger that cannot be reached only risks a later duplicate, so it is logged, not thrown. */
-  async function settle(event: IncomingEvent): Promise<void> {
+  async function settle(shop: ShopPipeline, event: IncomingEvent): Promise<void> {
     if (event.eventId === undefined) return;
     try {
-      await ledger.settle(event.eventId);
+      await shop.ledger.settle(event.eventId);
     } catch (err) {
-      log.warn({ err, eventId: event.eventId }, "could not record the event as answered");
+      shop.log.warn({ err, eventId: event.eventId }, "could not record the event as answered");
     }
   }
 
@@ -261,10 +273,10 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     }
   }
 
-  function track(event: IncomingEvent): Tracked {
+  function track(shop: ShopPipeline, event: IncomingEvent): Tracked {
     let finish = (): void => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
-    const tracked: Tracked = { event, outlet: undefined, sending: false, abandoned: false, done, finish };
+    const tracked: Tracked = { shop, event, outlet: undefined, sending: false, abandoned: false, done, finish };
     unfinished.add(tracked);
     return tracked;
   }
@@ -291,24 +303,24 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   /** At the deadline: a short apology where nothing was sent yet, a log line, and no later sends. */
   async function abandon(tracked: Tracked): Promise<AbandonedEvent> {
     tracked.abandoned = true;
-    const { event } = tracked;
+    const { event, shop } = tracked;
     const outlet = outletFor(tracked);
     let apologised = false;
     if (outlet !== undefined && !tracked.sending && outlet.deliveries.length === 0) {
-      const apology = outlet.send(renderRestarting(handlerDeps.settings.defaultLang)).then(
+      const apology = outlet.send(renderRestarting(shop.handlerDeps.settings.defaultLang)).then(
         () => outlet.deliveries.some((d) => d.via !== "none"),
         () => false,
       );
       const late = new Promise<boolean>((resolve) => setTimeout(resolve, APOLOGY_TIMEOUT_MS, false).unref());
       apologised = await Promise.race([apology, late]);
     }
-    log.error(
+    shop.log.error(
       { eventId: event.eventId, chatId: event.chat?.id, chatType: event.chat?.type, eventType: event.type, outcome: "abandoned", apologised },
       "event unfinished at the end of the shutdown grace period",
     );
-    observer.abandoned?.();
+    shop.observer?.abandoned?.();
     tracked.finish();
-    return { eventId: event.eventId, chatId: event.chat?.id, apologised };
+    return { shop: shop.id, eventId: event.eventId, chatId: event.chat?.id, apologised };
   }
 
   return {
@@ -321,8 +333,8 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     get running() {
       return queue.pending + runningNow;
     },
-    async handleNow(raw) {
-      const tracked: Tracked = { event: readEvent(raw), outlet: undefined, sending: false, abandoned: false, done: Promise.resolve(), finish: () => undefined };
+    async handleNow(shop, raw) {
+      const tracked: Tracked = { shop, event: readEvent(raw), outlet: undefined, sending: false, abandoned: false, done: Promise.resolve(), finish: () => undefined };
       runningNow += 1;
       const started = performance.now();
       try {
@@ -333,10 +345,10 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
         runningNow -= 1;
       }
     },
-    async dispatchAll(events) {
+    async dispatchAll(shop, events) {
       const byChat = new Map<string, Tracked[]>();
       for (const raw of events) {
-        const tracked = track(readEvent(raw));
+        const tracked = track(shop, readEvent(raw));
         const chatKey = tracked.event.chat?.id ?? "(no chat)";
         const chain = byChat.get(chatKey);
         if (chain === undefined) byChat.set(chatKey, [tracked]);

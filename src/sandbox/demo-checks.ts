@@ -81,6 +81,8 @@ export function draftCheck(rng: Rng, profile: ShopProfile, createdAtMs: number):
 
 /** A customer paying the demo shop now: one valid check, as a newcomer simulates it to try "has it arrived?". */
 export interface SimulatedPayment {
+  /** The demo shop paid: the coffee shop (default) or the second shop, each of a local mode's two OAs. */
+  shop?: "shop" | "other" | undefined;
   amountSatang: number;
   /** Default a name drawn from the demo's names. */
   senderName?: string | undefined;
@@ -90,11 +92,12 @@ export interface SimulatedPayment {
 }
 
 export function paymentDraft(payment: SimulatedPayment): CheckDraft {
-  const profile = demoProfile("shop");
+  const shop = payment.shop ?? "shop";
+  const profile = demoProfile(shop);
   const rng = createRng(mixSeeds(profile.seed, payment.atMs % 4_294_967_296, payment.amountSatang));
   const source = payment.source ?? "line_oa_merchant";
   return {
-    shopId: demoShopId("shop"),
+    shopId: demoShopId(shop),
     status: "valid",
     amountSatang: payment.amountSatang,
     // The customer transferred a little before sending the slip.

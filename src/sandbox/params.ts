@@ -200,6 +200,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** A simulated payment (`POST /dev/payments`, local mode only): `{ "amount": 150, "senderName"?: "...", "source"?: "..." }`. */
 export interface PaymentRequest {
+  /** The demo shop paid (default the coffee shop). */
+  shop?: "shop" | "other";
   amountSatang: number;
   senderName?: string;
   source?: string;
@@ -210,6 +212,10 @@ export function parsePaymentBody(body: unknown): Parsed<PaymentRequest> {
   const satang = amountToSatang(body.amount);
   if (satang === undefined) return fail(MESSAGES.amount);
   const request: PaymentRequest = { amountSatang: satang };
+  if (body.shop !== undefined) {
+    if (body.shop !== "shop" && body.shop !== "other") return fail('shop must be "shop" or "other"');
+    request.shop = body.shop;
+  }
   for (const key of ["senderName", "source"] as const) {
     const value = body[key];
     if (value === undefined) continue;

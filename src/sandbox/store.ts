@@ -272,7 +272,7 @@ export function openStore(path: string): SandboxStore {
   });
 
   const addPaymentTx = db.transaction((payment: SimulatedPayment): CheckRecord => {
-    const stored = shopIdBySecretStmt.get(hashSecret(DEMO_SECRETS.shop));
+    const stored = shopIdBySecretStmt.get(hashSecret(DEMO_SECRETS[payment.shop ?? "shop"]));
     if (stored === undefined) throw new Error("the demo shop is not in this database");
     const [check] = [...withIds([{ ...paymentDraft(payment), shopId: stored.id }], (maxIdStmt.get()?.m ?? 0) + 1)];
     if (check === undefined) throw new Error("no check made");

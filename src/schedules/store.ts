@@ -54,12 +54,14 @@ export function memoryScheduleStore(now: () => number = Date.now): ScheduleStore
   };
 }
 
-const PREFIX = "slipline:schedule:";
-const WATCHES = `${PREFIX}watches`;
+
 /** The watches' hash outlives its last watch by this much, then Redis drops it. */
 const WATCHES_MARGIN_MS = 3_600_000;
 
-export function redisScheduleStore(redis: Redis): ScheduleStore {
+/** `namespace`: the shop's key prefix (see shared-state/stores.ts). */
+export function redisScheduleStore(redis: Redis, namespace: string): ScheduleStore {
+  const PREFIX = `${namespace}schedule:`;
+  const WATCHES = `${PREFIX}watches`;
   return {
     async once(key, ttlMs) {
       return (await redis.set(`${PREFIX}once:${key}`, "1", "PX", Math.max(1, Math.round(ttlMs)), "NX")) === "OK";

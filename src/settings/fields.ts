@@ -159,6 +159,9 @@ function isRedisUrl(value: string): boolean {
   }
 }
 
+/** A Redis key prefix: letters, digits and `-_.:`, at most 64, so it cannot run into the keys it names. */
+export const redisKeyPrefix = text((value) => /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/.test(value), (value) => `"${value}" must be 1 to 64 of letters, digits and - _ . : (starting with a letter or digit)`);
+
 /** Carries a password: never quoted. */
 export const redisUrl = text(isRedisUrl, "must be a redis:// or rediss:// URL, such as redis://:password@host:6379/0 (the value is not shown here)");
 

@@ -21,6 +21,10 @@ export const processSettingsSchema = z.object({
   sandboxPublicUrl: field.publicUrl.optional(),
   /** This deployment's public address: what LINE's webhook URL should start with. */
   publicUrl: field.publicUrl.optional(),
+  /** Many shops in one deployment: the JSON file that lists them. */
+  shopsFile: z.string().min(1).optional(),
+  /** What every Redis key of this deployment starts with, so several deployments can share one Redis. */
+  redisKeyPrefix: field.redisKeyPrefix.optional(),
 });
 
 export type ProcessSettings = z.output<typeof processSettingsSchema>;

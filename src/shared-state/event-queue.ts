@@ -20,6 +20,8 @@ const LOCK_MS = 10_000;
 const STALLED_CHECK_MS = 5_000;
 
 export interface StoredEvent {
+  /** The shop whose webhook it came to. */
+  shop: string;
   /** The webhook event as LINE sent it (verified by its signature before it was stored). */
   event: unknown;
 }
@@ -34,9 +36,9 @@ export interface DurableEventQueue {
    * Stores one webhook's events, each in its chat's partition, in order; resolves true once Redis has
    * them all, false when it could not within `timeoutMs` (the caller then handles them in-process).
    */
-  store(events: readonly unknown[], timeoutMs: number): Promise<boolean>;
+  store(shop: string, events: readonly unknown[], timeoutMs: number): Promise<boolean>;
   /** Starts taking events: `handle` runs one event and resolves when its answer has gone out or definitely failed. */
-  startWorkers(handle: (event: unknown) => Promise<void>): Promise<void>;
+  startWorkers(handle: (stored: StoredEvent) => Promise<void>): Promise<void>;
   /** Events waiting in Redis, over all partitions. */
   waiting(): Promise<number>;
   /**
@@ -53,6 +55,8 @@ export interface DurableEventQueueOptions {
   commands: Redis;
   /** Shared by the workers (each duplicates it for its blocking reads). */
   workers: Redis;
+  /** The deployment's key prefix (its queues are `<prefix>:events-NN`). */
+  prefix: string;
   log: Logger;
   observer?: EventQueueObserver;
 }
@@ -80,7 +84,7 @@ const queueName = (partition: number): string => `events-${String(partition).pad
 
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
   const { log } = options;
-  const prefix = "slipline";
+  const { prefix } = options;
   const queues = Array.from({ length: PARTITIONS }, (_, p) => new Queue<StoredEvent>(queueName(p), { connection: options.commands, prefix }));
   const queueOf = (p: number): Queue<StoredEvent> => {
     const queue = queues[p];
@@ -92,21 +96,24 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   let inHand = 0;
 
   return {
-    async store(events, timeoutMs) {
+    async store(shop, events, timeoutMs) {
       const byPartition = new Map<number, unknown[]>();
       for (const event of events) {
-        const p = partitionOf(chatIdOf(event));
+        // A chat id seen by two shops is two chats: the partition is the shop's chat.
+        const chat = chatIdOf(event);
+        const p = partitionOf(chat === undefined ? undefined : `${shop}/${chat}`);
         byPartition.set(p, [...(byPartition.get(p) ?? []), event]);
       }
       const adds = [...byPartition].map(([p, list]) =>
         queueOf(p).addBulk(
           list.map((event) => {
-            const jobId = eventIdOf(event);
+            const eventId = eventIdOf(event);
+            const jobId = eventId === undefined ? undefined : `${shop}-${eventId}`;
             return {
               name: "event",
-              data: { event },
-              // The event's id as the job's: the same event stored twice while it waits (two instances, a
-              // redelivery) is one job. An answered event's data is not kept: the ledger (ids only) stops a
+              data: { shop, event },
+              // The shop's and the event's ids as the job's: the same event stored twice while it waits (two
+              // instances, a redelivery) is one job. An answered event's data is not kept: the ledger (ids only) stops a
               // later copy.
               opts: { ...(jobId === undefined ? {} : { jobId }), removeOnComplete: true, removeOnFail: { age: 86_400 } },
             };
@@ -133,7 +140,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         const process = async (job: Job<StoredEvent>): Promise<void> => {
           inHand += 1;
           try {
-            await handle(job.data.event);
+            await handle(job.data);
           } finally {
             inHand -= 1;
           }

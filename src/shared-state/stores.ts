@@ -11,8 +11,8 @@ import { NOTE_PERIOD_MS } from "../roles/quiet-notes.js";
 import type { AccountCache } from "../slip/account-cache.js";
 import type { AccountInfo } from "../slip/types.js";
 
-/** Every key the bot writes starts with this, so one Redis can serve other things too. */
-export const KEY_PREFIX = "slipline:";
+// Every key starts with the shop's namespace (`<deployment prefix>:` for the environment's one shop,
+// `<deployment prefix>:shop:<id>:` with a shops file), so deployments and shops sharing one Redis never mix.
 
 /** LINE redelivers for up to about 20 minutes; an answered event is remembered for a day. */
 const ANSWERED_TTL_S = 24 * 60 * 60;
@@ -24,8 +24,8 @@ const JOURNAL_TTL_S = 24 * 60 * 60;
  * worker at a time, so the ledger has only to stop an event answered before (redelivered, or sent to
  * another instance after its job was cleared) from being answered again.
  */
-export function redisLedger(redis: Redis): EventLedger {
-  const key = (eventId: string): string => `${KEY_PREFIX}answered:${eventId}`;
+export function redisLedger(redis: Redis, namespace: string): EventLedger {
+  const key = (eventId: string): string => `${namespace}answered:${eventId}`;
   return {
     async claim(eventId) {
       return (await redis.exists(key(eventId))) === 0;
@@ -36,8 +36,8 @@ export function redisLedger(redis: Redis): EventLedger {
   };
 }
 
-export function redisJournal(redis: Redis): DeliveryJournal {
-  const key = (eventId: string): string => `${KEY_PREFIX}delivery:${eventId}`;
+export function redisJournal(redis: Redis, namespace: string): DeliveryJournal {
+  const key = (eventId: string): string => `${namespace}delivery:${eventId}`;
   return {
     async read(eventId) {
       const fields = await redis.hgetall(key(eventId));
@@ -54,11 +54,11 @@ export function redisJournal(redis: Redis): DeliveryJournal {
 }
 
 /** The customer note's once-in-12-hours rule, across instances: whoever sets the key sends the note. */
-export function redisQuietNotes(redis: Redis, periodMs: number = NOTE_PERIOD_MS): QuietNotes {
+export function redisQuietNotes(redis: Redis, namespace: string, periodMs: number = NOTE_PERIOD_MS): QuietNotes {
   return {
     async claim(chatId) {
       try {
-        return (await redis.set(`${KEY_PREFIX}note:${chatId}`, "1", "PX", periodMs, "NX")) === "OK";
+        return (await redis.set(`${namespace}note:${chatId}`, "1", "PX", periodMs, "NX")) === "OK";
       } catch {
         // Redis away: a note repeated once is better than a customer left without one.
         return true;
@@ -67,8 +67,8 @@ export function redisQuietNotes(redis: Redis, periodMs: number = NOTE_PERIOD_MS)
   };
 }
 
-export function redisAccountCache(redis: Redis): AccountCache {
-  const key = `${KEY_PREFIX}account-info`;
+export function redisAccountCache(redis: Redis, namespace: string): AccountCache {
+  const key = `${namespace}account-info`;
   return {
     async get() {
       const text = await redis.get(key);
@@ -87,7 +87,7 @@ const VERSION_TTL_MS = 24 * 60 * 60 * 1000;
  * The latest version of each group message, shared, compared and written in one step (a Lua script), so two
  * instances holding two edits of one message agree which is the latest. The same rule as pipeline/versions.ts.
  */
-export function redisVersions(redis: Redis): MessageVersions {
+export function redisVersions(redis: Redis, namespace: string): MessageVersions {
   const script = `
     local before = redis.call('HMGET', KEYS[1], 'ts', 'fp')
     if before[1] and tonumber(before[1]) >= tonumber(ARGV[1]) then return 'older' end
@@ -102,7 +102,7 @@ export function redisVersions(redis: Redis): MessageVersions {
     async record(messageId, timestamp, fingerprint) {
       // Only equality is ever compared, so Redis keeps a digest, not what the message asked (amounts, references, ids).
       const digest = fingerprint === CHATTER ? CHATTER : createHash("sha256").update(fingerprint).digest("base64url");
-      const answer = await redis.eval(script, 1, `${KEY_PREFIX}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
+      const answer = await redis.eval(script, 1, `${namespace}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
       if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
       throw new Error(`unexpected answer from redis: ${String(answer)}`);
     },

@@ -62,8 +62,8 @@ describe("the start-up look at the LINE channel", { timeout: 120_000 }, () => {
     expect(bot.process.output()).toMatch(/"basicId":"@slipline".*"msg":"LINE channel checked: the token works"/);
     expect(bot.process.output()).toContain("the channel's webhook URL is not this deployment's (PUBLIC_URL)");
     const metrics = await (await fetch(`${bot.url}/metrics`)).text();
-    expect(metrics).toMatch(/^slipline_line_check\{state="ok"\} 1$/m);
-    expect(metrics).toMatch(/^slipline_line_check\{state="token_rejected"\} 0$/m);
+    expect(metrics).toMatch(/^slipline_line_check\{shop="default",state="ok"\} 1$/m);
+    expect(metrics).toMatch(/^slipline_line_check\{shop="default",state="token_rejected"\} 0$/m);
 
     // Set right, the same check has nothing to say.
     expect(await bot.process.stop(15_000)).toBe(0);

@@ -97,12 +97,15 @@ describe("main", { timeout: 60_000 }, () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/html/);
     expect((await fetch(`${url}healthz`)).status).toBe(200);
-    expect((await fetch(`${url}webhook`)).status).toBe(405);
+    // Local mode plays two shops' OAs: each has its webhook; /webhook names no shop.
+    expect((await fetch(`${url}webhook/cafe`)).status).toBe(405);
+    expect((await fetch(`${url}webhook/second`)).status).toBe(405);
+    expect((await fetch(`${url}webhook`)).status).toBe(404);
     expect((await fetch(`${url}api/config`)).headers.get("content-type")).toMatch(/json/);
     expect((await fetch(`${url}no-such-page`)).status).toBe(404);
     expect(main.stdout().match(/Open http/g)).toHaveLength(1);
     // Local mode lists the console's staff personas and staff group, so nothing warns about empty lists.
-    expect(main.stdout()).not.toMatch(/STAFF_USER_IDS and STAFF_GROUP_IDS are empty/);
+    expect(main.stdout()).not.toMatch(/no staff listed/);
     main.child.kill("SIGTERM");
     expect(await main.exited).toBe(0);
     expect(main.stdout()).toMatch(/shutting down/);

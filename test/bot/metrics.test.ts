@@ -106,8 +106,8 @@ describe("a running bot's /metrics", { timeout: 60_000 }, () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes \d+/m);
     // Ours, with the balance just asked for counted.
-    expect(text).toMatch(/^slipline_events_total\{type="message",outcome="answered"\} 1$/m);
-    expect(text).toMatch(/^slipline_slip_service_requests_total\{operation="GET \/api\/account\/info",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^slipline_events_total\{shop="default",type="message",outcome="answered"\} 1$/m);
+    expect(text).toMatch(/^slipline_slip_service_requests_total\{shop="default",operation="GET \/api\/account\/info",outcome="ok"\} 1$/m);
     const families = scrapedNames(text);
     const foreign = [...families.keys()].filter((name) => !/^(slipline|process|nodejs)_/.test(name));
     expect(foreign).toEqual([]);

@@ -1,11 +1,13 @@
 // Several bot processes sharing one Redis (a redis-server of the test's own, on a free port), black box:
 // a burst split between two instances with one of them SIGKILLed, the same event sent to both, Redis
 // restarted mid-burst, a redelivery after a restart, one chat's events across instances, shared notes.
+import { createHash } from "node:crypto";
 import { Queue } from "bullmq";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { partitionOf } from "../../src/shared-state/event-queue.js";
 import { killLeftovers } from "../helpers/entry-process.js";
-import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
+import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { BotProcess, World } from "../helpers/loopback-world.js";
 import { startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
@@ -60,7 +62,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(doubled).toEqual([]);
     for (const s of acked) expect(answers.get(s.chatId)).toEqual(["qr-card+image"]);
     // What A had in hand when it died, B found (its log names the events) and answered within 30 s of the kill.
-    const recovered = [...b.process.output().matchAll(/"jobId":"([0-9A-Z]+)"[^\n]*taken up again/g)].map((m) => m[1]);
+    const recovered = [...b.process.output().matchAll(/"jobId":"[a-z0-9-]+-([0-9A-Z]+)"[^\n]*taken up again/g)].map((m) => m[1]);
     expect(recovered.length).toBeGreaterThan(0);
     for (const eventId of recovered) {
       const chatId = sent.find((s) => s.eventId === eventId)?.chatId;
@@ -96,8 +98,16 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     // A restart (the data survives: append-only file). The queue keeps no event once it is answered (its
     // data is gone with its job): only the ledger of answered events still knows it.
     await redis.restart();
-    const queue = new Queue(`events-${String(partitionOf(chatId)).padStart(2, "0")}`, { connection: { host: "127.0.0.1", port: redis.port }, prefix: "slipline" });
-    expect(await queue.getJobState(eventId)).toBe("unknown");
+    // The queue as the bot names it: the deployment's prefix (derived from its channel), the shop's chat.
+    const prefix = `slipline:${createHash("sha256").update(`slipline-redis-prefix:${CHANNEL_SECRET}`).digest("hex").slice(0, 12)}`;
+    const queue = new Queue(`events-${String(partitionOf(`default/${chatId}`)).padStart(2, "0")}`, { connection: { host: "127.0.0.1", port: redis.port }, prefix });
+    // The right queue: the bot made it (its meta is there), and it holds nothing of the answered event.
+    const look = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    expect(await look.exists(`${prefix}:${queue.name}:meta`)).toBe(1);
+    look.disconnect();
+    expect(await queue.count()).toBe(0);
+    expect((await queue.getCompletedCount()) + (await queue.getFailedCount())).toBe(0);
+    expect(await queue.getJobState(`default-${eventId}`)).toBe("unknown");
     await queue.close();
     const second = await instance(world, redis);
     const redelivered = body.replace('"isRedelivery":false', '"isRedelivery":true');
@@ -106,7 +116,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
-    expect(metrics).toMatch(/^slipline_duplicate_events_total 1$/m);
+    expect(metrics).toMatch(/^slipline_duplicate_events_total\{shop="default"\} 1$/m);
   });
 
   it("Redis restarted mid-burst: no acknowledged event is lost", async () => {

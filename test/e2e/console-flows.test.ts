@@ -199,7 +199,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     // A customer transfers ฿321 to the demo shop (the console's button, through the sandbox's local route).
     await c.page.fill("#pay-amount", "321");
     await c.page.click("#pay");
-    await c.page.getByText(/paid the shop ฿321\.00/).waitFor({ timeout: REPLY.timeoutMs });
+    await c.page.getByText(/paid ร้านกาแฟดีใจ ฿321\.00/).waitFor({ timeout: REPLY.timeoutMs });
     await c.tapButton("เช็คยอดเข้า");
     const arrived = await c.waitForBotMessage("เข้าแล้ว 1 รายการ", REPLY);
     await expect(arrived.locator(".flex-bubble").textContent()).resolves.toContain("ยอด 321 บาท เข้าหรือยัง");

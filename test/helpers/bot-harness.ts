@@ -1,12 +1,9 @@
 // The whole bot on loopback for end-to-end tests: real HTTP server, real signatures, the sandbox, the LINE stand-in.
 import { randomBytes } from "node:crypto";
-import type { RequestListener, Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { messagingApi } from "@line/bot-sdk";
+import { startDeployment } from "../../src/app/deployment.js";
+import type { Deployment } from "../../src/app/deployment.js";
 import type { BotSettings } from "../../src/config.js";
 import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
-import { createLineHttpApi } from "../../src/line/api.js";
-import { createOutbox } from "../../src/line/outbox.js";
 import type { OutboxOptions } from "../../src/line/outbox.js";
 import type { StaffLists } from "../../src/roles/audience.js";
 import { startLinePlatform } from "../../src/local-line/platform.js";
@@ -14,20 +11,11 @@ import type { LinePlatform, RecordedSend } from "../../src/local-line/platform.j
 import { createLogger } from "../../src/log.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { createBotApp, createBotServer } from "../../src/server.js";
-import { createMetrics } from "../../src/metrics/metrics.js";
 import type { Metrics } from "../../src/metrics/metrics.js";
-import type { BotApp } from "../../src/server.js";
-import { createSlipClient } from "../../src/slip/client.js";
-import { createQuietNotes } from "../../src/roles/quiet-notes.js";
-import { memoryVersions } from "../../src/pipeline/versions.js";
-import { createSummaryLoader } from "../../src/summary/load.js";
-import { createNotifier } from "../../src/schedules/notifier.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
-import { readQuota } from "../../src/schedules/quota.js";
-import { memoryScheduleStore } from "../../src/schedules/store.js";
-import { createMenuLinkKeeper } from "../../src/rich-menu/links.js";
 import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
+import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH } from "../../src/shops/shop.js";
+import type { ShopConfig } from "../../src/shops/shop.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
 import { captureLogs } from "./log-capture.js";
@@ -83,7 +71,10 @@ export interface BotHarness {
   readonly slip: SlipClient;
   /** The slip service's address (the sandbox's, unless another was given). */
   readonly slipUrl: string;
-  readonly bot: BotApp;
+  /** The deployment the harness started (the one composition root). */
+  readonly deployment: Deployment;
+  /** Waits until every accepted event is handled. */
+  drain(): Promise<void>;
   readonly metrics: Metrics;
   /** Set with `alerts`: the test calls `tick()` when it has moved the clock. */
   readonly notifier: Notifier | undefined;
@@ -140,101 +131,61 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     logs = captureLogs();
     const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret] });
 
-    const metrics = createMetrics();
-    const slip = createSlipClient({
-      baseUrl: slipBaseUrl,
-      apiSecret,
-      timeoutMs: options.slipTimeoutMs ?? 5_000,
-      ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }),
+    let shop: ShopConfig = Object.freeze({
+      id: DEFAULT_SHOP_ID,
+      name: undefined,
+      webhookPath: DEFAULT_WEBHOOK_PATH,
+      line: Object.freeze({ channelSecret, channelAccessToken: accessToken }),
+      slip: Object.freeze({ baseUrl: slipBaseUrl, apiSecret, qrImageOrigins: Object.freeze([]) }),
+      settings: Object.freeze({
+        promptPayId: { type: "phone", digits: "0812345678" },
+        staffUserIds: new Set<string>(),
+        staffGroupIds: new Set<string>(),
+        defaultLang: "th",
+        timeZone: "Asia/Bangkok",
+        ...options.settings,
+      } satisfies BotSettings),
+      alerts: Object.freeze({
+        dailySummaryAt: options.alerts?.dailySummaryAt,
+        lowTokenSlips: options.alerts?.lowTokenSlips,
+        expiryDays: options.alerts?.expiryDays,
+        watchMinutes: options.alerts?.watchMinutes,
+      }),
       accountCacheSeconds: 0,
-      observer: metrics.slip,
-      ...options.slipOptions,
+      markAsRead: options.markAsRead ?? false,
     });
-    closers.push(() => slip.close());
-
-    // The bot's own way to LINE: the undici pool of src/line/api.ts.
-    const lineHttp = createLineHttpApi({ channelAccessToken: accessToken, baseUrl: options.lineBaseUrl ?? platform.url });
-    closers.push(() => lineHttp.close());
-    // The SDK's client for the rare calls, as in main.ts.
-    const api = new messagingApi.MessagingApiClient({ channelAccessToken: accessToken, baseURL: options.lineBaseUrl ?? platform.url });
-    let settings: BotSettings = {
-      promptPayId: { type: "phone", digits: "0812345678" },
-      staffUserIds: new Set(),
-      staffGroupIds: new Set(),
-      defaultLang: "th",
-      timeZone: "Asia/Bangkok",
-      ...options.settings,
-    };
-    const staff = (): StaffLists => settings;
-    const outbox = createOutbox({
-      api: lineHttp,
+    // The one composition root, as production and local mode start it.
+    const deployment = await startDeployment({
       log,
-      staff,
-      backoffBaseMs: 5,
-      backoffMaxMs: 20,
-      loadingDelayMs: 0,
-      observer: metrics.line,
-      privacy: metrics.privacy,
-      ...options.outbox,
-    });
-    const clock = options.now === undefined ? {} : { now: options.now };
-    const summaries = createSummaryLoader({ slip, ...clock });
-    const notifier =
-      options.alerts === undefined
-        ? undefined
-        : createNotifier({
-            alerts: options.alerts,
-            settings,
-            staff,
-            slip,
-            summaries,
-            outbox,
-            quota: () => readQuota(api, log),
-            store: memoryScheduleStore(() => (options.now?.() ?? new Date()).getTime()),
-            log,
-            ...clock,
-          });
-    const menuLinks =
-      options.keepMenuLinks === true
-        ? createMenuLinkKeeper({ api, isStaff: (userId) => settings.staffUserIds.has(userId), log, recheckMs: 0 })
-        : undefined;
-    const bot = createBotApp({
-      ...(menuLinks === undefined ? {} : { onSender: (userId: string) => menuLinks.seen(userId) }),
-      channelSecret,
-      outbox,
-      // A getter, so a change of the staff lists (setStaff) reaches the next event, as a reload would.
-      handlerDeps: {
-        get settings() {
-          return settings;
-        },
-        slip,
-        log,
-        quietNotes: createQuietNotes(),
-        summaries,
-        watches: notifier?.watches,
-        versions: memoryVersions(),
-      },
-      ...(options.markAsRead === undefined ? {} : { markAsRead: options.markAsRead }),
-      log,
-      ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
-      ...(options.now === undefined ? {} : { now: options.now }),
+      shops: [shop],
+      many: false,
+      port: 0,
+      host: "127.0.0.1",
+      lineApiBaseUrl: options.lineBaseUrl ?? platform.url,
       ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),
       ...(options.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: options.maxConcurrentEvents }),
-      metrics,
       ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }),
+      // Pushes are ticked by the test (`notifier.tick()`), never by a timer.
+      tickMs: 24 * 60 * 60 * 1000,
+      now: options.now,
+      handlers: options.handlers,
+      slipOptions: { timeoutMs: options.slipTimeoutMs ?? 5_000, ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }), ...options.slipOptions },
+      outboxOptions: { backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.outbox },
+      menuRecheckMs: 0,
+      keepMenuLinks: options.keepMenuLinks === true,
     });
-    const server = await listen(bot.app);
-    bot.markReady();
     closers.push(async () => {
-      await bot.drain();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await deployment.shutdown();
     });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const webhookUrl = `${url}/webhook`;
+    const running = deployment.shops.byId(DEFAULT_SHOP_ID);
+    if (running === undefined) throw new Error("the harness's shop did not start");
+    const url = deployment.url;
+    const webhookUrl = `${url}${DEFAULT_WEBHOOK_PATH}`;
 
     const post = (events: readonly unknown[]) => postWebhook(webhookUrl, webhookBody(events), { secret: channelSecret });
+    const drain = async (): Promise<void> => {
+      await deployment.dispatcher.drain();
+    };
 
     return {
       url,
@@ -244,14 +195,16 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       channelSecret,
       accessToken,
       apiSecret,
-      slip,
+      slip: running.slip,
       slipUrl: slipBaseUrl,
-      bot,
-      metrics,
-      notifier,
-      menuLinks,
+      deployment,
+      drain,
+      metrics: deployment.metrics,
+      notifier: running.notifier,
+      menuLinks: options.keepMenuLinks === true ? running.menuLinks : undefined,
       setStaff(lists) {
-        settings = { ...settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds };
+        shop = Object.freeze({ ...shop, settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }) });
+        void deployment.reload([shop]);
       },
       token: (chatId) => platform.issueReplyToken(chatId),
       post,
@@ -259,7 +212,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
         const before = platform.sent.length;
         const answer = await post(events);
         if (answer.status !== 200) throw new Error(`webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-        await bot.drain();
+        await drain();
         return platform.sent.slice(before);
       },
       close,
@@ -270,11 +223,3 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
   }
 }
 
-function listen(app: RequestListener): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    // The production server, with its timeouts and connection cap.
-    const server = createBotServer(app);
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
-  });
-}

@@ -35,7 +35,7 @@ describe("POST /webhook", () => {
     const body = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "help" })]);
     const answer = await postWebhook(bot.webhookUrl, body, { signature: signBody(`${body} `, VECTOR.secret) });
     expect(answer).toEqual({ status: 401, body: { message: "Invalid signature" } });
-    await bot.bot.drain();
+    await bot.drain();
     expect(bot.platform.sent.filter((s) => s.chatId === user)).toHaveLength(0);
   });
 
@@ -71,7 +71,7 @@ describe("POST /webhook", () => {
     const before = bot.platform.sent.length;
     const answer = await postWebhook(bot.webhookUrl, raw, { secret: VECTOR.secret });
     expect(answer.status).toBe(200);
-    await bot.bot.drain();
+    await bot.drain();
     expect(bot.platform.sent.length).toBe(before + 1);
   });
 
@@ -156,12 +156,12 @@ describe("probes and metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(text).toMatch(/^slipline_events_total\{type="message",outcome="answered"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_events_total\{shop="default",type="message",outcome="answered"\} [1-9]/m);
     expect(text).toMatch(/^slipline_event_duration_seconds_bucket\{le="\+Inf"\} [1-9]/m);
-    expect(text).toMatch(/^slipline_line_api_requests_total\{endpoint="reply",status="200"\} [1-9]/m);
-    expect(text).toMatch(/^slipline_slip_service_requests_total\{operation="POST \/api\/promptpay-qr-url",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_line_api_requests_total\{shop="default",endpoint="reply",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^slipline_slip_service_requests_total\{shop="default",operation="POST \/api\/promptpay-qr-url",outcome="ok"\} [1-9]/m);
     expect(text).toMatch(/^slipline_event_queue_depth 0$/m);
-    expect(text).toMatch(/^slipline_slip_service_circuit_state 0$/m);
+    expect(text).toMatch(/^slipline_slip_service_circuit_state\{shop="default"\} 0$/m);
     expect(text).toMatch(/^slipline_webhook_refused_total\{reason="unsigned"\} [1-9]/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     for (const secret of [bot.channelSecret, bot.accessToken, bot.apiSecret]) expect(text).not.toContain(secret);
@@ -199,7 +199,7 @@ describe("readiness, admission and the metrics token", () => {
       // One running, two waiting: the fourth and fifth are refused before any work, with a hint to retry.
       expect(statuses).toEqual([200, 200, 200, 503, 503]);
       open();
-      await b.bot.drain();
+      await b.drain();
       expect(handled.sort()).toEqual(["e0", "e1", "e2"]);
       expect(b.platform.sent).toHaveLength(3);
       expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^slipline_webhook_refused_total\{reason="busy"\} 2$/m);
@@ -225,13 +225,13 @@ describe("readiness, admission and the metrics token", () => {
     try {
       const user = lineId("U", 0x520);
       expect((await b.post([textEvent({ source: { type: "user", userId: user }, replyToken: b.token(user), text: "x" })])).status).toBe(200);
-      b.bot.stopAccepting();
+      b.deployment.bot.stopAccepting();
       const ready = await fetch(`${b.url}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toEqual({ status: "draining" });
       const late = lineId("U", 0x521);
       expect((await b.post([textEvent({ source: { type: "user", userId: late }, replyToken: b.token(late), text: "y" })])).status).toBe(503);
-      const drained = b.bot.drain(5_000);
+      const drained = b.deployment.dispatcher.drain(5_000);
       open();
       expect(await drained).toEqual({ abandoned: [] });
       expect(b.platform.sent.map((s) => s.chatId)).toEqual([user]);
@@ -259,9 +259,9 @@ describe("readiness, admission and the metrics token", () => {
       const group = lineId("C", 0x530);
       const eventId = newEventId();
       await b.post([textEvent({ source: { type: "group", groupId: group, userId: lineId("U", 0x531) }, replyToken: b.token(group), text: "x", eventId })]);
-      b.bot.stopAccepting();
-      const report = await b.bot.drain(200);
-      expect(report).toEqual({ abandoned: [{ eventId, chatId: group, apologised: true }] });
+      b.deployment.bot.stopAccepting();
+      const report = await b.deployment.dispatcher.drain(200);
+      expect(report).toEqual({ abandoned: [{ shop: "default", eventId, chatId: group, apologised: true }] });
       open();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(b.platform.sent.map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment." }]]);

@@ -100,7 +100,14 @@ describe("console API", () => {
     expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
-    expect(config).toEqual({ botName: "slipline", people: DEMO_PEOPLE, groups: DEMO_GROUPS, timeZone: "Asia/Bangkok", canSimulatePayment: false });
+    expect(config).toEqual({
+      botName: "slipline",
+      people: DEMO_PEOPLE,
+      groups: DEMO_GROUPS,
+      timeZone: "Asia/Bangkok",
+      shops: [{ id: "default", name: "the shop", canSimulatePayment: false }],
+      canSimulatePayment: false,
+    });
   });
 
   it("simulates a customer paying the embedded sandbox, notes it in the chat, and refuses a bad amount or chat", async () => {

@@ -124,7 +124,7 @@ describe("which menu a person sees", () => {
     expect(await shownTo(nok)).toEqual({
       ...(await api.getRichMenu(general)),
       source: "default",
-      imageUrl: `/api/rich-menu/image/${general}`,
+      imageUrl: `/api/rich-menu/image/${general}?shop=default`,
     });
     expect(await shownTo(somchai)).toMatchObject({ richMenuId: staff, source: "linked", selected: true, chatBarText: "Menu" });
 

@@ -74,7 +74,7 @@ describe("event dispatcher", () => {
     expect(answer.status).toBe(200);
     expect(bot.platform.sent).toHaveLength(0); // answered while the handler is still waiting
     release();
-    await bot.bot.drain();
+    await bot.drain();
     expect(started).toBe(true);
     expect(bot.platform.sent.map((s) => s.kind)).toEqual(["reply"]);
   });
@@ -131,7 +131,7 @@ describe("event dispatcher", () => {
       { junk: true },
     ]);
     expect(answer.status).toBe(200);
-    await bot.bot.drain();
+    await bot.drain();
     expect(calls).toEqual([]);
     expect(bot.platform.sent).toEqual([]);
     expect(bot.logs.entries().filter((e) => e.level === 50)).toEqual([]);

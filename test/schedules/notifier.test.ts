@@ -128,7 +128,7 @@ const stores: { name: string; fresh: () => Promise<ScheduleStore>; outlivesResta
     name: "on Redis",
     fresh: async () => {
       await redisClient.flushdb();
-      return redisScheduleStore(redisClient);
+      return redisScheduleStore(redisClient, "slipline-test:");
     },
     outlivesRestart: true,
   },
@@ -321,7 +321,7 @@ describe("two instances on one Redis", { timeout: 60_000 }, () => {
   it("push the daily summary once between them", async () => {
     await redisClient.flushdb();
     const alerts = { dailySummaryAt: { hour: 18, minute: 0 } };
-    const [a, b] = [notifierWith(alerts, redisScheduleStore(redisClient), true), notifierWith(alerts, redisScheduleStore(redisClient), true)];
+    const [a, b] = [notifierWith(alerts, redisScheduleStore(redisClient, "slipline-test:"), true), notifierWith(alerts, redisScheduleStore(redisClient, "slipline-test:"), true)];
     clock = bangkok("2026-11-20 18:00");
     const mark = platform.sent.length;
     await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);

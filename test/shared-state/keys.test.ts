@@ -17,10 +17,13 @@ let client: Redis;
 const DAY_MS = 86_400_000;
 const CUSTOMER = lineId("U", 0x7e1);
 const TEXT = "qr 150 โอนแล้วนะคะ คุณสมศรี";
+/** A deployment's prefix, and one shop's namespace under it (as a shops file's deployment has). */
+const PREFIX = "agency-a";
+const SHOP = `${PREFIX}:shop:cafe:`;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  shared = openSharedState(redis.url, pino({ level: "silent" }), { redisError: () => undefined, jobRecovered: () => undefined });
+  shared = openSharedState(redis.url, PREFIX, pino({ level: "silent" }), { redisError: () => undefined, jobRecovered: () => undefined });
   client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 }, 30_000);
 afterAll(async () => {
@@ -65,33 +68,34 @@ async function contentOf(key: string): Promise<string> {
 describe("keys in Redis", { timeout: 60_000 }, () => {
   it("all expire, except the queue's own bookkeeping, which holds no event's data once it is answered", async () => {
     const handled: string[] = [];
-    await shared.queue.startWorkers(async (event) => {
-      handled.push((event as { webhookEventId: string }).webhookEventId);
+    await shared.queue.startWorkers(async (stored) => {
+      handled.push(`${stored.shop}/${(stored.event as { webhookEventId: string }).webhookEventId}`);
       return Promise.resolve();
     });
     const events = [0, 1, 2].map(() =>
       textEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: "r", text: TEXT, eventId: newEventId() }),
     );
-    expect(await shared.queue.store(events, 5_000)).toBe(true);
+    expect(await shared.queue.store("cafe", events, 5_000)).toBe(true);
     const deadline = Date.now() + 20_000;
     while (handled.length < events.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(handled).toHaveLength(events.length);
+    expect(handled.sort()).toEqual(events.map((e) => `cafe/${e.webhookEventId}`).sort());
     await shared.queue.stopWorkers(5_000);
 
     const eventId = events[0]?.webhookEventId ?? "";
-    await shared.ledger.settle(eventId);
-    await shared.journal.write(eventId, 0, "done");
-    expect(await shared.quietNotes.claim(CUSTOMER, Date.now())).toBe(true);
-    await shared.accountCache.set(
+    const shop = shared.forShop(SHOP);
+    await shop.ledger.settle(eventId);
+    await shop.journal.write(eventId, 0, "done");
+    expect(await shop.quietNotes.claim(CUSTOMER, Date.now())).toBe(true);
+    await shop.accountCache.set(
       { storeName: "ร้านกาแฟดีใจ", packageName: "Pro", tokens: 1, credits: 0, rate: { chat: 1, api: 1 }, estimatedSlips: { chat: 1, api: 1 }, expiresAt: "2027-01-01T00:00:00.000Z" },
       30_000,
     );
     // An edited message's versions: the same rule as in memory, in one step.
-    expect(await shared.versions.record("325708", 1_000, 'run:{"kind":"qr","amount":15000}')).toBe("first");
-    expect(await shared.versions.record("325708", 3_000, "none")).toBe("changed");
-    expect(await shared.versions.record("325708", 2_000, 'run:{"kind":"qr","amount":99900}')).toBe("older");
-    expect(await shared.versions.record("325708", 4_000, 'run:{"kind":"qr","amount":15000}')).toBe("same");
-    const schedules = shared.scheduleStore();
+    expect(await shop.versions.record("325708", 1_000, 'run:{"kind":"qr","amount":15000}')).toBe("first");
+    expect(await shop.versions.record("325708", 3_000, "none")).toBe("changed");
+    expect(await shop.versions.record("325708", 2_000, 'run:{"kind":"qr","amount":99900}')).toBe("older");
+    expect(await shop.versions.record("325708", 4_000, 'run:{"kind":"qr","amount":15000}')).toBe("same");
+    const schedules = shop.scheduleStore;
     expect(await schedules.once("daily-summary:2026-11-24", 2 * DAY_MS)).toBe(true);
     const now = Date.now();
     await schedules.addWatch({ id: "w1", chatId: CUSTOMER, amountSatang: 15_000, afterMs: now, untilMs: now + 30 * 60_000, lang: "th" });
@@ -100,7 +104,10 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
     const withoutExpiry = [...keys].filter(([, ttl]) => ttl < 0).map(([key]) => key);
     // BullMQ's own structure (the queue's id counter, meta, event stream, stalled-check marks): named, and
     // holding no event once it is answered.
-    const bookkeeping = /^slipline:events-\d\d:(id|meta|events|stalled-check|marker)$/;
+    const bookkeeping = /^agency-a:events-\d\d:(id|meta|events|stalled-check|marker)$/;
+    // Every key is the deployment's; the shop's own are under its namespace.
+    expect([...keys.keys()].filter((key) => !key.startsWith(`${PREFIX}:`))).toEqual([]);
+    expect([...keys.keys()].filter((key) => !bookkeeping.test(key) && !key.startsWith(SHOP))).toEqual([]);
     expect(withoutExpiry.filter((key) => !bookkeeping.test(key))).toEqual([]);
     for (const key of withoutExpiry) expect(await contentOf(key)).not.toMatch(/คุณสมศรี|qr 150/);
     for (const key of keys.keys()) {
@@ -111,7 +118,7 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
     // What lives longest: the ledger and the journal, a day (LINE redelivers for about 20 minutes).
     const longest = Math.max(...[...keys].filter(([key]) => !bookkeeping.test(key)).map(([, ttl]) => ttl));
     expect(longest).toBeLessThanOrEqual(2 * DAY_MS);
-    expect(keys.get("slipline:schedule:watches")).toBeGreaterThan(30 * 60_000);
-    expect(keys.get("slipline:schedule:watches")).toBeLessThanOrEqual(30 * 60_000 + 3_600_000);
+    expect(keys.get(`${SHOP}schedule:watches`)).toBeGreaterThan(30 * 60_000);
+    expect(keys.get(`${SHOP}schedule:watches`)).toBeLessThanOrEqual(30 * 60_000 + 3_600_000);
   });
 });

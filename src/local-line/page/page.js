@@ -12,6 +12,8 @@
     config: { botName: "slipline", people: [], groups: [], timeZone: "", canSimulatePayment: false },
     me: "",
     chatId: "",
+    // The shop whose OA the person talks to (a deployment may serve several).
+    shop: "",
     entries: [],
     seen: new Set(),
     typingTimer: undefined,
@@ -26,8 +28,9 @@
 
   // ---------------------------------------------------------------- actions
 
+  // Every call names the shop (the OA) being played.
   async function post(path, body) {
-    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, shop: state.shop }) });
     return response.json().catch(() => ({}));
   }
 
@@ -168,7 +171,14 @@
   }
 
   function belongsHere(entry) {
+    if (entry.shop !== undefined && entry.shop !== state.shop) return false;
     return entry.chatId === state.chatId || (entry.type === "rejected" && !entry.chatId);
+  }
+
+  /** The OA's name: the shop's, when the console plays several. */
+  function oaName() {
+    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    return state.config.shops && state.config.shops.length > 1 && shop ? shop.name : state.config.botName;
   }
 
   function render() {
@@ -236,7 +246,7 @@
     const where = $("where");
     const previous = where.value;
     where.textContent = "";
-    const direct = el("option", "", `1:1 chat with ${state.config.botName}`);
+    const direct = el("option", "", `1:1 chat with ${oaName()}`);
     direct.value = state.me;
     where.appendChild(direct);
     for (const group of state.config.groups) {
@@ -256,10 +266,12 @@
     const group = state.config.groups.find((g) => g.groupId === state.chatId);
     $("my-id").textContent = state.me;
     $("chat-id").textContent = state.chatId;
-    $("chat-title").textContent = group ? group.name : state.config.botName;
+    $("chat-title").textContent = group ? group.name : oaName();
     const kind = group ? (group.staff ? "staff group" : "group with customers") : "1:1 chat";
     $("chat-sub").textContent = `${kind} · you are ${personName(state.me)}`;
-    $("greet").textContent = group ? `Invite ${state.config.botName} to this group` : `Add ${state.config.botName} as a friend`;
+    $("greet").textContent = group ? `Invite ${oaName()} to this group` : `Add ${oaName()} as a friend`;
+    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    $("pay-form").hidden = !(shop ? shop.canSimulatePayment : state.config.canSimulatePayment);
     $("group-hint").hidden = !group;
     $("join-group").hidden = !group;
     $("join-group").textContent = `${personName(state.me)} joins this group (as a new member)`;
@@ -321,9 +333,11 @@
 
   async function start() {
     state.config = await (await fetch("/api/config")).json();
+    state.shop = state.config.shops && state.config.shops[0] ? state.config.shops[0].id : "";
     state.richMenu = window.SliplineRichMenu.create({
       root: $("rich-menu"),
       input: $("text"),
+      shop: () => state.shop,
       notice: addLocalNotice,
       onLayout: stickToBottom,
     });
@@ -340,10 +354,22 @@
       fillChats();
     });
     $("where").addEventListener("change", chooseChat);
+    // Several shops: pick whose OA to talk to; each is a LINE channel of its own, with its own chats.
+    const shops = $("shop");
+    for (const shop of state.config.shops || []) {
+      const option = el("option", "", shop.name);
+      option.value = shop.id;
+      shops.appendChild(option);
+    }
+    $("shop-field").hidden = !(state.config.shops && state.config.shops.length > 1);
+    shops.value = state.shop;
+    shops.addEventListener("change", () => {
+      state.shop = shops.value;
+      fillChats();
+    });
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
     $("join-group").addEventListener("click", () => void post("/api/member-joined", { userId: state.me, chatId: state.chatId }));
     // With the embedded sandbox: a customer's transfer lands in the shop's history, for "has it arrived?".
-    $("pay-form").hidden = !state.config.canSimulatePayment;
     $("pay-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const amount = Number($("pay-amount").value);

@@ -92,7 +92,7 @@ window.SliplineRichMenu = (function richMenuModule() {
       let menu = null;
       if (state.direct && state.userId) {
         try {
-          const response = await fetch(`/api/rich-menu?userId=${encodeURIComponent(state.userId)}`);
+          const response = await fetch(`/api/rich-menu?userId=${encodeURIComponent(state.userId)}&shop=${encodeURIComponent(options.shop ? options.shop() : "")}`);
           menu = response.ok ? (await response.json()).richMenu : null;
         } catch {
           // The console is unreachable (it restarts): keep what is shown; the reconnect asks again.
@@ -155,7 +155,7 @@ window.SliplineRichMenu = (function richMenuModule() {
       const response = await fetch("/api/rich-menu/tap", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ userId: state.userId, chatId: state.chatId, richMenuId: menu.richMenuId, area: index }),
+        body: JSON.stringify({ userId: state.userId, chatId: state.chatId, richMenuId: menu.richMenuId, area: index, shop: options.shop ? options.shop() : "" }),
       });
       if (response.status === 409) notice("That menu was replaced before the tap reached the bot; here is the current one.");
       // The switch's own change event redraws the menu too; asking now does not wait for it.

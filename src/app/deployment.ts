@@ -1,0 +1,229 @@
+// The one composition root: a deployment serving one shop or many, built from their settings and the parts
+// they share (the HTTP server, Redis, the metrics, the logger). Production, local mode (which adds the
+// sandbox, the LINE stand-in and the console around it) and the tests' harness all start the bot here.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import type { Express } from "express";
+import PQueue from "p-queue";
+import type { Logger } from "pino";
+import type { InstanceRole } from "../config.js";
+import type { OutboxOptions } from "../line/outbox.js";
+import { createMetrics } from "../metrics/metrics.js";
+import type { Metrics } from "../metrics/metrics.js";
+import { createEventDispatcher } from "../pipeline/dispatcher.js";
+import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
+import { createBotApp, createBotServer } from "../server.js";
+import type { BotApp } from "../server.js";
+import type { SharedState } from "../shared-state/open.js";
+import { createShopRegistry } from "../shops/registry.js";
+import type { ShopChanges, ShopRegistry } from "../shops/registry.js";
+import type { ShopConfig } from "../shops/shop.js";
+import type { SlipClientOptions } from "../slip/client.js";
+import { buildShop, sameParts } from "./shop.js";
+import type { ShopBot } from "./shop.js";
+
+export interface DeploymentOptions {
+  log: Logger;
+  /** The shops to serve; `many` when they come from a shops file (then each has its own Redis namespace). */
+  shops: readonly ShopConfig[];
+  many: boolean;
+  port: number;
+  /** Where to listen; every interface when absent (local mode listens on 127.0.0.1 only). */
+  host?: string | undefined;
+  /** For the log: with a LINE channel, or local mode's stand-in. */
+  mode?: "line" | "local";
+  /** LINE's API host, or the local stand-in's. */
+  lineApiBaseUrl: string;
+  /** LINE mode: look at each shop's channel at start-up (PUBLIC_URL: the webhook URLs expected). */
+  lineCheck?: { publicUrl: string | undefined } | undefined;
+  /** With REDIS_URL: its address and the deployment's key prefix. */
+  redis?: { url: string; prefix: string } | undefined;
+  role?: InstanceRole;
+  metricsToken?: string | undefined;
+  maxQueuedEvents?: number | undefined;
+  maxConcurrentEvents?: number | undefined;
+  /** How often the opt-in pushes look at the clock. Default 15 s. */
+  tickMs?: number;
+  /** Parts to put in front of the bot's routes (local mode's console). */
+  mount?: ((root: Express) => void) | undefined;
+  // Tests' knobs.
+  metrics?: Metrics;
+  now?: (() => Date) | undefined;
+  handlers?: EventHandlers | undefined;
+  slipOptions?: Partial<Omit<SlipClientOptions, "baseUrl" | "apiSecret">> | undefined;
+  outboxOptions?: Partial<Omit<OutboxOptions, "api" | "log" | "staff">> | undefined;
+  menuRecheckMs?: number | undefined;
+  keepMenuLinks?: boolean | undefined;
+}
+
+export interface Deployment {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly metrics: Metrics;
+  readonly bot: BotApp;
+  readonly dispatcher: EventDispatcher;
+  readonly shops: ShopRegistry<ShopBot>;
+  readonly shared: SharedState | undefined;
+  /** Serves exactly these shops from now on (a reload). */
+  reload(shops: readonly ShopConfig[]): Promise<ShopChanges>;
+  /**
+   * /readyz goes 503 and new events are refused; no new connections; every accepted event is handled to
+   * the end, up to the grace period; only then do the parts it needs close. `abandoned`: events still
+   * unfinished then; `leftForOthers`: stored events left locked for another instance.
+   */
+  shutdown(graceMs?: number): Promise<{ abandoned: AbandonedEvent[]; leftForOthers: number }>;
+}
+
+/** How often the opt-in pushes look at the clock (and poll for watched payments). */
+export const NOTIFIER_TICK_MS = 15_000;
+/** The start-up looks at the LINE channels go a few at a time. */
+const LINE_CHECKS_AT_ONCE = 8;
+
+export async function startDeployment(options: DeploymentOptions): Promise<Deployment> {
+  const { log } = options;
+  const role = options.role ?? "both";
+  const metrics = options.metrics ?? createMetrics();
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((err: unknown) => log.warn({ err }, "a part did not close cleanly"));
+    }
+  };
+
+  try {
+    // Shared state when REDIS_URL is set: events kept until answered, and what every instance must agree on.
+    // Loaded only then: an instance without Redis never loads ioredis or BullMQ.
+    const shared =
+      options.redis === undefined ? undefined : (await import("../shared-state/open.js")).openSharedState(options.redis.url, options.redis.prefix, log, metrics);
+    if (shared !== undefined) {
+      closers.push(() => shared.redis.close());
+      closers.push(() => shared.queue.close());
+      metrics.watchStoredQueue(() => shared.queue.waiting());
+      log.info({ role, prefix: shared.prefix }, "REDIS_URL set: events are stored in redis and shared by every instance");
+    }
+
+    const dispatcher = createEventDispatcher({
+      log,
+      ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),
+      ...(options.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: options.maxConcurrentEvents }),
+    });
+
+    const checks = new PQueue({ concurrency: LINE_CHECKS_AT_ONCE });
+    const tickMs = options.tickMs ?? NOTIFIER_TICK_MS;
+    const shops = createShopRegistry<ShopBot>({
+      log,
+      tickMs,
+      sameParts,
+      build: (config) =>
+        buildShop(config, {
+          log,
+          metrics,
+          lineApiBaseUrl: options.lineApiBaseUrl,
+          many: options.many,
+          redis: shared,
+          runsPushes: role !== "web",
+          lineCheck: options.lineCheck === undefined ? undefined : { publicUrl: options.lineCheck.publicUrl, limit: <T>(task: () => Promise<T>) => checks.add<T>(task) },
+          now: options.now,
+          slipOptions: options.slipOptions,
+          outboxOptions: options.outboxOptions,
+          menuRecheckMs: options.menuRecheckMs,
+          keepMenuLinks: options.keepMenuLinks,
+        }),
+    });
+    closers.push(() => shops.close());
+
+    const bot = createBotApp({
+      shopAt: (path) => shops.atPath(path),
+      shops: () => shops.current(),
+      dispatcher,
+      log,
+      metrics,
+      ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }),
+      ...(shared === undefined
+        ? {}
+        : {
+            ...(role === "worker" ? {} : { store: shared.queue }),
+            takesWebhooks: role !== "worker",
+            dependenciesUp: () => shared.redis.isUp(),
+          }),
+    });
+    const root = express();
+    root.disable("x-powered-by");
+    options.mount?.(root);
+    root.use(bot.app);
+    const server = await listen(createBotServer(root), options.port, options.host);
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+
+    const changes = await shops.apply(options.shops);
+    log.info({ port, mode: options.mode ?? "line", shops: changes.added.length }, "slipline bot listening");
+
+    if (shared !== undefined && role !== "web") {
+      // A worker for each partition; ready once they all have their connections.
+      await shared.queue.startWorkers(async ({ shop: id, event }) => {
+        const shop = shops.byId(id);
+        if (shop === undefined) {
+          log.warn({ shop: id }, "a stored event of a shop this deployment no longer serves; not handled");
+          return;
+        }
+        await shop.busy(() => dispatcher.handleNow(shop, event));
+      });
+      log.info("event queue workers started");
+    }
+    bot.markReady();
+
+    return {
+      url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+      port,
+      server,
+      metrics,
+      bot,
+      dispatcher,
+      shops,
+      shared,
+      async reload(configs) {
+        const applied = await shops.apply(configs);
+        log.info(applied, "shops reloaded");
+        return applied;
+      },
+      async shutdown(graceMs) {
+        bot.stopAccepting();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Stored events still in hand at the deadline are not lost: their locks expire and another instance
+        // (or this one, restarted) takes them up. Events handled in-process have only this process.
+        const [leftForOthers, { abandoned }] = await Promise.all([
+          shared === undefined || role === "web" ? Promise.resolve(0) : shared.queue.stopWorkers(graceMs ?? 30_000),
+          dispatcher.drain(graceMs),
+        ]);
+        server.closeAllConnections();
+        await closed;
+        await closeAll();
+        return { abandoned, leftForOthers };
+      },
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+/** Listens, or fails with a message that says what to do (a taken port is the usual case). */
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      reject(err.code === "EADDRINUSE" ? new Error(`port ${port} is already in use: set PORT to a free port`) : err);
+    });
+    server.listen(port, host, () => resolve(server));
+  });
+}

@@ -1,0 +1,247 @@
+// One shop's bot, built from its settings and the parts the deployment shares (logger, metrics, Redis, the
+// LINE host): its slip service client, its send boundary over its own LINE channel, its handlers' parts and
+// stores (in memory, or in Redis under the shop's own key namespace), its opt-in pushes, its rich-menu link
+// keeper and the start-up look at its channel. Nothing here is shared with another shop.
+import { messagingApi } from "@line/bot-sdk";
+import type { Logger } from "pino";
+import type { HandlerDeps } from "../handlers/context.js";
+import { createLineHttpApi } from "../line/api.js";
+import { createOutbox } from "../line/outbox.js";
+import type { Outbox, OutboxOptions } from "../line/outbox.js";
+import { checkLine } from "../line/self-check.js";
+import type { LineCheck } from "../line/self-check.js";
+import type { Metrics } from "../metrics/metrics.js";
+import type { EventHandlers, ShopPipeline } from "../pipeline/dispatcher.js";
+import { memoryLedger } from "../pipeline/ledger.js";
+import type { EventLedger } from "../pipeline/ledger.js";
+import { memoryVersions } from "../pipeline/versions.js";
+import { createMenuLinkKeeper } from "../rich-menu/links.js";
+import type { MenuLinkKeeper } from "../rich-menu/links.js";
+import { createQuietNotes } from "../roles/quiet-notes.js";
+import { hasStaff } from "../roles/audience.js";
+import { createNotifier } from "../schedules/notifier.js";
+import type { Notifier } from "../schedules/notifier.js";
+import { readQuota } from "../schedules/quota.js";
+import { memoryScheduleStore } from "../schedules/store.js";
+import type { ShopSharedState } from "../shared-state/open.js";
+import type { ShopConfig } from "../shops/shop.js";
+import { createSlipClient } from "../slip/client.js";
+import type { SlipClientOptions } from "../slip/client.js";
+import type { SlipClient } from "../slip/types.js";
+import { createSummaryLoader } from "../summary/load.js";
+
+/** What every shop of a deployment shares. */
+export interface SharedParts {
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  /** LINE's API host (or the local stand-in's). */
+  readonly lineApiBaseUrl: string;
+  /** With REDIS_URL: one shop's stores under a namespace of the deployment's prefix. */
+  readonly redis?: { forShop(namespace: string): ShopSharedState; readonly prefix: string } | undefined;
+  /** Whether this instance runs the opt-in pushes (it works the event queue: INSTANCE_ROLE both or worker). */
+  readonly runsPushes: boolean;
+  /**
+   * LINE mode: look at each shop's channel at start-up; the expected webhook URLs start with PUBLIC_URL.
+   * `limit` runs the looks a few at a time (a thousand shops must not ask LINE 2,000 things at once).
+   */
+  readonly lineCheck?: { readonly publicUrl: string | undefined; readonly limit: <T>(task: () => Promise<T>) => Promise<T> } | undefined;
+  /** The clock of handlers, stores and pushes; default the real one. */
+  readonly now?: (() => Date) | undefined;
+  /** Tests' knobs: the slip client's and the send boundary's timings. */
+  readonly slipOptions?: Partial<Omit<SlipClientOptions, "baseUrl" | "apiSecret">> | undefined;
+  readonly outboxOptions?: Partial<Omit<OutboxOptions, "api" | "log" | "staff">> | undefined;
+  readonly menuRecheckMs?: number | undefined;
+  /** Keep each user's rich menu in line with the staff list. Default true. */
+  readonly keepMenuLinks?: boolean | undefined;
+}
+
+export interface ShopBot extends ShopPipeline {
+  /** The shop's settings now (a reload may change its staff, language, time zone, PromptPay id in place). */
+  readonly config: ShopConfig;
+  /** Takes settings that need nothing rebuilt (see `sameParts`): from the next event on. */
+  update(config: ShopConfig): void;
+  readonly slip: SlipClient;
+  readonly notifier: Notifier | undefined;
+  readonly menuLinks: MenuLinkKeeper;
+  /** The SDK's client for the shop's rare calls (quota, rich menus, bot info). */
+  readonly api: messagingApi.MessagingApiClient;
+  /** The start-up look at the channel (LINE mode only). */
+  lineCheck(): LineCheck | undefined;
+  /** Events of this shop being handled now (a retired shop closes once none are left). */
+  readonly inHand: number;
+  /** Runs `work` counted as this shop's. */
+  busy<T>(work: () => Promise<T>): Promise<T>;
+  /** Starts the pushes and the look at the channel. */
+  start(tickMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The Redis key namespace of a shop: the deployment's prefix, and the shop's id when the deployment
+ * serves a shops file (the environment's one shop keeps the prefix alone).
+ */
+export function shopNamespace(prefix: string, shop: ShopConfig, many: boolean): string {
+  return many ? `${prefix}:shop:${shop.id}:` : `${prefix}:`;
+}
+
+/**
+ * Whether two settings of one shop use the same parts: the same channel, service account, pushes and
+ * webhook. Then a reload changes the running shop in place (its stores and watches stay); otherwise the
+ * shop is built anew and the old one retired.
+ */
+export function sameParts(a: ShopConfig, b: ShopConfig): boolean {
+  return (
+    a.id === b.id &&
+    a.webhookPath === b.webhookPath &&
+    JSON.stringify([a.line, a.slip, a.alerts, a.accountCacheSeconds]) === JSON.stringify([b.line, b.slip, b.alerts, b.accountCacheSeconds])
+  );
+}
+
+export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolean; handlers?: EventHandlers }): ShopBot {
+  let current = first;
+  const config = first;
+  const log = parts.log.child({ shop: config.id });
+  const observers = parts.metrics.forShop(config.id);
+  const stores = parts.redis?.forShop(shopNamespace(parts.redis.prefix, config, parts.many));
+  const now = parts.now ?? (() => new Date());
+  const staff = () => current.settings;
+  /** The settings the handlers and pushes read, always the current ones. */
+  const settingsNow = {
+    get promptPayId() {
+      return current.settings.promptPayId;
+    },
+    get staffUserIds() {
+      return current.settings.staffUserIds;
+    },
+    get staffGroupIds() {
+      return current.settings.staffGroupIds;
+    },
+    get defaultLang() {
+      return current.settings.defaultLang;
+    },
+    get timeZone() {
+      return current.settings.timeZone;
+    },
+  };
+
+  const slip = createSlipClient({
+    baseUrl: config.slip.baseUrl,
+    apiSecret: config.slip.apiSecret,
+    accountCacheSeconds: config.accountCacheSeconds,
+    qrImageOrigins: [...config.slip.qrImageOrigins],
+    observer: observers.slip,
+    ...(stores === undefined ? {} : { accountCache: stores.accountCache }),
+    ...parts.slipOptions,
+  });
+  // Every event's calls (reply, push, loading) go over a pool of the shop's own; the SDK's client serves the rare ones.
+  const lineHttp = createLineHttpApi({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken });
+  const api = new messagingApi.MessagingApiClient({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl });
+  const outbox: Outbox = createOutbox({
+    api: lineHttp,
+    log,
+    staff,
+    observer: observers.line,
+    privacy: observers.privacy,
+    ...(stores === undefined ? {} : { journal: stores.journal }),
+    ...parts.outboxOptions,
+  });
+  const summaries = createSummaryLoader({ slip, ...(parts.now === undefined ? {} : { now: parts.now }) });
+  const alertsOn = Object.values(config.alerts).some((value) => value !== undefined);
+  const notifier = alertsOn
+    ? createNotifier({
+        alerts: config.alerts,
+        settings: settingsNow,
+        staff,
+        slip,
+        summaries,
+        outbox,
+        quota: () => readQuota(api, log),
+        store: stores?.scheduleStore ?? memoryScheduleStore(() => now().getTime()),
+        storeOutlivesRestart: stores !== undefined,
+        log,
+        observer: observers.notifier,
+        ...(parts.now === undefined ? {} : { now: parts.now }),
+      })
+    : undefined;
+  // Each user's menu follows the staff list (once the menus are installed).
+  const menuLinks = createMenuLinkKeeper({
+    api,
+    isStaff: (userId) => current.settings.staffUserIds.has(userId),
+    log,
+    ...(parts.menuRecheckMs === undefined ? {} : { recheckMs: parts.menuRecheckMs }),
+  });
+  const handlerDeps: HandlerDeps = {
+    slip,
+    settings: settingsNow,
+    log,
+    quietNotes: stores?.quietNotes ?? createQuietNotes(),
+    summaries,
+    watches: parts.runsPushes ? notifier?.watches : undefined,
+    versions: stores?.versions ?? memoryVersions(),
+  };
+  const ledger: EventLedger = stores?.ledger ?? memoryLedger();
+
+  let check: LineCheck | undefined = parts.lineCheck === undefined ? undefined : { state: "checking" };
+  if (check !== undefined) observers.watchLineCheck(() => check ?? { state: "checking" });
+  let inHand = 0;
+  let started = false;
+
+  return {
+    id: config.id,
+    get config() {
+      return current;
+    },
+    update(next) {
+      if (!sameParts(current, next)) throw new Error(`shop ${next.id}: these settings need the shop built anew`);
+      current = next;
+    },
+    log,
+    outbox,
+    handlerDeps,
+    ledger,
+    observer: observers.pipeline,
+    onSender: parts.keepMenuLinks === false ? undefined : (userId) => menuLinks.seen(userId),
+    get markAsRead() {
+      return current.markAsRead;
+    },
+    slip,
+    notifier,
+    menuLinks,
+    api,
+    lineCheck: () => check,
+    get inHand() {
+      return inHand;
+    },
+    async busy(work) {
+      inHand += 1;
+      try {
+        return await work();
+      } finally {
+        inHand -= 1;
+      }
+    },
+    async start(tickMs) {
+      if (started) return;
+      started = true;
+      if (!hasStaff(current.settings)) {
+        log.warn("no staff listed: history, summaries and balance are refused to everyone until staff are listed (send `id` to the bot to learn an id)");
+      }
+      if (current.settings.promptPayId === undefined) log.warn("no PromptPay id set for the shop: `qr <amount>` will ask for one");
+      if (parts.lineCheck !== undefined) {
+        const { publicUrl, limit } = parts.lineCheck;
+        const expectedWebhook = publicUrl === undefined ? undefined : `${publicUrl}${config.webhookPath}`;
+        void limit(() => checkLine({ api, expectedWebhook, markAsRead: current.markAsRead, log })).then((found) => (check = found));
+      }
+      if (notifier !== undefined && parts.runsPushes) {
+        await notifier.start(tickMs);
+        log.info({ alerts: config.alerts }, "opt-in pushes on (each costs LINE message quota)");
+      }
+    },
+    async close() {
+      notifier?.stop();
+      await menuLinks.settled();
+      await Promise.allSettled([slip.close(), lineHttp.close()]);
+      observers.forget();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The shops file (SHOPS_FILE): many shops in one deployment, each with its own LINE channel, slip service
+// secret, staff and settings. JSON; any string may be `${NAME}`, read from the environment, so secrets stay
+// out of the file. Read with the same schema as the environment's one shop, and checked whole: every
+// problem at once, named by shop and field, never quoting a secret.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import type { Env } from "../config.js";
+import * as field from "../settings/fields.js";
+import { shopSettingsSchema } from "../settings/shop.js";
+import { shopConfigOf, webhookPathOf } from "./shop.js";
+import type { ShopConfig } from "./shop.js";
+
+/** A shop's id: its webhook path (`/webhook/<id>`), its label in logs and metrics, its keys in Redis. */
+export const SHOP_ID = /^[a-z0-9-]{1,32}$/;
+
+const shopEntrySchema = shopSettingsSchema
+  .extend({
+    id: z.string({ error: "is missing" }).regex(SHOP_ID, { error: "must be 1 to 32 of a-z, 0-9 and -" }),
+    name: z.string({ error: "must be text" }).min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }).optional(),
+    // A file's shops are real ones: a LINE channel and the slip service each (local mode has its own demo shops).
+    line: z.object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken }, { error: "is missing" }).strict(),
+    slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }, { error: "is missing" }).strict(),
+  })
+  .strict();
+
+const shopsFileSchema = z.object({ shops: z.array(z.unknown(), { error: "must be a list of shops" }).min(1, { error: "must list at least one shop" }) }).strict();
+
+/** Fields whose values are secrets: a problem with one never quotes it. */
+const SECRET_PATHS = new Set(["line.channelSecret", "line.channelAccessToken", "slip.apiSecret"]);
+
+export type ShopsFileResult = { ok: true; shops: ShopConfig[] } | { ok: false; problems: string[] };
+
+/** Reads and checks the shops file; a file that cannot be read is one problem like any other. */
+export async function readShopsFile(path: string, env: Env): Promise<ShopsFileResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    return { ok: false, problems: [`${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`] };
+  }
+  return parseShopsFile(text, env);
+}
+
+/** Checks a shops file's text against the environment (for `${NAME}`). Pure. */
+export function parseShopsFile(text: string, env: Env): ShopsFileResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, problems: [`not JSON: ${err instanceof Error ? err.message : String(err)}`] };
+  }
+  const file = shopsFileSchema.safeParse(json);
+  if (!file.success) return { ok: false, problems: file.error.issues.map((issue) => `${issue.path.map(String).join(".") || "the file"}: ${issue.message}`) };
+
+  const problems: string[] = [];
+  const shops: ShopConfig[] = [];
+  const seen = { ids: new Map<string, string>(), secrets: new Map<string, string>(), tokens: new Map<string, string>() };
+  file.data.shops.forEach((raw, index) => {
+    const rawId = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
+    const label = `shops[${index}]${typeof rawId === "string" ? ` "${rawId.slice(0, 32)}"` : ""}`;
+    const unset: string[] = [];
+    const substituted = substitute(raw, env, [], unset);
+    for (const path of unset) problems.push(`${label}: ${path}`);
+    const entry = shopEntrySchema.safeParse(substituted);
+    if (!entry.success) {
+      for (const issue of entry.error.issues) {
+        const path = issue.path.map(String).join(".");
+        // A `${NAME}` already reported for this field says enough.
+        if (unset.some((u) => u.startsWith(`${path}: `))) continue;
+        const message = issue.code === "unrecognized_keys" ? `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}` : issue.message;
+        problems.push(`${label}: ${path === "" ? "" : `${path}: `}${SECRET_PATHS.has(path) ? message.replace(/"[^"]*"/g, "(not shown)") : message}`);
+      }
+      return;
+    }
+    const shop = entry.data;
+    const same = (kind: keyof typeof seen, value: string, what: string): void => {
+      const earlier = seen[kind].get(value);
+      if (earlier === undefined) seen[kind].set(value, label);
+      else problems.push(`${label}: ${what}`.replace("{earlier}", earlier));
+    };
+    same("ids", shop.id, `id: "${shop.id}" is also {earlier}'s: each shop needs its own id`);
+    same("secrets", shop.line.channelSecret, "line.channelSecret: the same as {earlier}'s: each shop needs its own LINE channel");
+    same("tokens", shop.line.channelAccessToken, "line.channelAccessToken: the same as {earlier}'s: each shop needs its own LINE channel");
+    shops.push(shopConfigOf({ id: shop.id, name: shop.name, webhookPath: webhookPathOf(shop.id) }, shop));
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, shops };
+}
+
+/**
+ * Every string's `${NAME}` replaced by the environment's value. A name that is not set (or empty) is
+ * written down with its path, as `line.channelSecret: ${NAME} is not set`; the value never is.
+ */
+function substitute(value: unknown, env: Env, path: readonly string[], unset: string[]): unknown {
+  if (typeof value === "string") {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
+      const found = env[name]?.trim();
+      if (found === undefined || found === "") {
+        unset.push(`${path.join(".")}: \${${name}} is not set`);
+        return "";
+      }
+      return found;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => substitute(item, env, [...path, String(i)], unset));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, env, [...path, key], unset)]));
+  }
+  return value;
+}

@@ -1,0 +1,73 @@
+// One shop as the bot runs it: its id and webhook path, its LINE channel and slip service account, what its
+// handlers need (PromptPay id, staff, language, time zone), its opt-in pushes. Made from the environment
+// (one shop, on /webhook), from a shops file (many, each on /webhook/<id>), or by local mode (the demo shops).
+import type { BotSettings } from "../config.js";
+import type { ShopSettings } from "../settings/shop.js";
+
+export interface ShopConfig {
+  /** `default` for the environment's one shop; a shops file's `id` (1 to 32 of a-z 0-9 -) otherwise. */
+  readonly id: string;
+  /** The shop's name as the operator wrote it (logs, the console); the service's store name is its own. */
+  readonly name: string | undefined;
+  /** Where LINE posts its events: `/webhook`, or `/webhook/<id>` with a shops file. */
+  readonly webhookPath: string;
+  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string };
+  /** `qrImageOrigins`: origins besides the service's own that a QR image may come from (the sandbox's public URL). */
+  readonly slip: { readonly baseUrl: string; readonly apiSecret: string; readonly qrImageOrigins: readonly string[] };
+  readonly settings: BotSettings;
+  readonly alerts: ShopAlerts;
+  readonly accountCacheSeconds: number;
+  readonly markAsRead: boolean;
+}
+
+export interface ShopAlerts {
+  readonly dailySummaryAt: { readonly hour: number; readonly minute: number } | undefined;
+  readonly lowTokenSlips: number | undefined;
+  readonly expiryDays: number | undefined;
+  readonly watchMinutes: number | undefined;
+}
+
+/** The environment's one shop: its id, and the path LINE posts to, as before shops files. */
+export const DEFAULT_SHOP_ID = "default";
+export const DEFAULT_WEBHOOK_PATH = "/webhook";
+
+export function webhookPathOf(id: string): string {
+  return `${DEFAULT_WEBHOOK_PATH}/${id}`;
+}
+
+/** A shop's settings, read and checked, as the bot runs them. */
+export function shopConfigOf(
+  identity: { id: string; name: string | undefined; webhookPath: string },
+  settings: ShopSettings & { line: NonNullable<ShopSettings["line"]>; slip: NonNullable<ShopSettings["slip"]> },
+  qrImageOrigins: readonly string[] = [],
+): ShopConfig {
+  return Object.freeze({
+    ...identity,
+    line: Object.freeze({ ...settings.line }),
+    slip: Object.freeze({ ...settings.slip, qrImageOrigins: Object.freeze([...qrImageOrigins]) }),
+    settings: Object.freeze({
+      promptPayId: settings.promptPayId,
+      staffUserIds: new Set(settings.staff.users),
+      staffGroupIds: new Set(settings.staff.groups),
+      defaultLang: settings.lang,
+      timeZone: settings.timeZone,
+    }),
+    alerts: Object.freeze({
+      dailySummaryAt: settings.dailySummaryAt,
+      lowTokenSlips: settings.lowTokenAlertSlips,
+      expiryDays: settings.expiryAlertDays,
+      watchMinutes: settings.watchPaymentsMinutes,
+    }),
+    accountCacheSeconds: settings.accountCacheSeconds,
+    markAsRead: settings.markAsRead,
+  });
+}
+
+/** Whether two configs run the same shop the same way (a reload leaves such a shop as it is). */
+export function sameShop(a: ShopConfig, b: ShopConfig): boolean {
+  return JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+}
+
+function comparable(shop: ShopConfig): unknown {
+  return { ...shop, settings: { ...shop.settings, staffUserIds: [...shop.settings.staffUserIds].sort(), staffGroupIds: [...shop.settings.staffGroupIds].sort() } };
+}
