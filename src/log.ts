@@ -47,9 +47,14 @@ export interface LoggerOptions {
 const MIN_SCRUBBED_LENGTH = 8;
 
 export function createLogger(options: LoggerOptions): Logger {
-  const secrets = (options.secrets ?? []).filter(
-    (s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH,
-  );
+  // As written in a JSON line too: a secret with a quote or a backslash appears escaped there.
+  const secrets = [
+    ...new Set(
+      (options.secrets ?? [])
+        .filter((s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH)
+        .flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]),
+    ),
+  ];
   return pino(
     {
       level: options.level,

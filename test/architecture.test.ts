@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   roles: 2,
   summary: 2,
   "config.ts": 2,
+  settings: 2,
   // Pure message builders, and the menus' design.
   render: 3,
   "rich-menu": 3,
@@ -113,6 +114,26 @@ describe("the send boundary", () => {
   it("only the boundary makes LINE's reply and push calls", () => {
     const wrong = imports.filter(({ from, to }) => to === "line/calls.ts" && from !== BOUNDARY);
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
+  it("the connection that can send (line/api.ts) is made by the entry point and used by the calls alone", () => {
+    const allowed = new Set(["main.ts", "line/calls.ts", BOUNDARY]);
+    const wrong = imports.filter(({ from, to }) => to === "line/api.ts" && !allowed.has(from));
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
+  it("nothing else sends through the LINE SDK's client: modules that need a few calls take only those", () => {
+    const sends = /\.(pushMessage|replyMessage|multicast|broadcast|narrowcast)\w*\(|["'`]\/v2\/bot\/message\/(push|reply|multicast|broadcast|narrowcast)/;
+    const clients = /new\s+messagingApi\.MessagingApiClient\b/;
+    const found = sourceFiles(SRC)
+      .map((file) => ({ file: relative(SRC, file), text: readFileSync(file, "utf8") }))
+      .filter(({ file }) => !LOCAL_TOOLS.has(unitOf(file)))
+      .flatMap(({ file, text }) => [
+        ...(sends.test(text) && file !== "line/api.ts" ? [`${file} sends`] : []),
+        ...(clients.test(text) && !ENTRY_POINTS.has(file) ? [`${file} makes a whole client`] : []),
+        ...(/import\s*\*\s*as\s+\w+\s+from\s+"[./]*privacy\/answer\.js"/.test(text) ? [`${file} imports answers as a namespace`] : []),
+      ]);
+    expect(found).toEqual([]);
   });
 });
 

@@ -1,5 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { clockTime, promptPayId, staffUserIds, timeZone } from "../src/settings/fields.js";
+import { shopSettingsSchema } from "../src/settings/shop.js";
 
 const SECRET = "8c570fa6dd201bb328f1c1eac23a96d8";
 const TOKEN = "cHJldGVuZC1sb25nLWxpdmVkLWFjY2Vzcy10b2tlbi0xMjM0NTY3ODkw";
@@ -214,5 +217,154 @@ describe("loadConfig", () => {
     expect(loadConfig({ SANDBOX_PUBLIC_URL: "http://localhost:4000" }).sandbox.publicUrl).toBe("http://localhost:4000");
     // Its links carry QR images, which the bot shows only from https or from this machine.
     expect(problemsOf({ SANDBOX_PUBLIC_URL: "http://192.168.1.20:4000" }).map((p) => p.variable)).toEqual(["SANDBOX_PUBLIC_URL"]);
+  });
+});
+
+describe("loadConfig: the alerts and the process's bounds", () => {
+  it("reads the opt-in alerts, and leaves each unset one off", () => {
+    const config = loadConfig({ DAILY_SUMMARY_AT: "9:05", LOW_TOKEN_ALERT_SLIPS: "50", EXPIRY_ALERT_DAYS: "7" });
+    expect(config.alerts).toEqual({ dailySummaryAt: { hour: 9, minute: 5 }, lowTokenSlips: 50, expiryDays: 7, watchMinutes: undefined });
+    expect(loadConfig({}).alerts).toEqual({ dailySummaryAt: undefined, lowTokenSlips: undefined, expiryDays: undefined, watchMinutes: undefined });
+  });
+
+  it("reads the process's settings and their defaults", () => {
+    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
+    expect([config.role, config.redisUrl, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
+      "worker",
+      "redis://:pw@cache.internal:6379/0",
+      30,
+      50,
+      "0123456789abcdefXYZ",
+    ]);
+    const defaults = loadConfig({});
+    expect([defaults.role, defaults.redisUrl, defaults.shutdownGraceSeconds, defaults.maxQueuedEvents, defaults.lineDataApiBaseUrl]).toEqual([
+      "both",
+      undefined,
+      25,
+      1000,
+      "https://api-data.line.me",
+    ]);
+  });
+
+  it("names each wrong alert and bound, in the README's order, with the words that say how to fix it", () => {
+    const problems = problemsOf({
+      DAILY_SUMMARY_AT: "24:00",
+      LOW_TOKEN_ALERT_SLIPS: "0",
+      EXPIRY_ALERT_DAYS: "7.5",
+      WATCH_PAYMENTS_MINUTES: "1441",
+      SHUTDOWN_GRACE_SECONDS: "0",
+      MAX_QUEUED_EVENTS: "lots",
+      INSTANCE_ROLE: "web",
+    });
+    expect(problems).toEqual([
+      { variable: "SHUTDOWN_GRACE_SECONDS", problem: "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)" },
+      { variable: "MAX_QUEUED_EVENTS", problem: "must be a whole number from 1 to 1000000" },
+      { variable: "INSTANCE_ROLE", problem: '"web" needs REDIS_URL: without Redis one process takes the webhooks and handles them' },
+      { variable: "DAILY_SUMMARY_AT", problem: '"24:00" is not a time: use HH:MM in 24 hours, such as 21:30 (the business time zone)' },
+      { variable: "LOW_TOKEN_ALERT_SLIPS", problem: "must be a whole number from 1 to 1000000 (API checks left)" },
+      { variable: "EXPIRY_ALERT_DAYS", problem: "must be a whole number from 1 to 365 (days before the package expires)" },
+      { variable: "WATCH_PAYMENTS_MINUTES", problem: "must be a whole number from 1 to 1440 (minutes)" },
+    ]);
+  });
+
+  it("never shows a secret it refuses, whatever it is", () => {
+    const secretVariables = ["LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN", "SLIP_API_SECRET", "METRICS_TOKEN", "REDIS_URL"] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...secretVariables),
+        fc.string({ minLength: 6, maxLength: 60 }).filter((s) => s.trim().length >= 6 && /\s/.test(s.trim())),
+        (variable, value) => {
+          let message = "";
+          try {
+            loadConfig({ [variable]: value, PORT: "x" });
+          } catch (err) {
+            message = (err as Error).message;
+          }
+          expect(message).toContain(variable);
+          expect(message).not.toContain(value.trim());
+        },
+      ),
+    );
+  });
+});
+
+describe("the shop's settings as JSON (the shape of a shops file)", () => {
+  const shop = {
+    id: "cafe",
+    name: "Cafe",
+    line: { channelSecret: SECRET, channelAccessToken: TOKEN },
+    slip: { baseUrl: "https://slips.example.com/", apiSecret: API_SECRET },
+    promptPayId: "0812345678",
+    staff: { users: [`U${"a".repeat(32)}`], groups: [`C${"b".repeat(32)}`] },
+    lang: "th",
+    timeZone: "Asia/Bangkok",
+    dailySummaryAt: "21:00",
+    lowTokenAlertSlips: 50,
+    expiryAlertDays: 7,
+    watchPaymentsMinutes: 30,
+  };
+
+  it("reads a shop with the same schema the environment is read into", () => {
+    expect(shopSettingsSchema.parse(shop)).toEqual({
+      line: { channelSecret: SECRET, channelAccessToken: TOKEN },
+      slip: { baseUrl: "https://slips.example.com", apiSecret: API_SECRET },
+      promptPayId: { type: "phone", digits: "0812345678" },
+      staff: { users: [`U${"a".repeat(32)}`], groups: [`C${"b".repeat(32)}`] },
+      lang: "th",
+      timeZone: "Asia/Bangkok",
+      dailySummaryAt: { hour: 21, minute: 0 },
+      lowTokenAlertSlips: 50,
+      expiryAlertDays: 7,
+      watchPaymentsMinutes: 30,
+      accountCacheSeconds: 30,
+      markAsRead: false,
+    });
+  });
+
+  it("refuses wrong JSON values with the environment's words, at their place in the file, without the secrets", () => {
+    const result = shopSettingsSchema.safeParse({
+      ...shop,
+      line: { channelSecret: `${SECRET}ff` },
+      slip: { baseUrl: "http://slips.example.com", apiSecret: `${API_SECRET} x` },
+      staff: { users: `U${"a".repeat(32)}`, groups: ["C1", "C2"] },
+      lowTokenAlertSlips: "50",
+      expiryAlertDays: 7.5,
+      timeZone: 7,
+    });
+    expect(result.success).toBe(false);
+    const problems = (result.error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    expect(problems).toEqual([
+      "line.channelSecret: must be the 32-character hexadecimal channel secret from the LINE Developers Console",
+      "line.channelAccessToken: is missing",
+      "slip.baseUrl: must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
+      "slip.apiSecret: must be at least 8 characters, without spaces",
+      "staff.users: must be a list of LINE user ids",
+      'staff.groups: "C1", "C2" are not LINE group ids (C or R followed by 32 hex digits; the bot\'s "id" command in the group shows it)',
+      'timeZone: "7" is not an IANA time zone (for example Asia/Bangkok)',
+      "lowTokenAlertSlips: must be a whole number from 1 to 1000000 (API checks left)",
+      "expiryAlertDays: must be a whole number from 1 to 365 (days before the package expires)",
+    ]);
+    for (const secret of [SECRET, API_SECRET]) expect(JSON.stringify(result.error?.issues)).not.toContain(secret);
+  });
+
+  it.each([
+    ["9:05", { hour: 9, minute: 5 }],
+    ["00:00", { hour: 0, minute: 0 }],
+    ["23:59", { hour: 23, minute: 59 }],
+  ])("reads the time of day %s", (value, time) => {
+    expect(clockTime.parse(value)).toEqual(time);
+  });
+
+  it.each(["24:00", "12:60", "1230", "12:5", " 12:30"])("refuses the time of day %j", (value) => {
+    expect(clockTime.safeParse(value).success).toBe(false);
+  });
+
+  it("applies a single field to a value of its own", () => {
+    expect(promptPayId.parse("+66 81-234-5678")).toEqual({ type: "phone", digits: "0812345678" });
+    expect(timeZone.safeParse("Mars/Olympus").error?.issues[0]?.message).toBe('"Mars/Olympus" is not an IANA time zone (for example Asia/Bangkok)');
+    expect(staffUserIds.parse([])).toEqual([]);
+    expect(staffUserIds.safeParse(["x", "y", "z", "w", "v", "u"]).error?.issues[0]?.message).toBe(
+      '"x", "y", "z", "w", "v" and 1 more are not LINE user ids (U followed by 32 hex digits; the bot\'s "id" command shows yours)',
+    );
   });
 });

@@ -59,7 +59,8 @@ export async function handleQr(
   // In a staff place a QR with an amount can be checked for its payment; with watches on, the bot says itself.
   const staffAmount = ctx.audience.staffPlace ? command.amount : undefined;
   const checkPayment = staffAmount === undefined ? undefined : formatPaidCommand({ amount: staffAmount, after: ctx.now }, command.lang);
-  await ctx.send(renderQr({ lang: command.lang, payee, amount: qr.amount, url: qr.url, checkPayment, forCustomers: !ctx.audience.staffPlace }));
+  const paysShop = deps.settings.promptPayId !== undefined && sameId(payee, deps.settings.promptPayId);
+  await ctx.send(renderQr({ lang: command.lang, payee, paysShop, amount: qr.amount, url: qr.url, checkPayment, forCustomers: !ctx.audience.staffPlace }));
   if (staffAmount !== undefined && deps.watches !== undefined) {
     await deps.watches.watch({ chatId: ctx.chat.id, amountSatang: staffAmount, after: ctx.now, lang: command.lang }).catch((err: unknown) => {
       deps.log.warn({ err }, "payment watch not started");

@@ -29,7 +29,7 @@ export async function answerServiceFailure(
   // asked: never the shop's package or settings. Staff there also get the pointer to a private chat.
   if (ctx.audience.staffPlace) {
     const serviceMessage = error.kind === "invalid_request" ? error.serviceMessage : undefined;
-    await ctx.send(renderServiceFailure({ kind: error.kind, serviceMessage }, lang));
+    await ctx.send(renderServiceFailure({ kind: error.kind, serviceMessage, command }, lang));
   } else {
     const customers = renderQrAskStaff(lang);
     await ctx.send(ctx.audience.role === "staff" ? followedBy(customers, renderAskInPrivate(lang)) : customers);

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { v5 as uuidv5 } from "uuid";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
-import { messagesOf } from "../privacy/answer.js";
+import { isPublic, messagesOf } from "../privacy/answer.js";
 import type { Answer, PublicAnswer, StaffAnswer } from "../privacy/answer.js";
 import { isStaffPlace } from "../roles/audience.js";
 import type { Chat, StaffLists } from "../roles/audience.js";
@@ -98,8 +98,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
    * nothing; a staff answer stopped here is logged and counted.
    */
   function judge(answer: Answer, chat: Chat, log: Logger, withFallback: boolean): PublicAnswer | StaffAnswer | undefined {
-    if (answer.audience === "public" || isStaffPlace(chat, staff())) return answer;
-    const instead = withFallback ? answer.fallback : undefined;
+    // Public only if really so (a public kind, sealed by privacy/answer.ts): a cast cannot relabel an answer.
+    if (isPublic(answer) || isStaffPlace(chat, staff())) return answer;
+    const instead = withFallback && answer.audience === "staff" && answer.fallback !== undefined && isPublic(answer.fallback) ? answer.fallback : undefined;
     log.error({ chatType: chat.type, kind: answer.kind, instead: instead?.kind ?? "nothing" }, "privacy_blocked");
     options.privacy?.blocked(answer.kind, chat.type);
     return instead;

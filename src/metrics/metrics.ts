@@ -1,6 +1,7 @@
-// The bot's Prometheus metrics (prom-client): the process's own, plus events, LINE calls, service calls,
-// the event queue and the service circuit. Parts report through small observer hooks, so none of them
-// imports prom-client, and a test can leave them out.
+// The bot's Prometheus metrics (prom-client): the process's own under their standard names (`process_*`,
+// `nodejs_*`, as stock Node.js dashboards and alerts expect), plus ours under `slipline_`: events, LINE
+// calls, service calls, the event queue and the service circuit. Parts report through small observer
+// hooks, so none of them imports prom-client, and a test can leave them out.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { LineObserver, PrivacyObserver } from "../line/outbox.js";
 import type { LineCheck } from "../line/self-check.js";
@@ -39,7 +40,8 @@ const CIRCUIT_VALUES: Record<CircuitState, number> = { closed: 0, half_open: 0.5
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "slipline_" });
+  // No prefix: the Prometheus client-library guidelines name these metrics the same in every process.
+  collectDefaultMetrics({ register: registry });
 
   const events = new Counter({
     name: "slipline_events_total",

@@ -34,6 +34,7 @@ export const STAFF_KINDS = [
   "balance",
   "paid",
   "qr_card_with_check",
+  "qr_card_other_payee",
   "no_promptpay_id",
   "service_failure",
   "staff_group_notice",
@@ -67,13 +68,26 @@ export type Answer = PublicAnswer | StaffAnswer;
 /** The messages of each answer, out of reach of everything but `messagesOf`. */
 const sealed = new WeakMap<Answer, readonly messagingApi.Message[]>();
 
+// The types already forbid a staff kind in a public answer; these checks hold at run time too, so a cast
+// (`as any`, JSON from elsewhere) cannot relabel an answer either.
+const PUBLIC = new Set<string>(PUBLIC_KINDS);
+const STAFF = new Set<string>(STAFF_KINDS);
+
+/** Whether an answer is really public: marked so, of a public kind, and made here. */
+export function isPublic(answer: Answer): answer is PublicAnswer {
+  return answer.audience === "public" && PUBLIC.has(answer.kind) && sealed.has(answer);
+}
+
 export function publicAnswer(kind: PublicKind, messages: readonly messagingApi.Message[]): PublicAnswer {
+  if (!PUBLIC.has(kind)) throw new TypeError(`${String(kind)} is not a public kind`);
   const answer: PublicAnswer = Object.freeze({ audience: "public", kind });
   sealed.set(answer, Object.freeze([...messages]));
   return answer;
 }
 
 export function staffAnswer(kind: StaffKind, messages: readonly messagingApi.Message[], fallback: PublicAnswer | undefined): StaffAnswer {
+  if (!STAFF.has(kind)) throw new TypeError(`${String(kind)} is not a staff kind`);
+  if (fallback !== undefined && !isPublic(fallback)) throw new TypeError(`the fallback of ${kind} is not a public answer`);
   const answer: StaffAnswer = Object.freeze({ audience: "staff", kind, fallback });
   sealed.set(answer, Object.freeze([...messages]));
   return answer;
@@ -91,12 +105,14 @@ export function messagesOf(answer: Answer): readonly messagingApi.Message[] {
 
 /** A public answer followed by another (a customer's answer, then the pointer for the staff who asked). */
 export function followedBy(first: PublicAnswer, then: PublicAnswer): PublicAnswer {
+  if (!isPublic(first) || !isPublic(then)) throw new TypeError("followedBy joins public answers only");
   return publicAnswer(first.kind, [...messagesOf(first), ...messagesOf(then)]);
 }
 
 /** A note (public) before an answer, in its audience: the note goes with the answer and with its fallback. */
 export function afterNote(note: PublicAnswer, answer: Answer): Answer {
+  if (!isPublic(note)) throw new TypeError("a note before an answer must be public");
   const messages = [...messagesOf(note), ...messagesOf(answer)];
-  if (answer.audience === "public") return publicAnswer(answer.kind, messages);
+  if (isPublic(answer)) return publicAnswer(answer.kind, messages);
   return staffAnswer(answer.kind, messages, answer.fallback === undefined ? undefined : followedBy(note, answer.fallback));
 }

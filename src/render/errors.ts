@@ -52,7 +52,7 @@ export function renderUnknownCommand(lang: Lang, word?: string): PublicAnswer {
  * The slip service failed, told to staff: the package, the settings to check, the service's own words for a
  * request it refused (HTTP 400). A customer place gets "please ask the staff" instead.
  */
-export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMessage?: string }, lang: Lang): StaffAnswer {
+export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMessage?: string; command: CommandName }, lang: Lang): StaffAnswer {
   const t = texts(lang);
   const text = ((): string => {
     switch (failure.kind) {
@@ -72,7 +72,8 @@ export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMess
         return t.qrMismatch;
     }
   })();
-  return staffAnswer("service_failure", [textMessage(text)], renderQrAskStaff(lang));
+  // What a customer place would get instead: for a QR, "ask the staff"; for anything else, where to ask.
+  return staffAnswer("service_failure", [textMessage(text)], failure.command === "qr" ? renderQrAskStaff(lang) : renderAskInPrivate(lang));
 }
 
 /** Staff asked for a QR without an id, and the shop has no default one: how to give it (it names the setting). */

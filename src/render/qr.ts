@@ -9,12 +9,15 @@ import { cardBubble, flexMessage, postbackButton } from "./messages.js";
 import { publicAnswer, staffAnswer } from "../privacy/answer.js";
 import type { Answer } from "../privacy/answer.js";
 import { texts } from "./text.js";
+import { renderQrShopOnly } from "./errors.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
 
 export interface QrView {
   lang: Lang;
   payee: PromptPayId;
+  /** The payee is the shop's own PromptPay id (PROMPTPAY_ID): then the card may go anywhere. */
+  paysShop: boolean;
   /** Baht as the service echoed it; null when the payer enters the amount. */
   amount: number | null;
   /** The service's image link (`...?data=<qrCode>&size=<size>`). */
@@ -77,9 +80,13 @@ export function renderQr(view: QrView): Answer {
   const image: messagingApi.Message[] = imagesUsable ? [{ type: "image", originalContentUrl: original, previewImageUrl: preview }] : [];
   // The alt text is a sentence: 150 บาท, where the card's big figure keeps ฿150.00.
   const alt = t.qrAlt(view.amount === null ? undefined : formatBaht(view.amount, view.lang), payee, payeeType);
-  const card = publicAnswer("qr_card", [flexMessage(alt, bubble), ...image]);
-  // Should the staff card be stopped on its way to a customer place, the customers' card goes instead.
-  const customersCard = view.forCustomers ? card : publicAnswer("qr_card", [flexMessage(alt, withHero(bubbleFor(true))), ...image]);
+  // Only a QR that pays the shop itself is for anyone; one to another id (staff may ask for it in a staff
+  // place) falls back to "only the shop's own" wherever it should not go.
+  const messages = [flexMessage(alt, bubble), ...image];
+  const card = view.paysShop ? publicAnswer("qr_card", messages) : staffAnswer("qr_card_other_payee", messages, renderQrShopOnly(view.lang));
+  // Should a staff card be stopped on its way to a customer place, the customers' card (or the refusal) goes instead.
+  const customersCard =
+    card.audience === "staff" ? card.fallback : view.forCustomers ? card : publicAnswer("qr_card", [flexMessage(alt, withHero(bubbleFor(true))), ...image]);
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
   const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");

@@ -8,7 +8,21 @@ import { MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX, richMenuRequest } from "./m
 import type { MenuDesign, MenuKind } from "./menus.js";
 
 export interface RichMenuClients {
-  api: messagingApi.MessagingApiClient;
+  /** Only the rich menu calls: it can send nothing (the send boundary alone sends). */
+  api: Pick<
+    messagingApi.MessagingApiClient,
+    | "getRichMenuList"
+    | "getRichMenuAlias"
+    | "createRichMenuAlias"
+    | "updateRichMenuAlias"
+    | "deleteRichMenuAlias"
+    | "createRichMenu"
+    | "deleteRichMenu"
+    | "getDefaultRichMenuId"
+    | "setDefaultRichMenu"
+    | "cancelDefaultRichMenu"
+    | "linkRichMenuIdToUsers"
+  >;
   /** LINE's data host (api-data.line.me) serves the images. */
   blob: messagingApi.MessagingApiBlobClient;
 }

@@ -15,7 +15,8 @@ export interface MenuLinkKeeper {
 }
 
 export interface MenuLinkKeeperOptions {
-  api: messagingApi.MessagingApiClient;
+  /** Only the rich menu calls it makes: it can send nothing (the send boundary alone sends). */
+  api: Pick<messagingApi.MessagingApiClient, "getRichMenuAlias" | "getRichMenuIdOfUser" | "linkRichMenuIdToUser" | "unlinkRichMenuIdFromUser">;
   isStaff: (userId: string) => boolean;
   log: Logger;
   now?: () => number;

@@ -1,5 +1,6 @@
 // The small pieces of state every instance must see the same: which events were answered, how far each
 // event's delivery got, which customer chats got the friendly note lately, and the account-info cache.
+import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { BatchState, DeliveryJournal } from "../line/outbox.js";
 import type { EventLedger } from "../pipeline/ledger.js";
@@ -99,7 +100,9 @@ export function redisVersions(redis: Redis): MessageVersions {
     return 'changed'`;
   return {
     async record(messageId, timestamp, fingerprint) {
-      const answer = await redis.eval(script, 1, `${KEY_PREFIX}message:${messageId}`, String(timestamp), fingerprint, String(VERSION_TTL_MS), CHATTER);
+      // Only equality is ever compared, so Redis keeps a digest, not what the message asked (amounts, references, ids).
+      const digest = fingerprint === CHATTER ? CHATTER : createHash("sha256").update(fingerprint).digest("base64url");
+      const answer = await redis.eval(script, 1, `${KEY_PREFIX}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
       if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
       throw new Error(`unexpected answer from redis: ${String(answer)}`);
     },

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "../../src/local-line/platform.js";
 import type { LinePlatform } from "../../src/local-line/platform.js";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
 import { shownText } from "../helpers/messages.js";
 import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 import { freePort } from "../helpers/free-port.js";
+import { startLineModeMain } from "../helpers/line-mode-main.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -32,6 +32,38 @@ describe("main", { timeout: 60_000 }, () => {
     expect(main.stderr()).toMatch(/LINE_CHANNEL_SECRET/);
     expect(main.stderr()).toMatch(/BOT_LANG/);
     expect(main.stderr() + main.stdout()).not.toContain("secret-token-value-that-must-not-show");
+  });
+
+  it("names every wrong variable of the shop's and the process's settings at once, on stderr, and shows no secret", async () => {
+    const secrets = { METRICS_TOKEN: "short pass", REDIS_URL: "http://:hunter2-redis-password@cache:6379", SLIP_API_SECRET: "sk live with spaces" };
+    const main = startMain({
+      ...secrets,
+      SLIP_API_BASE_URL: "http://slips.example.com",
+      PROMPTPAY_ID: "12345",
+      STAFF_GROUP_IDS: "group-1",
+      DAILY_SUMMARY_AT: "25:00",
+      WATCH_PAYMENTS_MINUTES: "0",
+      INSTANCE_ROLE: "web",
+      LOG_LEVEL: "loud",
+    });
+    expect(await main.exited).toBe(1);
+    expect(main.stdout()).toBe("");
+    expect(main.stderr()).toBe(
+      [
+        "slipline: Invalid configuration (9 problems):",
+        "  SLIP_API_BASE_URL: must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
+        "  SLIP_API_SECRET: must be at least 8 characters, without spaces",
+        '  PROMPTPAY_ID: "12345" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id',
+        `  STAFF_GROUP_IDS: "group-1" is not a LINE group id (C or R followed by 32 hex digits; the bot's "id" command in the group shows it)`,
+        "  METRICS_TOKEN: must be at least 16 visible characters without spaces (it is a password for /metrics)",
+        "  REDIS_URL: must be a redis:// or rediss:// URL, such as redis://:password@host:6379/0 (the value is not shown here)",
+        '  DAILY_SUMMARY_AT: "25:00" is not a time: use HH:MM in 24 hours, such as 21:30 (the business time zone)',
+        "  WATCH_PAYMENTS_MINUTES: must be a whole number from 1 to 1440 (minutes)",
+        '  LOG_LEVEL: "loud" is not a level: use one of fatal, error, warn, info, debug, trace, silent',
+        "",
+      ].join("\n"),
+    );
+    for (const secret of [...Object.values(secrets), "hunter2"]) expect(main.stderr()).not.toContain(secret);
   });
 
   it("with a LINE channel but no slip service refuses to start, naming both variables; SLIP_SANDBOX=1 starts with a warning", async () => {
@@ -77,32 +109,26 @@ describe("main", { timeout: 60_000 }, () => {
   });
 
   it("in LINE mode answers a signed webhook through the configured LINE API and slip service", async () => {
-    const sandbox = await startSandbox();
-    cleanups.push(() => sandbox.close());
-    const token = "main-test-channel-access-token-0123456789";
-    const platform: LinePlatform = await startLinePlatform({ channelAccessToken: token });
-    cleanups.push(() => platform.close());
-    const secret = "0123456789abcdef0123456789abcdef";
-    const main = startMain({
-      PORT: "0",
-      LINE_CHANNEL_SECRET: secret,
-      LINE_CHANNEL_ACCESS_TOKEN: token,
-      LINE_API_BASE_URL: platform.url,
-      SLIP_API_BASE_URL: sandbox.url,
-      SLIP_API_SECRET: DEMO_SECRETS.shop,
-      PROMPTPAY_ID: "0812345678",
-      STAFF_USER_IDS: lineId("U", 0xabc),
-      BOT_LANG: "en",
-      NODE_DEBUG: "module",
-    });
-    const [, port] = await main.waitFor(/"port":(\d+),"mode":"line"/);
+    const bot = await startLineModeMain({ PROMPTPAY_ID: "0812345678", STAFF_USER_IDS: lineId("U", 0xabc), BOT_LANG: "en", NODE_DEBUG: "module" });
+    cleanups.push(() => bot.close());
+    const { main, platform, sandbox, channelSecret: secret, accessToken: token } = bot;
     const user = lineId("U", 0xabc);
     const body = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "balance" })]);
-    const answer = await postWebhook(`http://127.0.0.1:${port}/webhook`, body, { secret });
+    const answer = await postWebhook(`${bot.url}/webhook`, body, { secret });
     expect(answer.status).toBe(200);
     const [sent] = await platform.waitForSent(1);
     expect(sent?.kind).toBe("reply");
     expect(shownText(sent?.messages ?? [])).toMatch(/ร้านกาแฟดีใจ/);
+    // The package's expiry as the service has it, as its day in Bangkok (BOT_LANG=en: `24 May 2027`); Intl's calendar says which day.
+    const account = (await (await fetch(`${sandbox.url}/api/account/info`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })).json()) as {
+      data: { expiresAt: string };
+    };
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Bangkok", day: "numeric", month: "short", year: "numeric" })
+        .formatToParts(new Date(account.data.expiresAt))
+        .map((part) => [part.type, part.value]),
+    );
+    expect(shownText(sent?.messages ?? [])).toContain(`${parts.day} ${parts.month} ${parts.year}`);
     main.child.kill("SIGTERM");
     expect(await main.exited).toBe(0);
     for (const s of [secret, token, DEMO_SECRETS.shop]) expect(main.stdout() + main.stderr()).not.toContain(s);

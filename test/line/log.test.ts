@@ -32,6 +32,15 @@ describe("logger", () => {
     expect(logs.text()).toContain("[redacted]");
   });
 
+  it("scrubs a secret written escaped inside a JSON line (a quote or a backslash in it)", () => {
+    const logs = captureLogs();
+    const secret = 'sk_live"quote\\back';
+    const log = createLogger({ level: "info", destination: logs, secrets: [secret] });
+    log.error({ err: new Error(`refused ${secret}`) }, `while using ${secret}`);
+    expect(logs.text()).not.toContain(JSON.stringify(secret).slice(1, -1));
+    expect(logs.entries().map((e) => JSON.stringify(e))).not.toEqual(expect.arrayContaining([expect.stringContaining("quote")]));
+  });
+
   it("respects the level", () => {
     const logs = captureLogs();
     const log = createLogger({ level: "warn", destination: logs });

@@ -163,7 +163,7 @@ describe("probes and metrics", () => {
     expect(text).toMatch(/^slipline_event_queue_depth 0$/m);
     expect(text).toMatch(/^slipline_slip_service_circuit_state 0$/m);
     expect(text).toMatch(/^slipline_webhook_refused_total\{reason="unsigned"\} [1-9]/m);
-    expect(text).toMatch(/^slipline_process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     for (const secret of [bot.channelSecret, bot.accessToken, bot.apiSecret]) expect(text).not.toContain(secret);
   });
 });

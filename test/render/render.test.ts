@@ -64,7 +64,7 @@ const parseContext = { now: NOW, timeZone: TZ, defaultLang: "th" as const };
 
 describe("renderQr", () => {
   it("shows the amount, the masked payee with its type and the scan line, with the QR at 512 and an image message", () => {
-    const messages = [...messagesOf(renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL, forCustomers: false }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL, forCustomers: false }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(messages).toHaveLength(2);
     const card = flex(messages);
@@ -88,7 +88,7 @@ describe("renderQr", () => {
   });
 
   it("says the payer enters the amount when there is none, in English", () => {
-    const messages = [...messagesOf(renderQr({ lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL, forCustomers: true }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL, forCustomers: true }))];
     const text = visibleText(messages);
     expect(text).toContain("Payer enters the amount");
     expect(text).toContain("citizen/tax id");
@@ -98,19 +98,19 @@ describe("renderQr", () => {
   });
 
   it("fits the longest amount and an e-wallet payee", () => {
-    const messages = [...messagesOf(renderQr({ lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL, forCustomers: true }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL, forCustomers: true }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages)).toContain("฿9,999,999,999.99");
     expect(visibleText(messages)).toContain("e-wallet");
   });
 
   it("leaves the images out when the link is not https (LINE would refuse the whole reply) but keeps loopback http for the console", () => {
-    const plain = [...messagesOf(renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example"), forCustomers: true }))];
+    const plain = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example"), forCustomers: true }))];
     expect(plain).toHaveLength(1);
     expect((flex(plain).contents as messagingApi.FlexBubble).hero).toBeUndefined();
     expect(lineLimitProblems(plain)).toEqual([]);
 
-    const console = [...messagesOf(renderQr({ lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024", forCustomers: true }))];
+    const console = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024", forCustomers: true }))];
     expect(console).toHaveLength(2);
     expect(console[1]).toMatchObject({ previewImageUrl: "http://127.0.0.1:4000/api/qr-image?data=abc&size=240" });
   });
@@ -440,12 +440,12 @@ describe("error and other short replies", () => {
     ["qr_mismatch", "en", "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting."],
     ["qr_mismatch", "th", "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ"],
   ] as const)("says what a %s failure means (%s)", (kind, lang, expected) => {
-    expect(visibleText([...messagesOf(renderServiceFailure({ kind }, lang))])).toBe(expected);
+    expect(visibleText([...messagesOf(renderServiceFailure({ kind, command: "qr" }, lang))])).toBe(expected);
   });
 
   it("shows the service's message for a request it refused", () => {
     const message = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
-    expect(visibleText([...messagesOf(renderServiceFailure({ kind: "invalid_request", serviceMessage: message }, "en"))])).toBe(
+    expect(visibleText([...messagesOf(renderServiceFailure({ kind: "invalid_request", serviceMessage: message, command: "qr" }, "en"))])).toBe(
       `The slip service did not accept this: ${message}`,
     );
   });

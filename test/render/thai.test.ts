@@ -394,9 +394,9 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
   const answers: Record<string, Answer> = {
-    qr: renderQr({ lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z", forCustomers: false }),
-    qrNoAmount: renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL, forCustomers: false }),
-    qrForCustomers: renderQr({ lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
+    qr: renderQr({ paysShop: true, lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z", forCustomers: false }),
+    qrNoAmount: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL, forCustomers: false }),
+    qrForCustomers: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
     paidFound: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({})], askAgain: "เช็คยอด 150" }),
     paidYesterday: renderPaid({
@@ -460,7 +460,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     customerGreeting: renderGreeting("th", "customer"),
     slipPhoto: renderSlipPhotoHint("th"),
     editedNote: renderEditedNote("th"),
-    serviceFailure: renderServiceFailure({ kind: "response_shape" }, "th"),
+    serviceFailure: renderServiceFailure({ kind: "response_shape", command: "balance" }, "th"),
     staffGroupNotice: renderStaffGroupNotice("th"),
     lowTokens: renderLowTokensAlert("th", 40, 50),
     expiry: renderExpiryAlert("th", 3, { year: 2026, month: 11, day: 25 }),

@@ -22,7 +22,8 @@ const CASHIER = lineId("U", 0xa02);
 const CUSTOMER = lineId("U", 0xa03);
 
 let platform: LinePlatform;
-let clients: RichMenuClients;
+/** The install's clients, and the SDK's whole client for the test's own looks at the stand-in. */
+let clients: RichMenuClients & { api: messagingApi.MessagingApiClient };
 let built: BuiltMenus;
 
 beforeAll(async () => {

@@ -1,15 +1,18 @@
 // The calendar module against the platform's own calendar (Date in UTC, Intl in a zone), over many days,
 // including a zone with daylight saving, leap days and years before 100.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addCalendarDays,
   calendarDaysBetween,
   dateOfEpochDay,
   dayOf,
+  daysInMonth,
   endOfDay,
   epochDay,
   formatIsoDate,
   isRealDate,
+  mondayOf,
   startOfDay,
   wallTimeToInstant,
   weekdayOf,
@@ -73,5 +76,64 @@ describe("wall-clock time in a zone", () => {
     expect(new Date(wallTimeToInstant(Date.UTC(2026, 10, 20, 14, 30), "Asia/Bangkok")).toISOString()).toBe("2026-11-20T07:30:00.000Z");
     expect(dayOf(new Date("2026-11-19T17:00:00Z"), "Asia/Bangkok")).toEqual({ year: 2026, month: 11, day: 20 });
     expect(dayOf(new Date("2026-11-19T16:59:59.999Z"), "Asia/Bangkok")).toEqual({ year: 2026, month: 11, day: 19 });
+  });
+});
+
+/** A calendar day's UTC midnight through Date's setUTCFullYear, which, unlike Date.UTC, keeps years below 100. */
+function utcMidnightMs(year: number, month: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
+}
+
+describe("calendar sums in every year", () => {
+  const someDay = fc.integer({ min: utcMidnightMs(0, 1, 1) / 86_400_000, max: utcMidnightMs(9999, 12, 31) / 86_400_000 }).map((d) => {
+    const date = new Date(d * 86_400_000);
+    return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+  });
+
+  it("agree with Date's UTC calendar from year 0 to 9999", () => {
+    fc.assert(
+      fc.property(someDay, someDay, fc.integer({ min: -800, max: 800 }), (a, b, days) => {
+        const aMs = utcMidnightMs(a.year, a.month, a.day);
+        const moved = new Date(aMs + days * 86_400_000);
+        const movedDate = { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
+        if (movedDate.year >= 0 && movedDate.year <= 9999) expect(addCalendarDays(a, days)).toEqual(movedDate);
+        expect(calendarDaysBetween(a, b)).toBe((utcMidnightMs(b.year, b.month, b.day) - aMs) / 86_400_000);
+        expect(weekdayOf(a)).toBe(new Date(aMs).getUTCDay());
+        expect(formatIsoDate(a)).toBe(new Date(aMs).toISOString().slice(0, 10));
+        expect(daysInMonth(a.year, a.month)).toBe(new Date(utcMidnightMs(a.year, a.month + 1, 0)).getUTCDate());
+        // The week's Monday: a Monday (Date's day 1), on or up to 6 days before.
+        const monday = mondayOf(a);
+        const back = calendarDaysBetween(monday, a);
+        if (monday.year >= 0) expect(new Date(utcMidnightMs(monday.year, monday.month, monday.day)).getUTCDay()).toBe(1);
+        expect(back >= 0 && back <= 6).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("keep years below 100 as they are", () => {
+    // Year 0 (1 BC) is a leap year in the proleptic Gregorian calendar, as every fourth century is.
+    expect(isRealDate({ year: 0, month: 2, day: 29 })).toBe(true);
+    expect(calendarDaysBetween({ year: 0, month: 1, day: 1 }, { year: 0, month: 3, day: 1 })).toBe(60);
+    expect(addCalendarDays({ year: 99, month: 12, day: 31 }, 1)).toEqual({ year: 100, month: 1, day: 1 });
+    expect(formatIsoDate({ year: 50, month: 3, day: 1 })).toBe("0050-03-01");
+    expect(formatIsoDate({ year: 0, month: 1, day: 1 })).toBe("0000-01-01");
+  });
+});
+
+describe("a zone's historic change at an odd second", () => {
+  // Bangkok kept its local mean time, +06:42:04, until 1 April 1920, when its clocks went from 00:00 to
+  // 00:17:56 (+07:00): that moment was 1920-03-31T17:17:56Z.
+  it("reads instants on each side of it", () => {
+    expect(zonedParts(Date.UTC(1920, 2, 31, 17, 17, 55), "Asia/Bangkok")).toEqual({ year: 1920, month: 3, day: 31, hour: 23, minute: 59 });
+    expect(zonedParts(Date.UTC(1920, 2, 31, 17, 17, 56), "Asia/Bangkok")).toEqual({ year: 1920, month: 4, day: 1, hour: 0, minute: 17 });
+  });
+
+  it("finds wall times after it, and the first day's start where the clocks jumped to", () => {
+    expect(new Date(wallTimeToInstant(Date.UTC(1920, 3, 1, 0, 29, 59, 999), "Asia/Bangkok")).toISOString()).toBe("1920-03-31T17:29:59.999Z");
+    expect(startOfDay({ year: 1920, month: 4, day: 1 }, "Asia/Bangkok").toISOString()).toBe("1920-03-31T17:17:56.000Z");
+    expect(startOfDay({ year: 1920, month: 3, day: 31 }, "Asia/Bangkok").toISOString()).toBe("1920-03-30T17:17:56.000Z");
   });
 });

@@ -1,0 +1,26 @@
+// The settings of the process, whichever shops it serves: where it listens, LINE's hosts, Redis and the
+// instance's role, logs, /metrics, shutdown and queue bounds, and the embedded sandbox.
+import { z } from "zod";
+import * as field from "./fields.js";
+
+export const processSettingsSchema = z.object({
+  port: field.port.default(3000),
+  lineApiBaseUrl: field.baseUrl.default("https://api.line.me"),
+  /** LINE's data host (rich menu images). */
+  lineDataApiBaseUrl: field.baseUrl.default("https://api-data.line.me"),
+  /** Absent: one process, in memory. */
+  redisUrl: field.redisUrl.optional(),
+  role: field.instanceRole.default("both"),
+  logLevel: field.logLevel.default("info"),
+  metricsToken: field.metricsToken.optional(),
+  shutdownGraceSeconds: field.shutdownGraceSeconds.default(25),
+  maxQueuedEvents: field.maxQueuedEvents.default(1_000),
+  /** The demo sandbox beside a real LINE channel, for a test channel only. */
+  sandboxWithLine: field.onOff.default(false),
+  sandboxDbPath: z.string().default("data/sandbox.db"),
+  sandboxPublicUrl: field.publicUrl.optional(),
+  /** This deployment's public address: what LINE's webhook URL should start with. */
+  publicUrl: field.publicUrl.optional(),
+});
+
+export type ProcessSettings = z.output<typeof processSettingsSchema>;
