@@ -128,7 +128,7 @@ async function answerUsage(
   ctx: ChatContext,
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  // A mistyped private command is still private: a customer hears "staff only", not its usage.
+  // A mistyped private command is still private: a customer is thanked, never shown its usage.
   const admission = admitCommand(failure.command, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, failure.command, failure.lang, ctx, deps);
   if (ctx.audience.role === "customer") return answerCustomerUsage(failure, use, ctx, deps);
