@@ -648,7 +648,7 @@ const en: Texts = {
   slipPhotoHint: (historyWord) =>
     `This bot does not read slip images. Check slips with the slip service's own LINE OA or dashboard; the checked slips show here with ${quote(historyWord)}.`,
   apology: "Sorry, something went wrong. Please try again.",
-  restarting: "Sorry, something went wrong for a moment. Please send your message again shortly.",
+  restarting: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment.",
 
   idYourUser: (userId) => `Your user id: ${userId}`,
   idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
