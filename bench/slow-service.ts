@@ -189,7 +189,7 @@ export function classify(arrival: Arrival): AnswerKind {
   if (arrival.types?.includes("flex")) return "qr";
   const text = arrival.text ?? "";
   if (/restarting|เริ่มระบบใหม่/i.test(text)) return "restarting";
-  if (/try again shortly|ลองใหม่อีกสักครู่|สอบถามพนักงาน/i.test(text)) return "unavailable";
+  if (/try again shortly|ลองใหม่อีกสักครู่|cannot be made right now|ตอนนี้สร้าง QR ไม่ได้/i.test(text)) return "unavailable";
   return "other";
 }
 

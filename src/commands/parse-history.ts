@@ -1,5 +1,5 @@
 // Arguments of `history`: a range, a status and a page in any order, or a transRef.
-import { compareCalendarDates } from "../time/calendar.js";
+import { addCalendarDays, calendarDaysBetween, compareCalendarDates, daysInMonth } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
 import type { CalendarDate, HistoryRequest, RangeSpec, UsageProblem } from "./types.js";
 import { hasThai, type Token } from "./normalize.js";
@@ -28,6 +28,7 @@ export const STATUS_WORDS: Readonly<Record<SlipStatus, { en: readonly string[]; 
   error: { en: ["error"], th: ["ผิดพลาด"] },
 };
 
+
 type WordRange = Exclude<RangeSpec, { kind: "dates" }>;
 
 /** Range words; `7d`, `7วัน` and `N days` are read apart. */
@@ -37,10 +38,19 @@ const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
   ["yesterday", { kind: "yesterday" }],
   ["เมื่อวาน", { kind: "yesterday" }],
   ["เมื่อวานนี้", { kind: "yesterday" }],
-  ["week", { kind: "days", days: 7 }],
-  // Like `week`: the last 7 days, which the card shows with their dates.
-  ["อาทิตย์นี้", { kind: "days", days: 7 }],
-  ["สัปดาห์นี้", { kind: "days", days: 7 }],
+  // A Thai owner's อาทิตย์นี้ is the calendar week since Monday, as เดือนนี้ is the month since the 1st;
+  // the last 7 days are `7วัน`.
+  ["week", { kind: "week" }],
+  ["thisweek", { kind: "week" }],
+  ["อาทิตย์นี้", { kind: "week" }],
+  ["สัปดาห์นี้", { kind: "week" }],
+  ["lastweek", { kind: "lastweek" }],
+  ["last-week", { kind: "lastweek" }],
+  ["last_week", { kind: "lastweek" }],
+  ["อาทิตย์ที่แล้ว", { kind: "lastweek" }],
+  ["สัปดาห์ที่แล้ว", { kind: "lastweek" }],
+  ["อาทิตย์ก่อน", { kind: "lastweek" }],
+  ["สัปดาห์ก่อน", { kind: "lastweek" }],
   ["month", { kind: "month" }],
   ["thismonth", { kind: "month" }],
   ["เดือนนี้", { kind: "month" }],
@@ -51,10 +61,34 @@ const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
   ["เดือนก่อน", { kind: "lastmonth" }],
 ]);
 
-/** Two-word forms: `last month`, `this month`, `not found`. */
+/** Days counted back from today, read as that one date: `เมื่อวานซืน` is the day before yesterday. */
+const DAYS_AGO: ReadonlyMap<string, number> = new Map([["เมื่อวานซืน", 2]]);
+
+/** Month names as Thai writes and says them (`พ.ย.`, `พฤศจิกายน`, `พฤศจิกา`), and English ones. */
+const MONTH_NAMES: readonly (readonly string[])[] = [
+  ["ม.ค.", "มกราคม", "มกรา", "jan", "january"],
+  ["ก.พ.", "กุมภาพันธ์", "กุมภา", "feb", "february"],
+  ["มี.ค.", "มีนาคม", "มีนา", "mar", "march"],
+  ["เม.ย.", "เมษายน", "เมษา", "apr", "april"],
+  ["พ.ค.", "พฤษภาคม", "พฤษภา", "may"],
+  ["มิ.ย.", "มิถุนายน", "มิถุนา", "jun", "june"],
+  ["ก.ค.", "กรกฎาคม", "กรกฎา", "jul", "july"],
+  ["ส.ค.", "สิงหาคม", "สิงหา", "aug", "august"],
+  ["ก.ย.", "กันยายน", "กันยา", "sep", "sept", "september"],
+  ["ต.ค.", "ตุลาคม", "ตุลา", "oct", "october"],
+  ["พ.ย.", "พฤศจิกายน", "พฤศจิกา", "nov", "november"],
+  ["ธ.ค.", "ธันวาคม", "ธันวา", "dec", "december"],
+];
+const MONTH_BY_NAME: ReadonlyMap<string, number> = new Map(MONTH_NAMES.flatMap((names, i) => names.map((name) => [name, i + 1] as const)));
+/** `เดือน` may come before a month's name: `ยอดเดือนตุลา`. */
+const MONTH_WORD = "เดือน";
+
+/** Two-word forms: `last month`, `this month`, `last week`, `this week`, `not found`. */
 const PAIRS: ReadonlyMap<string, string> = new Map([
   ["last month", "lastmonth"],
   ["this month", "thismonth"],
+  ["last week", "lastweek"],
+  ["this week", "thisweek"],
   ["not found", "not_found"],
 ]);
 
@@ -69,9 +103,12 @@ const STATUS_BY_WORD: ReadonlyMap<string, SlipStatus> = new Map(
   ),
 );
 
-/** Thai words the tokenizer must cut out of glued text (`เมื่อวานซ้ำ`, `หน้า2`, `7วัน`, `1/11ถึง5/11`). */
+/** Thai words the tokenizer must cut out of glued text (`เมื่อวานซ้ำ`, `หน้า2`, `7วัน`, `1/11ถึง5/11`, `เดือนตุลา`). */
 export const HISTORY_THAI_KEYWORDS: readonly string[] = [
   ...RANGE_WORDS.keys(),
+  ...DAYS_AGO.keys(),
+  ...MONTH_BY_NAME.keys(),
+  MONTH_WORD,
   ...STATUS_BY_WORD.keys(),
   ...REF_WORDS,
   ...PAGE_WORDS,
@@ -80,42 +117,92 @@ export const HISTORY_THAI_KEYWORDS: readonly string[] = [
 ].filter(hasThai);
 
 const ISO_DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/u;
-const DAY_MONTH_YEAR = /^(\d{1,2})[-/](\d{1,2})(?:[-/](\d{4}))?$/u;
+const DAY_MONTH_YEAR = /^(\d{1,2})[-/](\d{1,2})(?:[-/](\d{4}|\d{2}))?$/u;
 /** Anything shaped like a date, so a wrong one is called a bad date rather than an unknown word. */
 const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?$/u;
+/** A year after a month's name: `ต.ค. 2569`, `ต.ค. 69`, `Oct 2026`. */
+const YEAR = /^(?:\d{2}|\d{4})$/u;
+/** Two dates joined by a dash with no spaces: `1/11-15/11`, `1/11/69-15/11/69`. */
+const GLUED_DATES = /^(\d{1,2}\/\d{1,2}(?:\/(?:\d{4}|\d{2}))?)[-\u2013](\d{1,2}\/\d{1,2}(?:\/(?:\d{4}|\d{2}))?)$/u;
+/** Days of one month joined by a dash: `1-15/11`, `1-15/11/2569`. */
+const GLUED_DAYS = /^(\d{1,2})[-\u2013](\d{1,2})(\/\d{1,2}(?:\/(?:\d{4}|\d{2}))?)$/u;
 const DAYS_GLUED = /^(\d+)(?:d|days?)$/u;
 const PAGE_GLUED = /^(?:page|p)(\d+)$/u;
 const NUMBER = /^\d+$/u;
 
-/** A year of 2400 or more is Buddhist era (2569 BE = 2026 CE): no slip is that far in the future. */
-function gregorianYear(year: number): number {
-  return year >= 2400 ? year - 543 : year;
+/**
+ * A year as typed, in the Christian era. 2400 or more is Buddhist era (2569 BE = 2026 CE): no slip is that
+ * far in the future. Two digits are how Thai dates shorten the Buddhist year (`69` is 2569), read so from
+ * 43 up (2543 BE = 2000 CE, the first year a slip can have); below that they are Christian (`26` is 2026).
+ */
+function gregorianYear(year: string): number {
+  const value = Number(year);
+  if (year.length === 2) return value >= 43 ? 2500 + value - 543 : 2000 + value;
+  return value >= 2400 ? value - 543 : value;
 }
 
-/** `unreadable`: shaped like a date but in no form we read; `no_such_date`: read, but the calendar has no such day. */
-type DateRead = { ok: true; date: CalendarDate } | { ok: false; why: "unreadable" | "no_such_date" } | undefined;
+/**
+ * `unreadable`: shaped like a date but in no form we read; `no_such_date`: read, but the calendar has no
+ * such day. `yearGiven`: the year was typed (else it is this year).
+ */
+type DateRead = { ok: true; date: CalendarDate; yearGiven: boolean } | { ok: false; why: "unreadable" | "no_such_date" } | undefined;
 
-/** A date token: `2026-11-20`, `20/11/2026`, `20/11/2569`, `20/11` (this year). Undefined when it is no date at all. */
+/** A date token: `2026-11-20`, `20/11/2026`, `20/11/2569`, `20/11/69`, `20/11` (this year). Undefined when it is no date at all. */
 function readDate(text: string, thisYear: number): DateRead {
   const iso = ISO_DATE.exec(text);
   const dmy = iso === null ? DAY_MONTH_YEAR.exec(text) : null;
   let date: CalendarDate | undefined;
   if (iso !== null) {
-    date = { year: gregorianYear(Number(iso[1])), month: Number(iso[2]), day: Number(iso[3]) };
+    date = { year: gregorianYear(iso[1] ?? ""), month: Number(iso[2]), day: Number(iso[3]) };
   } else if (dmy !== null) {
-    const year = dmy[3] === undefined ? thisYear : gregorianYear(Number(dmy[3]));
+    const year = dmy[3] === undefined ? thisYear : gregorianYear(dmy[3]);
     date = { year, month: Number(dmy[2]), day: Number(dmy[1]) };
   } else if (!DATE_LIKE.test(text)) {
     return undefined;
   }
   if (date === undefined) return { ok: false, why: "unreadable" };
-  if (isValidCalendarDate(date)) return { ok: true, date };
+  if (isValidCalendarDate(date)) return { ok: true, date, yearGiven: iso !== null || dmy?.[3] !== undefined };
   // A year outside the slips' years is more likely a misreading than a day the calendar lacks.
   return isValidCalendarDate({ ...date, month: 1, day: 1 }) ? { ok: false, why: "no_such_date" } : { ok: false, why: "unreadable" };
 }
 
 function dateProblem(why: "unreadable" | "no_such_date", input: string): UsageProblem {
   return { code: why === "unreadable" ? "bad_date" : "no_such_date", input };
+}
+
+/**
+ * Two dates in the order meant. Typed the wrong way round they are turned round (`15/11 ถึง 1/11`), unless a
+ * date typed without its year moving a year makes a shorter range: `28/12 ถึง 3/1` in January runs from last
+ * December, not across this whole year.
+ */
+function ordered(from: Extract<DateRead, { ok: true }>, to: Extract<DateRead, { ok: true }>): { from: CalendarDate; to: CalendarDate } {
+  if (compareCalendarDates(from.date, to.date) <= 0) return { from: from.date, to: to.date };
+  const candidates = [{ from: to.date, to: from.date }];
+  if (!from.yearGiven) candidates.push({ from: { ...from.date, year: from.date.year - 1 }, to: to.date });
+  if (!to.yearGiven) candidates.push({ from: from.date, to: { ...to.date, year: to.date.year + 1 } });
+  const real = candidates.filter((c) => isValidCalendarDate(c.from) && isValidCalendarDate(c.to) && compareCalendarDates(c.from, c.to) <= 0);
+  return real.reduce((best, c) => (calendarDaysBetween(c.from, c.to) < calendarDaysBetween(best.from, best.to) ? c : best));
+}
+
+/** The last month of that name that has begun (this year's, or last year's when it is still to come), up to today. */
+function monthRange(month: number, year: number | undefined, today: CalendarDate): { from: CalendarDate; to: CalendarDate } {
+  const y = year ?? (month <= today.month ? today.year : today.year - 1);
+  const last = { year: y, month, day: daysInMonth(y, month) };
+  const to = y === today.year && month === today.month ? today : last;
+  return { from: { year: y, month, day: 1 }, to };
+}
+
+/** `1/11-15/11` and `1-15/11` as the three tokens `1/11 - 15/11` the range reader knows. */
+function splitGluedRanges(tokens: readonly Token[]): Token[] {
+  const dash: Token = { raw: "-", lower: "-" };
+  const date = (raw: string): Token => ({ raw, lower: raw.toLowerCase() });
+  return tokens.flatMap((token) => {
+    const dates = GLUED_DATES.exec(token.raw);
+    if (dates !== null) return [date(dates[1] ?? ""), dash, date(dates[2] ?? "")];
+    const days = GLUED_DAYS.exec(token.raw);
+    if (days !== null) return [date(`${days[1] ?? ""}${days[3] ?? ""}`), dash, date(`${days[2] ?? ""}${days[3] ?? ""}`)];
+    return [token];
+  });
 }
 
 export type HistoryArgs = { ok: true; request: HistoryRequest } | { ok: false; problem: UsageProblem };
@@ -138,11 +225,76 @@ function readDays(text: string): number | "too_long" | undefined {
   return days >= 1 ? days : undefined;
 }
 
+type RangeRead = { ok: true; spec: RangeSpec; text: string; length: number } | { ok: false; problem: UsageProblem } | undefined;
+
 /**
- * Reads the words after `history`. `thisYear` is the current year in the business zone, for `20/11`.
- * An argument given twice (two ranges, two statuses) is unexpected rather than silently overridden.
+ * A range starting at `tokens[i]` (`word` is its lower-cased text, or a pair's): a word, a day count, a
+ * month's name, or one date or two joined by a separator. Undefined when no range starts there.
  */
-export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): HistoryArgs {
+function readRange(tokens: readonly Token[], i: number, word: string, used: number, today: CalendarDate): RangeRead {
+  const token = tokens[i];
+  if (token === undefined) return undefined;
+  const next = tokens[i + 1];
+  const text = used === 1 ? token.raw : `${token.raw} ${next?.raw ?? ""}`;
+  const wordRange = RANGE_WORDS.get(word);
+  if (wordRange !== undefined) return { ok: true, spec: { ...wordRange }, text, length: used }; // a copy: callers own what they get
+
+  const daysAgo = DAYS_AGO.get(word);
+  if (daysAgo !== undefined) {
+    const day = addCalendarDays(today, -daysAgo);
+    return { ok: true, spec: { kind: "dates", from: day, to: day }, text, length: 1 };
+  }
+
+  // `เดือน ตุลา`, `ตุลา`, `ต.ค. 2569`.
+  const named = word === MONTH_WORD && next !== undefined && MONTH_BY_NAME.has(next.lower) ? 1 : 0;
+  const month = MONTH_BY_NAME.get(tokens[i + named]?.lower ?? "");
+  if (month !== undefined) {
+    const yearToken = tokens[i + named + 1];
+    const year = yearToken !== undefined && YEAR.test(yearToken.raw) ? gregorianYear(yearToken.raw) : undefined;
+    if (year !== undefined && !isValidCalendarDate({ year, month, day: 1 })) return { ok: false, problem: { code: "bad_date", input: `${tokens[i + named]?.raw ?? ""} ${yearToken?.raw ?? ""}` } };
+    const length = named + 1 + (year === undefined ? 0 : 1);
+    const days = monthRange(month, year, today);
+    return { ok: true, spec: { kind: "dates", ...days }, text: tokens.slice(i, i + length).map((t) => t.raw).join(" "), length };
+  }
+
+  const gluedDays = DAYS_GLUED.exec(word);
+  if (gluedDays !== null || (NUMBER.test(word) && next !== undefined && DAY_UNITS.has(next.lower))) {
+    const count = gluedDays?.[1] ?? word;
+    let specText = text;
+    let length = used;
+    if (gluedDays === null) {
+      // `7วัน` is written together in Thai, `30 days` apart in English.
+      const unit = next?.raw ?? "";
+      specText = hasThai(unit) ? `${token.raw}${unit}` : `${token.raw} ${unit}`;
+      length = 2;
+    }
+    const days = readDays(count);
+    if (days === "too_long") return { ok: false, problem: { code: "range_too_long", input: specText, maxDays: MAX_DAYS } };
+    if (days === undefined) return { ok: false, problem: { code: "unexpected", input: specText } };
+    return { ok: true, spec: { kind: "days", days }, text: specText, length };
+  }
+
+  const from = readDate(token.raw, today.year);
+  if (from === undefined) return undefined;
+  if (!from.ok) return { ok: false, problem: dateProblem(from.why, token.raw) };
+  const separator = next !== undefined && RANGE_SEPARATORS.has(next.lower) ? next : undefined;
+  if (separator === undefined) return { ok: true, spec: { kind: "dates", from: from.date, to: from.date }, text, length: 1 };
+  const end = tokens[i + 2];
+  const joiner = separator.raw === ".." ? ".." : ` ${separator.raw} `;
+  const specText = `${token.raw}${joiner}${end?.raw ?? ""}`;
+  const to = end === undefined ? undefined : readDate(end.raw, today.year);
+  if (to === undefined) return { ok: false, problem: { code: "bad_date", input: specText.trim() } };
+  if (!to.ok) return { ok: false, problem: dateProblem(to.why, end?.raw ?? "") };
+  return { ok: true, spec: { kind: "dates", ...ordered(from, to) }, text: specText, length: 3 };
+}
+
+/**
+ * Reads the words after `history`. `today` is the date in the business zone, for `20/11` (this year),
+ * `เมื่อวานซืน` and a month's name. An argument given twice (two ranges, two statuses) is unexpected
+ * rather than silently overridden.
+ */
+export function parseHistoryArgs(typed: readonly Token[], today: CalendarDate): HistoryArgs {
+  const tokens = splitGluedRanges(typed);
   let range: { spec: RangeSpec; text: string } | undefined;
   let status: { value: SlipStatus; text: string } | undefined;
   let page: number | undefined;
@@ -189,49 +341,12 @@ export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): Hi
       continue;
     }
 
-    // A range: a word, a day count, or one date or two joined by a separator.
-    let spec: RangeSpec | undefined;
-    let specText = text;
-    let specLength = used;
-    const wordRange = RANGE_WORDS.get(word);
-    const gluedDays = DAYS_GLUED.exec(word);
-    if (wordRange !== undefined) {
-      spec = { ...wordRange }; // a copy: callers own what they get
-    } else if (gluedDays !== null || (NUMBER.test(word) && next !== undefined && DAY_UNITS.has(next.lower))) {
-      const count = gluedDays?.[1] ?? word;
-      if (gluedDays === null) {
-        // `7วัน` is written together in Thai, `30 days` apart in English.
-        const unit = next?.raw ?? "";
-        specText = hasThai(unit) ? `${token.raw}${unit}` : `${token.raw} ${unit}`;
-        specLength = 2;
-      }
-      const days = readDays(count);
-      if (days === "too_long") return fail({ code: "range_too_long", input: specText, maxDays: MAX_DAYS });
-      if (days === undefined) return fail({ code: "unexpected", input: specText });
-      spec = { kind: "days", days };
-    } else {
-      const from = readDate(token.raw, thisYear);
-      if (from !== undefined) {
-        if (!from.ok) return fail(dateProblem(from.why, token.raw));
-        spec = { kind: "dates", from: from.date, to: from.date };
-        const separator = next !== undefined && RANGE_SEPARATORS.has(next.lower) ? next : undefined;
-        if (separator !== undefined) {
-          const end = tokens[i + 2];
-          const joiner = separator.raw === ".." ? ".." : ` ${separator.raw} `;
-          specText = `${token.raw}${joiner}${end?.raw ?? ""}`;
-          const to = end === undefined ? undefined : readDate(end.raw, thisYear);
-          if (to === undefined) return fail({ code: "bad_date", input: specText.trim() });
-          if (!to.ok) return fail(dateProblem(to.why, end?.raw ?? ""));
-          if (compareCalendarDates(from.date, to.date) > 0) return fail({ code: "bad_range", input: specText });
-          spec = { kind: "dates", from: from.date, to: to.date };
-          specLength = 3;
-        }
-      }
-    }
-    if (spec === undefined) return fail({ code: "unexpected", input: text });
-    if (range !== undefined) return fail({ code: "unexpected", input: specText });
-    range = { spec, text: specText };
-    i += specLength;
+    const read = readRange(tokens, i, word, used, today);
+    if (read === undefined) return fail({ code: "unexpected", input: text });
+    if (!read.ok) return fail(read.problem);
+    if (range !== undefined) return fail({ code: "unexpected", input: read.text });
+    range = { spec: read.spec, text: read.text };
+    i += read.length;
   }
 
   if (ref !== undefined) {
@@ -242,4 +357,18 @@ export function parseHistoryArgs(tokens: readonly Token[], thisYear: number): Hi
   const request: HistoryRequest = { by: "range", range: range?.spec ?? { kind: "today" }, page: page ?? 1 };
   if (status !== undefined) request.status = status.value;
   return { ok: true, request };
+}
+
+/**
+ * A range alone, as the payment check takes one after its amount (`เช็คยอด 150 เมื่อวาน`): the words
+ * must make exactly one range, nothing else.
+ */
+export function parseRangeArgs(tokens: readonly Token[], today: CalendarDate): { ok: true; range: RangeSpec } | { ok: false; problem: UsageProblem } {
+  const read = parseHistoryArgs(tokens, today);
+  if (!read.ok) return read;
+  const { request } = read;
+  if (request.by === "ref" || request.status !== undefined || request.page !== 1) {
+    return { ok: false, problem: { code: "unexpected", input: tokens.map((t) => t.raw).join(" ") } };
+  }
+  return { ok: true, range: request.range };
 }

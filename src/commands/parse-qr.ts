@@ -4,14 +4,14 @@ import type { Token } from "./normalize.js";
 import { parseAmount } from "./amount.js";
 import { parsePromptPayId } from "./promptpay-id.js";
 
-/** Thai words the tokenizer must cut out of glued text (`150บาท`). */
-export const QR_THAI_KEYWORDS: readonly string[] = ["บาท"];
+/** Thai words the tokenizer must cut out of glued text (`150บาท`, `150บ.`). */
+export const QR_THAI_KEYWORDS: readonly string[] = ["บาท", "บ."];
 
 export type QrArgs = { ok: true; id?: PromptPayId; amount?: Satang } | { ok: false; problem: UsageProblem };
 
-/** Words after a number that say it is money. `฿` may also come before it. */
-const CURRENCY_SUFFIX = /^(.+?)(฿|baht|thb)$/iu;
-const CURRENCY_WORDS = new Set(["บาท", "baht", "thb", "฿"]);
+/** Words after a number that say it is money (`150.-` is how Thai price tags write 150 baht). `฿` may also come before it. */
+const CURRENCY_SUFFIX = /^(.+?)(฿|baht|thb|\.-)$/iu;
+const CURRENCY_WORDS = new Set(["บาท", "บ.", "baht", "thb", "฿"]);
 
 /** Digits grouped with dashes, maybe with a leading +: a PromptPay id or a broken one. */
 const ID_CHARS = /^\+?[\d\-\u2010-\u2015\u2212]+$/u;

@@ -2,7 +2,7 @@
 import { dayOf } from "../time/calendar.js";
 import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, SummaryRequest, UsageProblem } from "./types.js";
 import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
-import { THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
+import { LEAD_INS, TALK_WORDS, THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
 import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse-paid.js";
@@ -17,14 +17,12 @@ const ENGLISH_GLUED_QR = /^(qr|pay|promptpay)([\d฿+].*)$/iu;
 /** A glued remainder that starts like an argument (`คิวอาร์150`) rather than like more Thai words (`ประวัติศาสตร์`). */
 const ARGUMENT_START = /^[\d฿+]/u;
 
-/** "May I have": `ขอคิวอาร์ 150`, `ขอยอดเมื่อวาน`. Only taken off when a command word follows (not in `ขอบคุณ`). */
-const ASK = "ขอ";
-
 /**
- * Polite endings people put after a command (`เช็คยอด 150 ค่ะ`, `ขอคิวอาร์ 150 หน่อยครับ`), glued or apart.
- * No argument word ends like one, so they are cut off the end of the arguments.
+ * Endings people put after a command, glued or apart: polite ones (`เช็คยอด 150 ค่ะ`, `ขอคิวอาร์ 150
+ * หน่อยครับ`) and the "yet?" of a question (`เช็คยอด 150 เข้ายังคะ`). No argument word ends like one, so
+ * they are cut off the end of the arguments.
  */
-const POLITE_ENDINGS = /(?:\s*(?:ค่ะ|คะ|ค่า|ค้า|ครับ|คับ|ค้าบ|จ้า|จ้ะ|จ๊ะ|นะ|ให้หน่อย|ให้ด้วย|หน่อย|ด้วย))+$/u;
+const ENDINGS = /(?:\s*(?:ค่ะ|คะ|ค่า|ค้า|ครับ|คับ|ค้าบ|จ้า|จ้ะ|จ๊ะ|นะ|ให้หน่อย|ให้ด้วย|หน่อย|ด้วย|เข้าหรือยัง|เข้ารึยัง|เข้ายัง|หรือยัง|รึยัง|ยัง))+$/u;
 
 type ArgsResult = { ok: true; command: Command } | { ok: false; problem: UsageProblem };
 
@@ -54,12 +52,12 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
     case "history": {
       // `A..B`, `A ..B` and `A.. B` all become three tokens.
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone).year);
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
       return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
     }
     case "summary": {
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone).year);
+      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
       if (!result.ok) return result;
       // A summary has no pages and no reference: those words belong to `history`.
       if (result.request.by === "ref") return { ok: false, problem: { code: "unexpected", input: "ref" } };
@@ -69,7 +67,8 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
       return { ok: true, command: { kind: "summary", lang, request } };
     }
     case "paid": {
-      const result = parsePaidArgs(tokenize(args, ARGUMENT_KEYWORDS));
+      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
+      const result = parsePaidArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
       return result.ok ? { ok: true, command: { kind: "paid", lang, request: result.request } } : result;
     }
     case "help": {
@@ -101,11 +100,17 @@ function startsWithCommandWord(text: string): boolean {
   return lookupCommandWord(first) !== undefined || THAI_COMMAND_WORDS.some((w) => lower.startsWith(w)) || ENGLISH_GLUED_QR.test(first);
 }
 
-/** `ขอคิวอาร์ 150` is `คิวอาร์ 150`; `ขอบคุณ` stays as it is. */
-function withoutAsk(body: string): string {
-  if (!body.startsWith(ASK)) return body;
-  const rest = body.slice(ASK.length).trimStart();
-  return startsWithCommandWord(rest) ? rest : body;
+/**
+ * `ขอคิวอาร์ 150` is `คิวอาร์ 150`, `ขอดูประวัติ` is `ประวัติ`, `สร้าง QR` is `QR`: a lead-in is taken off
+ * only when a command word follows, so `ขอบคุณ` and `ดูแล` stay as they are.
+ */
+function withoutLeadIn(body: string): string {
+  for (const lead of LEAD_INS) {
+    if (!body.startsWith(lead)) continue;
+    const rest = withoutLeadIn(body.slice(lead.length).trimStart());
+    if (startsWithCommandWord(rest)) return rest;
+  }
+  return body;
 }
 
 /**
@@ -114,8 +119,8 @@ function withoutAsk(body: string): string {
  */
 export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   const said = normalizeText(text).replace(/^[/!] ?/u, "");
-  const body = withoutAsk(said);
-  // `ขอ qr 150` is asked in Thai, so it is answered in Thai.
+  const body = withoutLeadIn(said);
+  // `ขอ qr 150`, `สร้าง QR` are asked in Thai, so they are answered in Thai.
   const asked = body !== said;
   if (body === "") return failure({ kind: "empty", lang: ctx.defaultLang });
 
@@ -124,6 +129,7 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   const rest = space === -1 ? "" : body.slice(space + 1);
 
   let word: CommandWord | undefined = lookupCommandWord(first);
+  let matched = first.toLowerCase();
   let glued = "";
   if (word === undefined) {
     // Thai runs words together: `ประวัติเมื่อวาน`, `คิวอาร์150`.
@@ -132,6 +138,7 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
     const english = ENGLISH_GLUED_QR.exec(first);
     if (thai !== undefined) {
       word = lookupCommandWord(thai);
+      matched = thai;
       glued = first.slice(thai.length);
     } else if (english !== null) {
       word = lookupCommandWord(english[1] ?? "");
@@ -143,9 +150,11 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   if (word === undefined) return unknown();
 
   const typed = (glued === "" ? rest : `${glued} ${rest}`).trim();
-  const args = typed.replace(POLITE_ENDINGS, "").trim();
-  // `สลิปค่ะ`, `ยอด ค่ะ`: a command word with nothing but a polite ending is talk (a customer's "here is the slip").
-  if (args === "" && typed !== "") return unknown(body);
+  const args = typed.replace(ENDINGS, "").trim();
+  // `สลิปค่ะ`, `ยอด ค่ะ`, `เงินเข้ายังคะ`: a word of everyday talk about paying with nothing but an ending is
+  // talk (a customer's "here is the slip"), unless a lead-in asked for it (`ขอยอดหน่อยค่ะ`). Other words
+  // with an ending are meant (`คิวอาร์ค่ะ`, `โทเคนค่ะ`).
+  if (args === "" && typed !== "" && !asked && TALK_WORDS.has(matched)) return unknown(body);
   const lang = asked ? "th" : word.lang;
   const result = parseArguments(word.name, lang, args, ctx);
   if (result.ok) return { ok: true, command: result.command, bare: args === "" };

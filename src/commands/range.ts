@@ -1,5 +1,5 @@
 // History ranges: which calendar days a range covers in the business time zone, and their instants.
-import { addCalendarDays, dayOf, daysInMonth, endOfDay, isRealDate, startOfDay } from "../time/calendar.js";
+import { addCalendarDays, dayOf, daysInMonth, endOfDay, isRealDate, mondayOf, startOfDay } from "../time/calendar.js";
 import type { CalendarDate, RangeSpec } from "./types.js";
 
 /** Years a typed date may have once Buddhist-era years are converted: slips from 2000 to 2199. */
@@ -33,6 +33,13 @@ function rangeDays(spec: RangeSpec, now: Date, timeZone: string): { from: Calend
     case "days":
       // `7d` is today and the 6 days before it.
       return { from: addCalendarDays(today, -(Math.max(1, spec.days) - 1)), to: today };
+    case "week":
+      // A Thai shop's week starts on Monday: on a Monday, this week is today alone.
+      return { from: mondayOf(today), to: today };
+    case "lastweek": {
+      const monday = addCalendarDays(mondayOf(today), -7);
+      return { from: monday, to: addCalendarDays(monday, 6) };
+    }
     case "month":
       return { from: { ...today, day: 1 }, to: today };
     case "lastmonth": {

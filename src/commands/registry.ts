@@ -45,17 +45,20 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
       en: ["qr [promptpay-id] [amount]"],
       th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150"],
     },
-    example: { en: "qr 0812345678 150", th: "คิวอาร์ 0812345678 150" },
+    example: { en: "qr 150", th: "คิวอาร์ 150" },
     description: {
       en: "PromptPay QR; without an id it uses the shop's, without an amount the payer types it",
-      th: "QR พร้อมเพย์ให้ลูกค้าสแกนจ่าย ไม่ใส่เลขพร้อมเพย์จะใช้ของร้าน ไม่ใส่ยอดลูกค้ากรอกเอง",
+      th: "QR พร้อมเพย์ให้ลูกค้าสแกนจ่าย ถ้าไม่ใส่เลขพร้อมเพย์ จะใช้ของร้าน ถ้าไม่ใส่ยอด ลูกค้ากรอกยอดเองในแอป",
     },
     audience: "everyone",
     bareInCustomerGroup: false,
   },
   history: {
     name: "history",
-    words: { en: ["history", "h", "slips"], th: ["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป"] },
+    words: {
+      en: ["history", "h", "slips"],
+      th: ["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป", "ประวัติตรวจสลิป", "ประวัติสลิป"],
+    },
     usage: {
       en: ["history [today|yesterday|7d|month|lastmonth|date|A..B] [status] [page N]", "history ref <transRef>"],
       th: ["ประวัติ เมื่อวาน", "ประวัติ 1/11 ถึง 15/11 ปลอม", "ประวัติ อ้างอิง 015326095622AQR01234"],
@@ -72,7 +75,10 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     name: "summary",
     // In a shop ยอด means money (ยอดขาย, ยอดโอน), so `ยอด` alone is the day's takings; `ยอดวันนี้`,
     // `ยอดเมื่อวาน` are ยอด with its range glued on.
-    words: { en: ["summary", "sales"], th: ["ยอด", "ยอดขาย", "ยอดโอน", "สรุป", "สรุปยอด"] },
+    words: {
+      en: ["summary", "sales"],
+      th: ["ยอด", "ยอดขาย", "ยอดโอน", "ยอดโอนเข้า", "ยอดรวม", "ยอดทั้งหมด", "รายรับ", "ปิดยอด", "รายงาน", "สรุป", "สรุปยอด"],
+    },
     usage: {
       en: ["summary [today|yesterday|7d|month|lastmonth|date|A..B] [status]"],
       th: ["ยอด", "ยอดเมื่อวาน", "ยอด 1/11 ถึง 15/11"],
@@ -91,13 +97,33 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     // announcement that 150 baht came in, not a question.
     words: {
       en: ["paid", "received"],
-      th: ["เช็คยอด", "เช็คยอดเข้า", "เช็กยอด", "เช็กยอดเข้า", "เช็คเงินเข้า", "ยอดเข้า", "เงินเข้า", "ได้รับ"],
+      th: [
+        "เช็คยอด",
+        "เช็คยอดเข้า",
+        "เช็กยอด",
+        "เช็กยอดเข้า",
+        "เช็คเงินเข้า",
+        "เช็กเงินเข้า",
+        "เช็ค",
+        "เช็ก",
+        "เช็คเงิน",
+        "เช็กเงิน",
+        "เช็คโอน",
+        "เช็กโอน",
+        "ตรวจยอด",
+        "ยอดเข้า",
+        "เงินเข้า",
+        "โอนเข้า",
+        "เข้ายัง",
+        "ได้รับ",
+      ],
     },
-    usage: { en: ["paid <amount>"], th: ["เช็คยอด 150", "เช็คยอด 1,500.50"] },
+    usage: { en: ["paid <amount> [yesterday|date]"], th: ["เช็คยอด 150", "เช็คยอด 1,500.50", "เช็คยอด 150 เมื่อวาน"] },
     example: { en: "paid 150", th: "เช็คยอด 150" },
     description: {
-      en: "has a payment of exactly this amount arrived today?",
-      th: "วันนี้ลูกค้าโอนยอดนี้เข้ามาแล้วหรือยัง",
+      en: "has a valid slip of exactly this amount been checked today (or on the day given)?",
+      // The bot knows checked slips, not the bank: it never says the money has or has not come in.
+      th: "ดูว่าวันนี้มีสลิปยอดนี้ที่ผ่านการตรวจแล้วหรือยัง",
     },
     audience: "staff",
     bareInCustomerGroup: false,
@@ -106,7 +132,22 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     name: "balance",
     words: {
       en: ["balance", "credit", "tokens", "info"],
-      th: ["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ"],
+      th: [
+        "โทเคน",
+        "โทเค็น",
+        "เครดิต",
+        "คงเหลือ",
+        "ยอดคงเหลือ",
+        "แพ็กเกจ",
+        "แพ็คเกจ",
+        "แพคเกจ",
+        "แพ็กเกจตรวจสลิป",
+        "เช็คโทเคน",
+        "เช็กโทเคน",
+        "โทเคนเหลือ",
+        "เหลือกี่โทเคน",
+        "วันหมดอายุ",
+      ],
     },
     usage: { en: ["balance"], th: ["โทเคน"] },
     example: { en: "balance", th: "โทเคน" },
@@ -119,7 +160,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   },
   contact: {
     name: "contact",
-    words: { en: ["contact"], th: ["ติดต่อร้าน", "ติดต่อ"] },
+    words: { en: ["contact"], th: ["ติดต่อร้าน", "ติดต่อ", "ติดต่อแอดมิน", "คุยกับแอดมิน", "แอดมิน", "สอบถาม"] },
     usage: { en: ["contact"], th: ["ติดต่อร้าน"] },
     example: { en: "contact", th: "ติดต่อร้าน" },
     description: {
@@ -132,7 +173,25 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   help: {
     name: "help",
     // `วิธีใช้` first: it is the word every reply tells people to type, so the quick reply shows the same.
-    words: { en: ["help", "?", "menu"], th: ["วิธีใช้", "ช่วยเหลือ", "เมนู", "คำสั่ง"] },
+    // A customer's "how do I pay?" gets the customers' help, which is how to pay.
+    words: {
+      en: ["help", "?", "menu"],
+      th: [
+        "วิธีใช้",
+        "วิธีใช้งาน",
+        "ใช้ยังไง",
+        "ช่วยเหลือ",
+        "เมนู",
+        "คำสั่ง",
+        "จ่ายยังไง",
+        "โอนยังไง",
+        "ชำระยังไง",
+        "ชำระเงินยังไง",
+        "เลขบัญชี",
+        "เลขพร้อมเพย์",
+        "พร้อมเพย์อะไร",
+      ],
+    },
     usage: { en: ["help [command]"], th: ["วิธีใช้", "วิธีใช้ ประวัติ"] },
     example: { en: "help history", th: "วิธีใช้ ประวัติ" },
     description: { en: "the commands, or how to use one", th: "คำสั่งทั้งหมด หรือวิธีใช้ทีละคำสั่ง" },
@@ -141,7 +200,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   },
   id: {
     name: "id",
-    words: { en: ["id", "whoami"], th: ["ไอดี"] },
+    words: { en: ["id", "whoami"], th: ["ไอดี", "ไอดีกลุ่ม"] },
     usage: { en: ["id"], th: ["ไอดี"] },
     example: { en: "id", th: "ไอดี" },
     description: {
@@ -182,6 +241,24 @@ export function buildWordIndex(table: Readonly<Record<CommandName, CommandInfo>>
 }
 
 const WORD_INDEX = buildWordIndex(COMMANDS);
+
+/**
+ * Words before a command word that only ask: `ขอ` ("may I have"), `ขอดู`, `ดู` ("see"), `สร้าง` ("make", as
+ * the menu's `สร้าง QR` says), `จ่ายด้วย` ("pay with"), longest first (docs/thai.md, section 2).
+ */
+export const LEAD_INS: readonly string[] = ["จ่ายด้วย", "สร้าง", "ขอดู", "ขอ", "ดู"];
+
+/**
+ * Command words that are also everyday talk about paying: alone with an ending (`สลิปค่ะ`, `ยอดค่ะ`,
+ * `เงินเข้ายังคะ`) they are talk, not the command (docs/thai.md, section 2).
+ */
+export const TALK_WORDS: ReadonlySet<string> = new Set(
+  ["สลิป", "รายการ", "ยอด", "ยอดโอน", "ยอดเข้า", "เงินเข้า", "โอนเข้า", "เข้ายัง", "ได้รับ", "จ่าย", "จ่ายเงิน", "ชำระเงิน", "สแกนจ่าย", "เช็ค", "เช็ก"].map((word) => {
+    // A word no command has would silently do nothing: stop at load instead.
+    if (!WORD_INDEX.has(word)) throw new Error(`talk word "${word}" is no command word`);
+    return word;
+  }),
+);
 
 /** The Thai command words, longest first: Thai is written without spaces, so they may have text glued on. */
 export const THAI_COMMAND_WORDS: readonly string[] = [...WORD_INDEX.entries()]

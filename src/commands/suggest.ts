@@ -1,6 +1,6 @@
 // What a person probably meant: the command a typo (English or Thai) is closest to, and whether text is a greeting.
 import type { CommandName } from "./types.js";
-import { COMMAND_NAMES, COMMANDS } from "./registry.js";
+import { COMMAND_NAMES, COMMANDS, LEAD_INS } from "./registry.js";
 import { hasThai, normalizeText } from "./normalize.js";
 
 /**
@@ -68,8 +68,10 @@ function closest(typed: string, targets: readonly { word: string; name: CommandN
  * letters, two for longer ones, and only when a single command is that close.
  */
 function suggestThai(text: string): CommandName | undefined {
-  // `ขอ` ("may I have") in front is polite, not part of the word.
-  const first = (normalizeText(text).toLowerCase().split(" ")[0] ?? "").replace(/^ขอ(?=.{3})/u, "");
+  // A lead-in (`ขอ`, "may I have") in front only asks; it is not part of the word.
+  const typedFirst = normalizeText(text).toLowerCase().split(" ")[0] ?? "";
+  const lead = LEAD_INS.find((word) => typedFirst.startsWith(word) && typedFirst.length >= word.length + 3);
+  const first = lead === undefined ? typedFirst : typedFirst.slice(lead.length);
   const started = THAI_WORDS.find((target) => first.startsWith(target.word));
   if (started !== undefined) return started.name;
   const typed = withoutMarks(THAI_RUN.exec(first)?.[0] ?? "");

@@ -23,7 +23,9 @@ export type { CalendarDate } from "../time/calendar.js";
 export type RangeSpec =
   | { kind: "today" }
   | { kind: "yesterday" }
-  | { kind: "days"; days: number } // `7d`, `week`, `Nd`: the last N days up to and including today
+  | { kind: "days"; days: number } // `7d`, `7วัน`, `Nd`: the last N days up to and including today
+  | { kind: "week" } // `week`, `อาทิตย์นี้`: Monday of this week to today
+  | { kind: "lastweek" } // `อาทิตย์ที่แล้ว`: Monday to Sunday of the week before
   | { kind: "month" }
   | { kind: "lastmonth" }
   | { kind: "dates"; from: CalendarDate; to: CalendarDate }; // one date: from equals to
@@ -38,10 +40,14 @@ export interface SummaryRequest {
   status?: SlipStatus;
 }
 
-/** "Has it arrived?": valid checks of exactly this amount today, created after `after` when given (a QR's time). */
+/**
+ * "Has it arrived?": valid checks of exactly this amount in `range` (today when absent), created after
+ * `after` when given (a QR's time).
+ */
 export interface PaidRequest {
   amount: Satang;
   after?: Date;
+  range?: RangeSpec;
 }
 
 export type Command =
@@ -64,7 +70,6 @@ export type UsageProblem =
   | { code: "bad_date"; input: string } // not written like a date
   | { code: "no_such_date"; input: string } // written like one, but the calendar has no such day (31/02)
   | { code: "range_too_long"; input: string; maxDays: number }
-  | { code: "bad_range"; input: string } // start after end
   | { code: "bad_page"; input: string }
   | { code: "missing_ref" }
   | { code: "missing_amount" } // `paid` without the amount

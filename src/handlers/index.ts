@@ -10,19 +10,21 @@ import { hasStaff } from "../roles/audience.js";
 import {
   renderAskInPrivate,
   renderCustomerNote,
+  renderCustomerPayHint,
+  renderCustomerThanks,
   renderDidYouMean,
   renderEditedNote,
   renderGreeting,
   renderSlipPhotoHint,
   renderStaffGroupNotice,
-  renderStaffOnly,
+  renderTypeAmountHint,
   renderUnknownCommand,
   renderUsageError,
 } from "../render/errors.js";
 import { CHATTER } from "./context.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome, Version } from "./context.js";
 import { afterNote } from "../privacy/answer.js";
-import { isQuietMenuTap } from "../rich-menu/menus.js";
+import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { handleQr } from "./qr.js";
 import { handleHistory } from "./history.js";
@@ -78,10 +80,32 @@ async function answerAdmission(
       await ctx.send(renderAskInPrivate(lang));
       return { command, outcome: "pointed_to_private" };
     case "staff_only":
-      deps.log.info({ ...where, noStaffYet: admission.noStaffYet }, "private command refused");
-      await ctx.send(renderStaffOnly(lang, admission.noStaffYet));
+      // Only customers get here. To them a staff command's words are talk (`ยอด 350 นะคะ` is "I paid 350,
+      // please check"): thanks, and the shop will look; like the customer note, once in a while. Never a
+      // refusal about staff, nor the owner's set-up (`id` gives that while nobody is staff).
+      deps.log.info({ ...where, noStaffYet: admission.noStaffYet }, "private command from a customer; thanked, nothing shown");
+      if (await deps.quietNotes.claim(ctx.chat.id, ctx.now.getTime())) await ctx.send(renderCustomerThanks(lang));
       return { command, outcome: "refused" };
   }
+}
+
+/** A customer's words that ask nothing of the bot: the friendly note, at most once per chat per 12 hours. */
+async function noteCustomer(command: HandlerOutcome["command"], lang: Lang, addressed: boolean, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  if (ctx.chat.type !== "user" && !addressed) return ignored(command);
+  if (!(await deps.quietNotes.claim(ctx.chat.id, ctx.now.getTime()))) return ignored(command);
+  await ctx.send(renderCustomerNote(lang));
+  return { command, outcome: "noted" };
+}
+
+/**
+ * A customer's command that does not read: never a command's error or notation. Words the command has no
+ * place for make it talk (`จ่ายเงิน 350 แล้วค่ะ` is "I paid 350", `คิวอาร์ 150 2 แก้ว` an order); a QR with
+ * a wrong amount or id gets one example to copy.
+ */
+async function answerCustomerUsage(failure: Extract<ParseFailure, { kind: "usage" }>, use: CommandUse, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  if (failure.command !== "qr" || failure.problem.code === "unexpected") return noteCustomer(failure.command, failure.lang, use.addressed, ctx, deps);
+  await ctx.send(renderCustomerPayHint(failure.lang));
+  return { command: failure.command, outcome: "usage_error" };
 }
 
 /** Admits the command for who asked and where, runs its handler and answers any slip service failure. */
@@ -104,9 +128,10 @@ async function answerUsage(
   ctx: ChatContext,
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  // A mistyped private command is still private: a customer hears "staff only", not its usage.
+  // A mistyped private command is still private: a customer is thanked, never shown its usage.
   const admission = admitCommand(failure.command, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, failure.command, failure.lang, ctx, deps);
+  if (ctx.audience.role === "customer") return answerCustomerUsage(failure, use, ctx, deps);
   await ctx.send(renderUsageError(failure));
   return { command: failure.command, outcome: "usage_error" };
 }
@@ -123,11 +148,7 @@ async function answerNoCommand(
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
   if (ctx.chat.type !== "user" && !addressed) return ignored("none");
-  if (ctx.audience.role === "customer") {
-    if (!(await deps.quietNotes.claim(ctx.chat.id, ctx.now.getTime()))) return ignored("none");
-    await ctx.send(renderCustomerNote(failure.lang));
-    return { command: "none", outcome: "noted" };
-  }
+  if (ctx.audience.role === "customer") return noteCustomer("none", failure.lang, addressed, ctx, deps);
   if (isGreeting(text)) {
     await ctx.send(renderGreeting(failure.lang, "staff"));
     return { command: "none", outcome: "answered" };
@@ -293,8 +314,13 @@ export async function handleNonText(messageType: string, ctx: ChatContext, deps:
  * is parsed like text, without the group rule (a tap is always meant for the bot), and admitted like it.
  */
 export async function handlePostback(data: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
-  // A menu tap that opened the keyboard or switched the menu: the person acts next, nothing to answer.
-  if (isQuietMenuTap(data)) return ignored("none");
+  // A menu tap that opened the keyboard or switched the menu: the person acts next. A customer whose "pay by
+  // QR" opened the keyboard with `คิวอาร์ ` typed is told to add the amount (the menus are Thai).
+  if (isQuietMenuTap(data)) {
+    if (!isQrKeyboardTap(data) || ctx.audience.role !== "customer") return ignored("none");
+    await ctx.send(renderTypeAmountHint("th"));
+    return { command: "qr", outcome: "answered" };
+  }
   const parsed = parse(data, ctx, deps);
   const use: CommandUse = { bare: false, addressed: true };
   if (parsed.ok) return runCommand(parsed.command, use, ctx, deps);

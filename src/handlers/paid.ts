@@ -1,5 +1,5 @@
-// paid: has a payment of exactly this amount arrived today (or since the QR was made)? The valid checks of
-// that amount, newest first, or "not yet".
+// paid: has a slip of exactly this amount been checked today (or on the day asked, or since the QR was
+// made)? The valid checks of that amount, newest first, or "no checked slip yet".
 import { formatPaidCommand } from "../commands/format.js";
 import { resolveRange } from "../commands/range.js";
 import type { Command } from "../commands/types.js";
@@ -36,15 +36,16 @@ export async function handlePaid(
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
-  const { amount, after } = command.request;
-  const today = resolveRange({ kind: "today" }, ctx.now, timeZone);
-  const found = await findPayments(deps.slip, { from: today.from, to: today.to, after }, amount);
+  const { amount, after, range } = command.request;
+  const days = resolveRange(range ?? { kind: "today" }, ctx.now, timeZone);
+  const found = await findPayments(deps.slip, { from: days.from, to: days.to, after }, amount);
   await ctx.send(
     renderPaid({
       lang: command.lang,
       timeZone,
       amountSatang: amount,
       after,
+      range: range === undefined ? undefined : { spec: range, fromDate: days.fromDate, toDate: days.toDate },
       found,
       askAgain: formatPaidCommand(command.request, command.lang),
     }),

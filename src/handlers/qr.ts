@@ -60,7 +60,7 @@ export async function handleQr(
   const staffAmount = ctx.audience.staffPlace ? command.amount : undefined;
   const checkPayment = staffAmount === undefined ? undefined : formatPaidCommand({ amount: staffAmount, after: ctx.now }, command.lang);
   const paysShop = deps.settings.promptPayId !== undefined && sameId(payee, deps.settings.promptPayId);
-  await ctx.send(renderQr({ lang: command.lang, payee, paysShop, amount: qr.amount, url: qr.url, checkPayment }));
+  await ctx.send(renderQr({ lang: command.lang, payee, paysShop, amount: qr.amount, url: qr.url, checkPayment, forCustomers: !ctx.audience.staffPlace }));
   if (staffAmount !== undefined && deps.watches !== undefined) {
     await deps.watches.watch({ chatId: ctx.chat.id, amountSatang: staffAmount, after: ctx.now, lang: command.lang }).catch((err: unknown) => {
       deps.log.warn({ err }, "payment watch not started");

@@ -17,6 +17,6 @@ export function renderExpiryAlert(lang: Lang, daysLeft: number, expiresOn: Calen
 
 /** A staff QR's amount arrived: who paid and when. */
 export function renderPaymentReceived(view: { lang: Lang; amountSatang: number; payer: string | null; at: Date; timeZone: string }): StaffAnswer {
-  const text = texts(view.lang).alertPaymentReceived(formatBaht(view.amountSatang / 100, view.lang), view.payer ?? "?", formatTime(view.at, view.timeZone));
+  const text = texts(view.lang).alertPaymentReceived(formatBaht(view.amountSatang / 100, view.lang), view.payer ?? undefined, formatTime(view.at, view.timeZone));
   return staffAnswer("payment_received", [textMessage(text)], undefined);
 }

@@ -16,6 +16,7 @@ import { renderAskInPrivate } from "./errors.js";
 const EXPIRY_WARNING_DAYS = 7;
 /** Warn when the tokens left pay for fewer API checks than this. */
 const LOW_SLIPS_WARNING = 50;
+const UNKNOWN = "–";
 
 export interface BalanceView {
   lang: Lang;
@@ -90,9 +91,10 @@ export function renderBalance(view: BalanceView): StaffAnswer {
   const t = texts(view.lang);
   const a = view.account;
   const expiry = expiryOf(view);
+  // A date the service wrote in a form that cannot be read is not shown raw: a dash says it is unknown.
   const expiryText =
     expiry === undefined
-      ? a.expiresAt
+      ? UNKNOWN
       : // Days left on a line of their own: in the narrow value column they would break inside the brackets.
         `${expiry.date}\n(${expiry.expired ? t.expiredDaysAgo(Math.max(0, -expiry.daysLeft)) : t.daysLeft(expiry.daysLeft)})`;
 
@@ -146,7 +148,7 @@ export function renderBalance(view: BalanceView): StaffAnswer {
     body: { type: "box", layout: "vertical", spacing: "sm", contents: body },
   };
   const alt = [
-    t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? a.expiresAt),
+    t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? UNKNOWN),
     ...warnings,
   ].join(" ");
   return staffAnswer("balance", [flexMessage(alt, bubble)], renderAskInPrivate(view.lang));

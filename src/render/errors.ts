@@ -16,8 +16,9 @@ const SUGGESTED: readonly CommandName[] = ["qr", "history", "summary"];
 /** The service's own explanation is shown as is, but never at length. */
 const SERVICE_MESSAGE_UNITS = 300;
 
+/** The QR with an amount (`คิวอาร์ 150`, a command that works as it is), then the others' words. */
 function suggestions(lang: Lang): string {
-  return texts(lang).commandList(SUGGESTED.map((name) => commandWord(name, lang)));
+  return texts(lang).commandList(SUGGESTED.map((name) => (name === "qr" ? customerQrExample(lang) : commandWord(name, lang))));
 }
 
 function echo(input: string): string {
@@ -77,14 +78,25 @@ export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMess
 
 /** Staff asked for a QR without an id, and the shop has no default one: how to give it (it names the setting). */
 export function renderNoPromptPayId(lang: Lang): StaffAnswer {
-  return staffAnswer("no_promptpay_id", [textMessage(texts(lang).noPromptPayId(COMMANDS.qr.example[lang]))], renderQrAskStaff(lang));
+  return staffAnswer("no_promptpay_id", [textMessage(texts(lang).noPromptPayId(`${commandWord("qr", lang)} 0812345678 150`))], renderQrAskStaff(lang));
 }
 
-/** Private data asked for by someone who is not staff, or by anyone before any staff are listed. */
-export function renderStaffOnly(lang: Lang, noStaffYet: boolean): PublicAnswer {
-  const t = texts(lang);
-  const idWord = commandWord("id", lang);
-  return publicAnswer("staff_only", [textMessage(noStaffYet ? t.noStaffYet(idWord) : t.staffOnly(idWord))]);
+/**
+ * A customer used a staff command's words (`ยอด 350 นะคะ`, `สลิป 350 ค่ะ`): to them these are talk, "I
+ * paid, please check". Thanks, and the shop will look: never a refusal about staff or the set-up.
+ */
+export function renderCustomerThanks(lang: Lang): PublicAnswer {
+  return publicAnswer("customer_thanks", [textMessage(texts(lang).customerThanks)]);
+}
+
+/** A customer's QR with a wrong amount or id: one example to copy, never a command's usage. */
+export function renderCustomerPayHint(lang: Lang): PublicAnswer {
+  return publicAnswer("pay_hint", [textMessage(texts(lang).customerPayHint(commandWord("qr", lang)), helpQuickReply(lang, "customer"))]);
+}
+
+/** The customers' "pay by QR" menu button opened the keyboard with `คิวอาร์ ` typed: add the amount. */
+export function renderTypeAmountHint(lang: Lang): PublicAnswer {
+  return publicAnswer("pay_hint", [textMessage(texts(lang).typeAmountHint(customerQrExample(lang)))]);
 }
 
 /** Staff asked for private data in a group customers are in: a pointer, nothing else. */
@@ -107,9 +119,9 @@ export function renderQrAskStaff(lang: Lang): PublicAnswer {
   return publicAnswer("qr_ask_staff", [textMessage(texts(lang).qrAskStaff)]);
 }
 
-/** The once-in-a-while answer to a customer's words that are no command. */
+/** The once-in-a-while answer to a customer's words that are no command; its quick reply is the button it names. */
 export function renderCustomerNote(lang: Lang): PublicAnswer {
-  return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(commandWord("qr", lang)), helpQuickReply(lang, "customer"))]);
+  return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(texts(lang).payByQrButton), helpQuickReply(lang, "customer"))]);
 }
 
 /** `contact`: the staff will answer here. No quick replies: the next thing to do is type. */

@@ -14,11 +14,15 @@ const QUICK_COMMANDS: Readonly<Record<Role, readonly CommandName[]>> = {
   customer: ["qr", "help"],
 };
 
+/**
+ * The commands as quick replies. A customer's QR button is labelled as the menu's is (`จ่ายด้วย QR`), the
+ * name the customers' texts give it; the tap sends the QR word, a QR the payer fills the amount into.
+ */
 export function helpQuickReply(lang: Lang, role: Role): messagingApi.QuickReply {
   return quickReply(
     QUICK_COMMANDS[role].map((name) => {
       const word = commandWord(name, lang);
-      return { label: word, text: word };
+      return { label: role === "customer" && name === "qr" ? texts(lang).payByQrButton : word, text: word };
     }),
   );
 }
@@ -40,6 +44,7 @@ function renderCustomerHelp(lang: Lang): PublicAnswer {
   const bubble = cardBubble([
     { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
     { type: "text", text: t.customerHelpPay(commandWord("qr", lang)), size: "sm", wrap: true },
+    { type: "text", text: t.qrSendSlip, size: "sm", wrap: true },
     { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
   ]);
   return publicAnswer("help", [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang))}`, bubble, helpQuickReply(lang, "customer"))]);
@@ -91,6 +96,6 @@ export function renderHelp(view: HelpView): PublicAnswer {
       ],
     },
   };
-  const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]).join(", "));
+  const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]));
   return publicAnswer("help", [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))]);
 }

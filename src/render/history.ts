@@ -9,7 +9,7 @@ import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, 
 import { safeText } from "./limits.js";
 import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "./messages.js";
 import { jsonBytes, LINE_LIMITS } from "../line-limits.js";
-import { texts, type Texts } from "./text.js";
+import { rangeLine, texts, type Texts } from "./text.js";
 import { staffAnswer } from "../privacy/answer.js";
 import type { StaffAnswer } from "../privacy/answer.js";
 import { renderAskInPrivate } from "./errors.js";
@@ -60,10 +60,8 @@ function isOneDay(from: CalendarDate, to: CalendarDate): boolean {
 
 function scopeLines(scope: HistoryScope, t: Texts, lang: Lang): { range: string; filter: string } {
   if (scope.by === "ref") return { range: t.filterRef(safeText(scope.transRef, REF_UNITS)), filter: t.filterAll };
-  const name = t.rangeName(scope.range);
-  const dates = formatDateRange(scope.fromDate, scope.toDate, lang);
   return {
-    range: name === undefined ? dates : `${name} · ${dates}`,
+    range: rangeLine(scope.range, scope.fromDate, scope.toDate, lang),
     filter: scope.status === undefined ? t.filterAll : t.filterStatus(t.statusWord[scope.status]),
   };
 }
@@ -169,11 +167,15 @@ export function orderStatusCounts(counts: ReadonlyMap<string, number>): StatusCo
   return [...known, ...other];
 }
 
+/** There are no checks: said of the range looked at (`วันนี้ยังไม่มีสลิปที่ตรวจค่ะ`), or of the reference. */
+function emptyLine(scope: HistoryScope, t: Texts, lang: Lang): string {
+  if (scope.by === "ref") return t.historyEmptyRef(safeText(scope.transRef, 40));
+  return t.noChecks(scope.range, formatDateRange(scope.fromDate, scope.toDate, lang), scope.status === undefined ? undefined : t.statusWord[scope.status]);
+}
+
 /** The line under the rows: which page this is, or why there are no rows. */
 function pageLine(view: HistoryView, rowCount: number, pages: number, t: Texts): string {
-  if (view.summary.count === 0) {
-    return view.scope.by === "ref" ? t.historyEmptyRef(safeText(view.scope.transRef, 40)) : t.historyEmpty;
-  }
+  if (view.summary.count === 0) return emptyLine(view.scope, t, view.lang);
   const page = formatCount(view.page);
   return rowCount === 0 ? t.pastEnd(page, formatCount(pages)) : t.pageOf(page, formatCount(pages));
 }
@@ -232,16 +234,17 @@ export function renderHistory(view: HistoryView): StaffAnswer {
     });
   }
 
-  // From a page past the end, "previous" leads back to the last page that has rows.
+  // From a page past the end, "previous" leads back to the last page that has rows. A tap shows the command
+  // it sends, which a person can also type (`ประวัติ 1/11/2569 ถึง 15/11/2569 หน้า 2`).
+  const pageButton = (label: string, page: number, style?: messagingApi.FlexButton.StyleEnum) => {
+    const command = formatHistoryCommand(pageRequest(view.scope, page), view.lang);
+    return postbackButton(label, command, command, style);
+  };
   const previous = Math.min(view.page - 1, pages);
   const footerButtons = [
-    previous >= 1
-      ? postbackButton(t.previousPage, formatHistoryCommand(pageRequest(view.scope, previous), view.lang), t.previousPage)
-      : undefined,
+    previous >= 1 ? pageButton(t.previousPage, previous) : undefined,
     // A page number the parser would refuse would make the button answer with a usage error.
-    view.page < pages && view.page < MAX_PAGE
-      ? postbackButton(t.nextPage, formatHistoryCommand(pageRequest(view.scope, view.page + 1), view.lang), t.nextPage, "primary")
-      : undefined,
+    view.page < pages && view.page < MAX_PAGE ? pageButton(t.nextPage, view.page + 1, "primary") : undefined,
   ].filter((b): b is messagingApi.FlexButton => b !== undefined);
 
   const build = (shown: number): messagingApi.FlexBubble => {
@@ -277,13 +280,12 @@ export function renderHistory(view: HistoryView): StaffAnswer {
     bubble = build(shown);
   }
 
-  const statusCounts = view.summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`).join(" · ");
+  const statusCounts = view.summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`);
   // The alt text is read as a sentence (a notification, the chat list): money as a sentence writes it.
   const spokenTotal = `${t.summaryValidTotal} ${formatBaht(view.summary.validTotal, view.lang)}`;
-  const summaryLine = statusCounts.length > 0 ? `${checks}, ${spokenTotal}; ${statusCounts}` : `${checks}, ${spokenTotal}`;
   const altText = t.historyAlt(
     `${lines.range} (${lines.filter})`,
-    view.summary.count === 0 ? t.historyEmpty : summaryLine,
+    view.summary.count === 0 ? emptyLine(view.scope, t, view.lang) : t.historyAltFigures(checks, spokenTotal, statusCounts),
     footLine,
   );
   return staffAnswer("history", [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))], renderAskInPrivate(view.lang));

@@ -1,14 +1,14 @@
-// "Has it arrived?": the valid checks of exactly the amount asked for (today, or since a QR was made),
-// newest first, or "not yet" with a quick reply to ask again.
+// "Has it arrived?": the valid checks of exactly the amount asked for (today, another day, or since a QR was
+// made), newest first, or "no checked slip yet" with a quick reply to ask again.
 import type { messagingApi } from "@line/bot-sdk";
-import type { Lang } from "../commands/types.js";
+import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
 import { formatPaidCommand } from "../commands/format.js";
 import type { HistoryItem } from "../slip/types.js";
 import { formatBaht, formatTime, parseInstant } from "./format.js";
 import { safeText } from "./limits.js";
 import { cardBubble, flexMessage, quickReply } from "./messages.js";
 import { sourceWord, STATUS_COLORS } from "./slip-words.js";
-import { texts } from "./text.js";
+import { rangeLine, texts } from "./text.js";
 import { staffAnswer } from "../privacy/answer.js";
 import type { StaffAnswer } from "../privacy/answer.js";
 import { renderAskInPrivate } from "./errors.js";
@@ -22,6 +22,8 @@ export interface PaidView {
   amountSatang: number;
   /** When set, only checks made after it count (the QR's time). */
   after?: Date | undefined;
+  /** The days looked in, when not today. */
+  range?: { spec: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate } | undefined;
   /** The matching valid checks, newest first. */
   found: readonly HistoryItem[];
   /** The command that asks again, for the quick reply's data (it may hold the QR's instant, which nobody types). */
@@ -31,7 +33,12 @@ export interface PaidView {
 export function renderPaid(view: PaidView): StaffAnswer {
   const t = texts(view.lang);
   const amount = formatBaht(view.amountSatang / 100, view.lang);
-  const scope = view.after === undefined ? t.paidToday : t.paidSince(formatTime(view.after, view.timeZone));
+  const scope =
+    view.after !== undefined
+      ? t.paidSince(formatTime(view.after, view.timeZone))
+      : view.range === undefined || view.range.spec.kind === "today"
+        ? t.paidToday
+        : rangeLine(view.range.spec, view.range.fromDate, view.range.toDate, view.lang);
   const rows: messagingApi.FlexComponent[] = view.found.slice(0, MOST_ROWS).map((item) => {
     const at = parseInstant(item.createdAt);
     return {
@@ -72,7 +79,8 @@ export function renderPaid(view: PaidView): StaffAnswer {
     "xs",
   );
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
-  const askAgain = { label: t.paidAskAgain, text: formatPaidCommand({ amount: view.amountSatang }, view.lang), data: view.askAgain };
+  const shown = view.range === undefined ? { amount: view.amountSatang } : { amount: view.amountSatang, range: view.range.spec };
+  const askAgain = { label: t.paidAskAgain, text: formatPaidCommand(shown, view.lang), data: view.askAgain };
   return staffAnswer(
     "paid",
     [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))],

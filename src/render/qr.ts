@@ -27,6 +27,8 @@ export interface QrView {
    * The button makes the card a staff answer; without it the card is for anyone.
    */
   checkPayment?: string | undefined;
+  /** The card goes to a customer place: it also says to send the slip here once paid. */
+  forCustomers: boolean;
 }
 
 /**
@@ -52,7 +54,8 @@ export function renderQr(view: QrView): Answer {
   // A link LINE cannot load would make it reject the whole reply, so the images are left out instead.
   const imagesUsable = [hero, original, preview].every(isUsableImageUrl);
 
-  const bubble = cardBubble([
+  /** The card, with the customers' "send the slip here" line when `customers`. */
+  const bubbleFor = (customers: boolean): messagingApi.FlexBubble => cardBubble([
     { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
     amount === undefined
       ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
@@ -69,10 +72,11 @@ export function renderQr(view: QrView): Answer {
     },
     { type: "separator" },
     { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
+    ...(customers ? [{ type: "text", text: t.qrSendSlip, size: "sm", weight: "bold", wrap: true } as messagingApi.FlexText] : []),
   ]);
-  if (imagesUsable) {
-    bubble.hero = { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" };
-  }
+  const withHero = (bubble: messagingApi.FlexBubble): messagingApi.FlexBubble =>
+    imagesUsable ? { ...bubble, hero: { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" } } : bubble;
+  const bubble = withHero(bubbleFor(view.forCustomers));
   const image: messagingApi.Message[] = imagesUsable ? [{ type: "image", originalContentUrl: original, previewImageUrl: preview }] : [];
   // The alt text is a sentence: 150 บาท, where the card's big figure keeps ฿150.00.
   const alt = t.qrAlt(view.amount === null ? undefined : formatBaht(view.amount, view.lang), payee, payeeType);
@@ -80,10 +84,13 @@ export function renderQr(view: QrView): Answer {
   // place) falls back to "only the shop's own" wherever it should not go.
   const messages = [flexMessage(alt, bubble), ...image];
   const card = view.paysShop ? publicAnswer("qr_card", messages) : staffAnswer("qr_card_other_payee", messages, renderQrShopOnly(view.lang));
+  // Should a staff card be stopped on its way to a customer place, the customers' card (or the refusal) goes instead.
+  const customersCard =
+    card.audience === "staff" ? card.fallback : view.forCustomers ? card : publicAnswer("qr_card", [flexMessage(alt, withHero(bubbleFor(true))), ...image]);
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
   const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");
   if (checkButton === undefined) return card;
   const withCheck: messagingApi.FlexBubble = { ...bubble, footer: { type: "box", layout: "vertical", contents: [checkButton] } };
-  return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], card.audience === "public" ? card : card.fallback);
+  return staffAnswer("qr_card_with_check", [flexMessage(alt, withCheck), ...image], customersCard);
 }

@@ -9,7 +9,7 @@ import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, 
 import { safeText } from "./limits.js";
 import { flexMessage } from "./messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
-import { texts, type Texts } from "./text.js";
+import { rangeLine, texts, type Texts } from "./text.js";
 import { staffAnswer } from "../privacy/answer.js";
 import type { StaffAnswer } from "../privacy/answer.js";
 import { renderAskInPrivate } from "./errors.js";
@@ -40,13 +40,6 @@ const EMPTY_BAR_COLOR = "#EEEEEE";
 
 function money(satang: number): string {
   return formatMoney(satang / 100);
-}
-
-/** `Today · 24 Nov 2026`, or the dates alone for a range without a name. */
-export function rangeLine(view: Pick<SummaryView, "range" | "coveredFrom" | "coveredTo" | "lang">, t: Texts): string {
-  const name = t.rangeName(view.range);
-  const shown = formatDateRange(view.coveredFrom, view.coveredTo, view.lang);
-  return name === undefined ? shown : `${name} · ${shown}`;
 }
 
 function row(label: messagingApi.FlexText, count: string, amount: string): messagingApi.FlexBox {
@@ -120,7 +113,7 @@ function chart(figures: SummaryFigures, view: SummaryView, t: Texts): messagingA
 export function renderSummary(view: SummaryView, kind: "summary" | "daily_summary" = "summary"): StaffAnswer {
   const t = texts(view.lang);
   const { figures } = view;
-  const range = rangeLine(view, t);
+  const range = rangeLine(view.range, view.coveredFrom, view.coveredTo, view.lang);
   const headerLines: messagingApi.FlexComponent[] = [
     ...(view.lead === undefined ? [] : [{ type: "text", text: view.lead, size: "xs", color: "#1DB446", weight: "bold" } as messagingApi.FlexText]),
     { type: "text", text: t.summaryTitle, weight: "bold", size: "md", color: "#1B4F91" },
@@ -141,7 +134,9 @@ export function renderSummary(view: SummaryView, kind: "summary" | "daily_summar
   ];
 
   if (figures.count === 0) {
-    body.push({ type: "text", text: t.summaryEmpty, size: "sm", color: "#888888", margin: "lg", wrap: true });
+    const status = view.status === undefined ? undefined : t.statusWord[view.status];
+    const empty = t.noChecks(view.range, formatDateRange(view.coveredFrom, view.coveredTo, view.lang), status);
+    body.push({ type: "text", text: empty, size: "sm", color: "#888888", margin: "lg", wrap: true });
   } else {
     body.push(section(t.summaryByStatus));
     const statuses = capped(figures.byStatus, (rest) => ({

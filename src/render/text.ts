@@ -1,6 +1,7 @@
 // Every user-facing string, Thai and English side by side in one typed table so the two cannot drift. The
 // Thai follows docs/thai.md: its words, its polite endings, its numbers and times.
-import type { Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
+import type { CalendarDate, Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
+import { formatDateRange } from "./format.js";
 import type { ListedSource, SlipStatus } from "../slip/types.js";
 import type { ChatType } from "../roles/audience.js";
 
@@ -16,6 +17,8 @@ export interface Texts {
   qrPayerEntersAmount: string;
   qrPayeeLabel: string;
   qrScanHint: string;
+  /** Under a customer's QR, and in their help: what to do once they have paid. */
+  qrSendSlip: string;
   qrAlt: (amount: string | undefined, payee: string, payeeType: string) => string;
 
   historyTitle: string;
@@ -23,10 +26,12 @@ export interface Texts {
   filterAll: string;
   filterStatus: (statusWord: string) => string;
   filterRef: (ref: string) => string;
+  /** How many slips were checked (every status), beside the money that came in. */
   summaryChecks: (count: string) => string;
   summaryValidTotal: string;
   summaryPartial: (fetched: string) => string;
-  historyEmpty: string;
+  /** No checks in a range: `dates` is the range written out, `status` the filter's word. */
+  noChecks: (range: RangeSpec, dates: string, status: string | undefined) => string;
   historyEmptyRef: (ref: string) => string;
   pageOf: (page: string, pages: string) => string;
   pastEnd: (page: string, pages: string) => string;
@@ -38,6 +43,8 @@ export interface Texts {
   quickYesterday: string;
   quick7Days: string;
   historyAlt: (header: string, summary: string, page: string) => string;
+  /** The figures in a history's alt text: the checks, the money in, and the count of each status. */
+  historyAltFigures: (checks: string, validTotal: string, statusCounts: readonly string[]) => string;
 
   summaryTitle: string;
   summaryValidLabel: string;
@@ -46,7 +53,6 @@ export interface Texts {
   summaryTokensUsed: (tokens: string) => string;
   summaryPerHour: string;
   summaryPerDay: string;
-  summaryEmpty: string;
   summaryAsOf: (time: string) => string;
   summaryCapped: (covered: string, total: string) => string;
   /** `dates`: the days the figures cover, written as one range. */
@@ -76,7 +82,8 @@ export interface Texts {
 
   alertLowTokens: (slips: string, threshold: string) => string;
   alertExpiry: (days: number, date: string) => string;
-  alertPaymentReceived: (amount: string, from: string, time: string) => string;
+  /** `from` is the payer's name as the slip gives it, when it gives one. */
+  alertPaymentReceived: (amount: string, from: string | undefined, time: string) => string;
   dailySummaryLead: string;
 
   balanceTitle: string;
@@ -100,13 +107,15 @@ export interface Texts {
   helpTitle: string;
   helpIntro: string;
   helpExampleLabel: string;
-  helpAlt: (commands: string) => string;
+  helpAlt: (examples: readonly string[]) => string;
   helpFooter: string;
 
   customerHelpTitle: string;
   /** `qrWord`: the QR command word; the texts show it with an amount (`คิวอาร์ 150`). */
   customerHelpPay: (qrWord: string) => string;
   customerHelpAsk: string;
+  /** The customers' quick reply and menu button that makes a QR, named in what they are told. */
+  payByQrButton: string;
   /** The answer to `contact` (the rich menu's "contact the shop"). */
   contactShop: string;
 
@@ -126,8 +135,8 @@ export interface Texts {
   responseShape: string;
   qrMismatch: string;
   noPromptPayId: (example: string) => string;
-  staffOnly: (idWord: string) => string;
-  noStaffYet: (idWord: string) => string;
+  /** Under the ids, while nobody is on the staff lists: the owner's set-up steps. */
+  noStaffYet: (helpWord: string) => string;
   askInPrivate: string;
   /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
   staffGroupNotice: string;
@@ -135,7 +144,14 @@ export interface Texts {
   editedNote: string;
   qrShopOnly: (qrExample: string) => string;
   qrAskStaff: string;
-  customerNote: (qrWord: string) => string;
+  /** Customers' words that are no command: thanks, the shop will answer, and the button to pay with. */
+  customerNote: (payButton: string) => string;
+  /** A customer used a staff command's words (`ยอด 350 นะคะ`): they mean "I paid, please check". */
+  customerThanks: string;
+  /** A customer's QR with a wrong amount or id: how to ask for one, as one example. */
+  customerPayHint: (qrWord: string) => string;
+  /** The customers' "pay by QR" menu tap opened the keyboard with the QR word typed: add the amount. */
+  typeAmountHint: (qrExample: string) => string;
   customerGreeting: (qrWord: string) => string;
   greeting: string;
   /** A photo from staff: this bot reads no slips; they are checked with the slip service itself. */
@@ -155,7 +171,7 @@ function quote(input: string): string {
 }
 
 const PROMPTPAY_FORMS = {
-  th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0) เลขบัตรประชาชนหรือเลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลัก",
+  th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0), เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลัก",
   en: "a phone number has 10 digits (starting with 0), a citizen or tax id 13, an e-wallet id 15",
 } as const;
 
@@ -173,19 +189,21 @@ const th: Texts = {
     dashboard: "แดชบอร์ด",
     line_partner: "LINE พาร์ทเนอร์",
     line_group: "กลุ่ม LINE",
-    line_oa_system: "LINE OA (ระบบ)",
-    line_oa_merchant: "LINE OA (ร้าน)",
+    line_oa_system: "LINE OA ของระบบ",
+    line_oa_merchant: "LINE OA ของร้าน",
     facebook_page: "เพจ Facebook",
   },
   payeeType: { phone: "เบอร์โทร", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "e-Wallet" },
 
   qrTitle: "QR พร้อมเพย์",
-  qrPayerEntersAmount: "ใส่จำนวนเงินตอนสแกนจ่าย",
+  qrPayerEntersAmount: "ใส่ยอดเงินตอนสแกนจ่าย",
   qrPayeeLabel: "ผู้รับเงิน",
-  qrScanHint: "สแกนจ่ายได้ทุกแอปธนาคาร",
+  // The customer pays with the phone the QR is on: they save the picture and scan it from the banking app.
+  qrScanHint: "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร",
+  qrSendSlip: "โอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏",
   qrAlt: (amount, payee, payeeType) =>
     amount === undefined
-      ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่จำนวนเงินตอนสแกนจ่าย`
+      ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่ยอดเงินตอนสแกนจ่าย`
       : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
 
   historyTitle: "ประวัติตรวจสลิป",
@@ -197,6 +215,10 @@ const th: Texts = {
         return "เมื่อวาน";
       case "days":
         return `${range.days} วันล่าสุด`;
+      case "week":
+        return "อาทิตย์นี้";
+      case "lastweek":
+        return "อาทิตย์ที่แล้ว";
       case "month":
         return "เดือนนี้";
       case "lastmonth":
@@ -208,14 +230,20 @@ const th: Texts = {
   filterAll: "ทุกสถานะ",
   filterStatus: (word) => `สถานะ: ${word}`,
   filterRef: (ref) => `เลขอ้างอิง ${ref}`,
-  summaryChecks: (count) => `${count} รายการ`,
+  summaryChecks: (count) => `ตรวจ ${count} สลิป`,
   summaryValidTotal: "ยอดโอนเข้า",
-  summaryPartial: (fetched) => `ยอดโอนเข้านับจาก ${fetched} รายการล่าสุดเท่านั้น`,
-  historyEmpty: "ไม่มีการตรวจสลิปในวันที่เลือกค่ะ",
+  summaryPartial: (fetched) => `ยอดโอนเข้านี้รวมเฉพาะ ${fetched} รายการล่าสุด`,
+  noChecks: (range, dates, status) => {
+    const slips = status === undefined ? "สลิปที่ตรวจ" : `สลิปสถานะ “${status}” `;
+    const name = th.rangeName(range);
+    // A range that runs to today may still get some: "not yet".
+    const ongoing = range.kind === "today" || range.kind === "week" || range.kind === "month" || range.kind === "days";
+    return name === undefined ? `ไม่มี${slips}ในวันที่ ${dates} ค่ะ` : `${name}${ongoing ? "ยังไม่มี" : "ไม่มี"}${slips}ค่ะ`;
+  },
   historyEmptyRef: (ref) => `ไม่พบสลิปที่มีเลขอ้างอิง ${ref} ค่ะ`,
   pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
   pastEnd: (page, pages) => `มีทั้งหมด ${pages} หน้า ไม่มีหน้า ${page} ค่ะ`,
-  rowsCut: "แสดงไม่ครบทุกรายการ เพราะการ์ดยาวเกินที่ LINE รับได้",
+  rowsCut: "แสดงได้ไม่ครบทุกรายการ เพราะข้อความยาวเกินที่ LINE รับได้",
   nextPage: "หน้าถัดไป",
   previousPage: "หน้าก่อน",
   refShort: "อ้างอิง",
@@ -223,6 +251,8 @@ const th: Texts = {
   quickYesterday: "เมื่อวาน",
   quick7Days: "7 วัน",
   historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
+  historyAltFigures: (checks, validTotal, statusCounts) =>
+    statusCounts.length === 0 ? `${checks} ${validTotal}` : `${checks} ${validTotal} (${statusCounts.join(" ")})`,
 
   summaryTitle: "สรุปยอด",
   summaryValidLabel: "ยอดโอนเข้า (สลิปที่ผ่าน)",
@@ -231,11 +261,10 @@ const th: Texts = {
   summaryTokensUsed: (tokens) => `ใช้ไป ${tokens} โทเคน`,
   summaryPerHour: "จำนวนสลิปรายชั่วโมง",
   summaryPerDay: "จำนวนสลิปรายวัน",
-  summaryEmpty: "ไม่มีการตรวจสลิปในวันที่เลือกค่ะ",
   summaryAsOf: (time) => `ข้อมูล ณ ${time} น.`,
-  summaryCapped: (covered, total) => `ตัวเลขคิดจาก ${covered} รายการล่าสุด จากทั้งหมด ${total} รายการ`,
-  summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของวันที่ ${dates}`,
-  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ${checks} รายการ ยอดโอนเข้า ${valid}`,
+  summaryCapped: (covered, total) => `ตัวเลขนี้รวมเฉพาะ ${covered} รายการล่าสุด จากทั้งหมด ${total} รายการ`,
+  summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน จึงแสดงเฉพาะวันที่ ${dates}`,
+  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ตรวจ ${checks} สลิป ยอดโอนเข้า ${valid}`,
   summaryNoSource: "ไม่ระบุ",
   summaryOthers: (kinds) => `อื่น ๆ อีก ${kinds} แบบ`,
 
@@ -243,9 +272,10 @@ const th: Texts = {
   paidSince: (time) => `วันนี้ ตั้งแต่ ${time} น.`,
   paidToday: "วันนี้",
   paidFound: (count) => `เข้าแล้ว ${count} รายการ`,
-  paidNotYet: "ยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ",
+  // The bot knows the slips that were checked, not the bank: "not yet" would tell a customer who paid otherwise.
+  paidNotYet: "ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ",
   paidAskAgain: "เช็คอีกครั้ง",
-  paidAlt: (amount, count) => (count === 0 ? `ยอด ${amount} ยังไม่เข้า` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
+  paidAlt: (amount, count) => (count === 0 ? `ยอด ${amount} ยังไม่พบสลิป` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
   qrCheckPayment: "เช็คยอดเข้า",
 
   forecastTitle: "คาดการณ์โทเคน",
@@ -255,12 +285,11 @@ const th: Texts = {
   forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
   forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
-  alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่า ${threshold}) เติมโทเคนด้วยนะคะ`,
+  alertLowTokens: (slips, threshold) =>
+    `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่าที่ตั้งไว้ ${threshold} สลิป) เติมโทเคนด้วยนะคะ`,
   alertExpiry: (days, date) =>
-    days <= 0
-      ? `⚠️ แพ็กเกจตรวจสลิปหมดอายุวันนี้ (${date}) ต่ออายุด้วยนะคะ`
-      : `⚠️ แพ็กเกจตรวจสลิปจะหมดอายุในอีก ${days} วัน (${date}) ต่ออายุด้วยนะคะ`,
-  alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount} จาก ${from} เข้าแล้วเมื่อ ${time} น. ค่ะ`,
+    `⚠️ แพ็กเกจตรวจสลิป${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} (${date}) ต่ออายุด้วยนะคะ`,
+  alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount}${from === undefined ? "" : ` จาก ${from}`} เข้าแล้วค่ะ (${time} น.)`,
   dailySummaryLead: "สรุปยอดประจำวัน",
 
   balanceTitle: "แพ็กเกจตรวจสลิป",
@@ -274,49 +303,51 @@ const th: Texts = {
   balanceSlips: (count) => `${count} สลิป`,
   balancePerCheck: (tokens) => `${tokens} โทเคน`,
   balanceExpires: "หมดอายุ",
-  daysLeft: (days) => (days === 0 ? "หมดวันนี้" : `เหลือ ${days} วัน`),
+  daysLeft: (days) => (days === 0 ? "หมดอายุวันนี้" : `เหลือ ${days} วัน`),
   expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุมาแล้ว ${days} วัน`),
   warnExpiring: (days) =>
-    days === 0 ? "⚠️ แพ็กเกจหมดอายุวันนี้ ต่ออายุด้วยนะคะ" : `⚠️ แพ็กเกจจะหมดอายุในอีก ${days} วัน ต่ออายุด้วยนะคะ`,
+    `⚠️ แพ็กเกจ${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} ต่ออายุด้วยนะคะ`,
   warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว ต่ออายุด้วยนะคะ",
   warnLowSlips: (count) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${count} สลิป เติมโทเคนด้วยนะคะ`,
   balanceAlt: (store, tokens, slips, expires) =>
     `${store}: โทเคนคงเหลือ ${tokens} (ตรวจทาง API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
 
   helpTitle: "วิธีใช้",
-  helpIntro: "พิมพ์ตามตัวอย่างได้เลยค่ะ ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ",
-  helpExampleLabel: "ตัวอย่าง",
-  helpAlt: (commands) => `วิธีใช้: ${commands}`,
+  helpIntro: "พิมพ์ตามตัวอย่างได้เลย ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ",
+  helpExampleLabel: "เช่น",
+  helpAlt: (examples) => `วิธีใช้: ${examples.map(quote).join(" ")}`,
   helpFooter: "ในกลุ่ม พิมพ์คำสั่งขึ้นต้นข้อความ หรือแท็กบอทก่อนค่ะ",
 
   customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
+  // The customer pays with the phone the QR comes to: a banking app scans it from the saved picture.
   customerHelpPay: (qrWord) =>
-    `พิมพ์ ${quote(qrWord)} ตามด้วยยอดที่จะจ่าย เช่น ${quote(`${qrWord} 150`)} แล้วสแกน QR ที่ได้ด้วยแอปธนาคารไหนก็ได้ค่ะ`,
+    `พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} แล้วกดบันทึกรูป QR เปิดแอปธนาคาร เลือกสแกนจากรูปภาพได้เลยค่ะ`,
   customerHelpAsk: "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
+  payByQrButton: "จ่ายด้วย QR",
   contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏",
 
   howToType: (usage) => `พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\n${usage.join("\n")}`,
-  commandList: (words) => words.map(quote).join(" "),
+  commandList: (words) => {
+    const quoted = words.map(quote);
+    const last = quoted.pop();
+    return quoted.length === 0 ? (last ?? "") : `${quoted.join(", ")} หรือ ${last ?? ""}`;
+  },
   usageProblem: (problem) => {
     switch (problem.code) {
       case "bad_amount":
-        return `${quote(problem.input)} ไม่ใช่จำนวนเงิน ใส่เป็นตัวเลขที่มากกว่า 0 เช่น 150 หรือ 1,500.50 ค่ะ`;
+        return `${quote(problem.input)} ไม่ใช่ยอดเงิน ใส่เป็นตัวเลขที่มากกว่า 0 เช่น 150 หรือ 1,500.50 ค่ะ`;
       case "amount_decimals":
         return `${quote(problem.input)} มีทศนิยมเกิน 2 ตำแหน่ง ใส่สตางค์ได้ไม่เกิน 2 หลัก เช่น 150.50 ค่ะ`;
       case "amount_too_large":
         return `${quote(problem.input)} มากเกินไป QR รับได้ไม่เกิน 9,999,999,999.99 บาทค่ะ`;
       case "bad_promptpay_id":
-        return problem.digits === undefined
-          ? `${quote(problem.input)} ไม่ใช่เลขพร้อมเพย์ ใช้${PROMPTPAY_FORMS.th}ค่ะ`
-          : `${quote(problem.input)} มี ${problem.digits} หลัก ไม่ใช่เลขพร้อมเพย์ ใช้${PROMPTPAY_FORMS.th}ค่ะ`;
+        return `${quote(problem.input)}${problem.digits === undefined ? "" : ` มี ${problem.digits} หลัก`} ไม่ใช่เลขพร้อมเพย์ค่ะ เลขพร้อมเพย์ต้องเป็น${PROMPTPAY_FORMS.th}ค่ะ`;
       case "bad_date":
-        return `อ่านวันที่ ${quote(problem.input)} ไม่ออก ใส่แบบ 20/11/2569, 20/11 หรือ 2026-11-20 ค่ะ`;
+        return `อ่านวันที่ ${quote(problem.input)} ไม่ออกค่ะ ใส่แบบ 20/11 หรือ 20/11/2569 นะคะ`;
       case "no_such_date":
         return `ไม่มีวันที่ ${quote(problem.input)} ในปฏิทิน ลองดูวันที่อีกครั้งนะคะ`;
       case "range_too_long":
         return `${quote(problem.input)} ยาวเกินไป ดูย้อนหลังได้ไม่เกิน ${problem.maxDays} วันค่ะ`;
-      case "bad_range":
-        return `ช่วงวันที่ ${quote(problem.input)} วันเริ่มอยู่หลังวันสุดท้าย ให้ใส่วันเริ่มก่อน เช่น 1/11 ถึง 15/11 ค่ะ`;
       case "bad_page":
         return `${quote(problem.input)} ไม่ใช่เลขหน้า ใส่เลขตั้งแต่ 1 ขึ้นไปค่ะ`;
       case "missing_ref":
@@ -328,9 +359,10 @@ const th: Texts = {
     }
   },
   unknownCommand: (word, suggestions) =>
-    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
-  didYouMean: (word, command) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ หมายถึง ${quote(command)} หรือเปล่าคะ`,
-  notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} หรือพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
+    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nดูคำสั่งทั้งหมดได้ที่ ${quote("วิธีใช้")} ค่ะ`,
+  // What was typed is not echoed: it was a typo or had an ending glued on, and the echo read oddly.
+  didYouMean: (_word, command) => `หมายถึง ${quote(command)} หรือเปล่าคะ`,
+  notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nดูคำสั่งทั้งหมดได้ที่ ${quote("วิธีใช้")} ค่ะ`,
   packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
   invalidRequest: (serviceMessage) =>
     `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
@@ -341,39 +373,44 @@ const th: Texts = {
   qrMismatch:
     "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
   noPromptPayId: (example) =>
-    `ร้านยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID ค่ะ`,
-  staffOnly: (idWord) =>
-    `ขออภัยค่ะ คำสั่งนี้สำหรับพนักงานของร้านเท่านั้น ถ้าเป็นพนักงาน พิมพ์ ${quote(idWord)} แล้วส่งไอดีให้เจ้าของร้านเพิ่มสิทธิ์ให้นะคะ`,
-  noStaffYet: (idWord) =>
+    `ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ`,
+  // Numbered steps take no ending (docs/thai.md, section 4).
+  noStaffYet: (helpWord) =>
     [
-      "ยังไม่ได้ตั้งรายชื่อพนักงานค่ะ ตอนนี้บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดู",
+      "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ",
       "เจ้าของร้านทำตามนี้ได้เลยค่ะ",
-      `1. พิมพ์ ${quote(idWord)} ในแชทนี้`,
-      "2. เพิ่มไอดีที่ได้ในรายชื่อพนักงานของบอทค่ะ",
+      "1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท",
+      `2. เริ่มบอทใหม่ แล้วพิมพ์ ${quote(helpWord)} ในแชทนี้`,
     ].join("\n"),
-  askInPrivate: "ข้อมูลของร้านขอดูได้ในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
-  editedNote: "✏️ ข้อความถูกแก้ไขแล้ว บอทตอบตามข้อความใหม่ค่ะ",
+  askInPrivate: "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  editedNote: "✏️ ตอบตามข้อความที่แก้แล้วนะคะ",
   staffGroupNotice: [
     "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ",
     "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
     "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
   ].join("\n"),
   qrShopOnly: (qrExample) =>
-    `ขออภัยค่ะ บอทสร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้ ถ้าจะจ่ายให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
-  qrAskStaff: "ขออภัยค่ะ ตอนนี้ยังสร้าง QR ไม่ได้ รบกวนสอบถามพนักงานของร้านนะคะ",
-  customerNote: (qrWord) =>
-    `ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบค่ะ ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอด เช่น ${quote(`${qrWord} 150`)} หรือกดเมนูด้านล่างได้เลยค่ะ`,
+    `ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
+  // Online there may be no staff to ask: the customer writes here, and the shop answers.
+  qrAskStaff: "ขออภัยค่ะ ตอนนี้สร้าง QR ไม่ได้ รบกวนพิมพ์แจ้งไว้ในแชทนี้ ทางร้านจะส่งช่องทางชำระเงินให้นะคะ 🙏",
+  // Two lines: the thanks stands alone, since the words it answers may well be "I have paid".
+  customerNote: (payButton) =>
+    [`ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏`, `ถ้าต้องการชำระเงิน กดปุ่ม ${quote(payButton)} ด้านล่างได้เลยนะคะ`].join("\n"),
+  customerThanks: "ขอบคุณค่ะ 🙏 ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ",
+  customerPayHint: (qrWord) => `ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} ได้เลยนะคะ`,
+  typeAmountHint: (qrExample) => `พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น ${quote(qrExample)} แล้วกดส่งนะคะ`,
   customerGreeting: (qrWord) =>
     [
-      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ",
-      `ชำระเงินได้โดยพิมพ์ ${quote(qrWord)} ตามด้วยยอด เช่น ${quote(`${qrWord} 150`)} แล้วสแกน QR ที่ได้`,
-      "มีคำถามพิมพ์ทิ้งไว้ได้เลย ทางร้านจะรีบตอบค่ะ",
+      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏",
+      `จะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงินได้เลยค่ะ เช่น ${quote(`${qrWord} 150`)}`,
+      "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
     ].join("\n"),
   greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป สรุปยอด และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่าง หรือพิมพ์ ${quote("วิธีใช้")} ได้เลยค่ะ`,
   slipPhotoHint: (historyWord) =>
-    `บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปตรวจได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ ${quote(historyWord)} ที่นี่เพื่อดูผลตรวจได้ค่ะ`,
+    `บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ ${quote(historyWord)} ที่นี่เพื่อดูผลได้เลยค่ะ`,
   apology: "ขออภัยค่ะ เกิดข้อผิดพลาด ลองใหม่อีกครั้งนะคะ",
-  restarting: "ขออภัยค่ะ บอทกำลังเริ่มระบบใหม่ เลยยังตอบข้อความนี้ไม่ได้ รบกวนส่งอีกครั้งในอีกสักครู่นะคะ",
+  // Customers read it too: the shop's system, not the bot.
+  restarting: "ขออภัยค่ะ ระบบขัดข้องชั่วคราว รบกวนส่งข้อความอีกครั้งในอีกสักครู่นะคะ",
 
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
   idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา เพราะยังไม่ได้ยินยอมให้ใช้ข้อมูลโปรไฟล์ค่ะ",
@@ -404,7 +441,8 @@ const en: Texts = {
   qrTitle: "PromptPay QR",
   qrPayerEntersAmount: "Payer enters the amount",
   qrPayeeLabel: "Pay to",
-  qrScanHint: "Scan with any Thai banking app",
+  qrScanHint: "Scan it, or save the picture and pay from any Thai banking app",
+  qrSendSlip: "Once paid, please send the slip in this chat 🙏",
   qrAlt: (amount, payee, payeeType) =>
     amount === undefined
       ? `PromptPay QR to ${payee} (${payeeType}), payer enters the amount`
@@ -419,6 +457,10 @@ const en: Texts = {
         return "Yesterday";
       case "days":
         return `Last ${range.days} days`;
+      case "week":
+        return "This week";
+      case "lastweek":
+        return "Last week";
       case "month":
         return "This month";
       case "lastmonth":
@@ -433,7 +475,30 @@ const en: Texts = {
   summaryChecks: (count) => (count === "1" ? "1 check" : `${count} checks`),
   summaryValidTotal: "Valid total",
   summaryPartial: (fetched) => `Total counted over the newest ${fetched} checks`,
-  historyEmpty: "No slip checks in this range.",
+  noChecks: (range, dates, status) => {
+    const checks = status === undefined ? "slip checks" : `${quote(status)} slip checks`;
+    const when = ((): string => {
+      switch (range.kind) {
+        case "today":
+          return "today";
+        case "yesterday":
+          return "yesterday";
+        case "days":
+          return `in the last ${range.days} days`;
+        case "week":
+          return "this week";
+        case "lastweek":
+          return "last week";
+        case "month":
+          return "this month";
+        case "lastmonth":
+          return "last month";
+        case "dates":
+          return `on ${dates}`;
+      }
+    })();
+    return `No ${checks} ${when}.`;
+  },
   historyEmptyRef: (ref) => `No slip check with reference ${ref}.`,
   pageOf: (page, pages) => `Page ${page} of ${pages}`,
   pastEnd: (page, pages) => (pages === "1" ? `There is no page ${page}: there is only 1 page.` : `There is no page ${page}: there are only ${pages} pages.`),
@@ -445,6 +510,8 @@ const en: Texts = {
   quickYesterday: "Yesterday",
   quick7Days: "7 days",
   historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
+  historyAltFigures: (checks, validTotal, statusCounts) =>
+    statusCounts.length === 0 ? `${checks}, ${validTotal}` : `${checks}, ${validTotal}; ${statusCounts.join(" · ")}`,
 
   summaryTitle: "Summary",
   summaryValidLabel: "Valid total",
@@ -453,7 +520,6 @@ const en: Texts = {
   summaryTokensUsed: (tokens) => `Tokens used: ${tokens}`,
   summaryPerHour: "Per hour",
   summaryPerDay: "Per day",
-  summaryEmpty: "No slip checks in this range.",
   summaryAsOf: (time) => `As of ${time}`,
   summaryCapped: (covered, total) => `Figures over the newest ${covered} of ${total} checks.`,
   summaryDaysCut: (dates) => `A summary covers at most 31 days: these figures are for ${dates}.`,
@@ -479,8 +545,8 @@ const en: Texts = {
 
   alertLowTokens: (slips, threshold) => `⚠️ Tokens are left for about ${slips} API checks (below ${threshold}). Please top up.`,
   alertExpiry: (days, date) =>
-    days <= 0 ? `⚠️ The slip-check package expires today (${date}). Please renew it.` : `⚠️ The slip-check package expires in ${days === 1 ? "1 day" : `${days} days`} (${date}). Please renew it.`,
-  alertPaymentReceived: (amount, from, time) => `✅ ${amount} received from ${from} at ${time}.`,
+    `⚠️ The slip-check package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`} (${date}). Please renew it.`,
+  alertPaymentReceived: (amount, from, time) => `✅ ${amount} received${from === undefined ? "" : ` from ${from}`} at ${time}.`,
   dailySummaryLead: "Today's summary",
 
   balanceTitle: "Account",
@@ -494,12 +560,10 @@ const en: Texts = {
   balanceSlips: (count) => `${count} slips`,
   balancePerCheck: (tokens) => `${tokens} tokens`,
   balanceExpires: "Expires",
-  daysLeft: (days) => (days === 0 ? "ends today" : days === 1 ? "1 day left" : `${days} days left`),
+  daysLeft: (days) => (days === 0 ? "expires today" : days === 1 ? "1 day left" : `${days} days left`),
   expiredDaysAgo: (days) => (days === 0 ? "expired" : days === 1 ? "expired 1 day ago" : `expired ${days} days ago`),
   warnExpiring: (days) =>
-    days === 0
-      ? "⚠️ The package expires today. Please renew it."
-      : `⚠️ The package expires in ${days === 1 ? "1 day" : `${days} days`}. Please renew it.`,
+    `⚠️ The package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`}. Please renew it.`,
   warnExpired: "⚠️ The package has expired. Please renew it.",
   warnLowSlips: (count) => `⚠️ Tokens are left for about ${count} API checks. Please top up.`,
   balanceAlt: (store, tokens, slips, expires) =>
@@ -508,12 +572,14 @@ const en: Texts = {
   helpTitle: "How to use",
   helpIntro: "Send a command like the examples, in English or Thai.",
   helpExampleLabel: "e.g.",
-  helpAlt: (commands) => `Commands: ${commands}`,
+  helpAlt: (examples) => `Commands: ${examples.join(", ")}`,
   helpFooter: "In a group, start with the command or mention the bot.",
 
   customerHelpTitle: "Pay by PromptPay QR",
-  customerHelpPay: (qrWord) => `Send ${quote(qrWord)} with the amount to pay, like ${quote(`${qrWord} 150`)}, then scan the QR with any Thai banking app.`,
+  customerHelpPay: (qrWord) =>
+    `Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}, then save the QR's picture, open your banking app and scan it from your photos.`,
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
+  payByQrButton: "Pay by QR",
   contactShop: "Write your message to the shop here; a staff member will answer in this chat soon 🙏",
 
   howToType: (usage, example) => `Usage: ${usage.join("\n  or ")}\nExample: ${example}`,
@@ -536,8 +602,6 @@ const en: Texts = {
         return `${quote(problem.input)} does not exist: the calendar has no such day.`;
       case "range_too_long":
         return `${quote(problem.input)} is too long: history goes back at most ${problem.maxDays} days.`;
-      case "bad_range":
-        return `${quote(problem.input)} starts after it ends.`;
       case "bad_page":
         return `${quote(problem.input)} is not a page number (1 or more).`;
       case "missing_ref":
@@ -560,20 +624,24 @@ const en: Texts = {
   qrMismatch: "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.",
   noPromptPayId: (example) =>
     `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
-  staffOnly: (idWord) =>
-    `Sorry, this command is for shop staff only. If you are staff, send ${quote(idWord)} and give your id to the shop owner.`,
-  noStaffYet: (idWord) =>
-    `No staff are set up yet, so the shop's data is shown to nobody. Owner: send ${quote(idWord)} here, ` +
-    "then add the id to the bot's staff list.",
+  noStaffYet: (helpWord) =>
+    [
+      "No staff are set up yet, so the shop's data is shown to nobody.",
+      "Owner, to set it up:",
+      "1. Add the id above to the bot's staff list",
+      `2. Restart the bot, then send ${quote(helpWord)} here`,
+    ].join("\n"),
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
   editedNote: "✏️ (edited) Answering the new text.",
   staffGroupNotice:
     "Someone joined this group. It is a staff group, so everyone in it sees the shop's data (slip checks, payer names, amounts, tokens). " +
     "If customers are in this group, the owner should take its id off STAFF_GROUP_IDS and restart the bot.",
   qrShopOnly: (qrExample) => `Sorry, I can only make QR codes that pay this shop. Send ${quote(qrExample)} to pay the shop.`,
-  qrAskStaff: "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.",
-  customerNote: (qrWord) =>
-    `Thanks for your message! The shop will reply soon. To pay, send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}, or tap the menu below.`,
+  qrAskStaff: "Sorry, a payment QR cannot be made right now. Please leave a message here and the shop will send you a way to pay 🙏",
+  customerNote: (payButton) => `Thanks for your message! The shop will reply soon 🙏\nTo pay, tap ${quote(payButton)} below.`,
+  customerThanks: "Thank you 🙏 The shop will check and reply soon.",
+  customerPayHint: (qrWord) => `To pay, send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}.`,
+  typeAmountHint: (qrExample) => `Type the amount after it, like ${quote(qrExample)}, and send.`,
   customerGreeting: (qrWord) =>
     `Hello, and thanks for adding us! To pay, send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}. Questions? Write them here and the shop will reply soon.`,
   greeting: `Hello! This bot makes PromptPay QR codes and shows the shop's slip checks and token balance. Tap a button below or send ${quote("help")}.`,
@@ -589,6 +657,13 @@ const en: Texts = {
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };
+
+/** `วันนี้ · 24 พ.ย. 2569`: a range's name and its dates, or the dates alone for a range without a name. */
+export function rangeLine(range: RangeSpec, from: CalendarDate, to: CalendarDate, lang: Lang): string {
+  const name = TEXTS[lang].rangeName(range);
+  const dates = formatDateRange(from, to, lang);
+  return name === undefined ? dates : `${name} · ${dates}`;
+}
 
 export function texts(lang: Lang): Texts {
   return TEXTS[lang];

@@ -51,12 +51,22 @@ export const MENU_ALIASES = { staff: "slipline-staff", staff_customer_view: "sli
 
 /**
  * Postback data of taps that only open the keyboard (the person types the amount next) or switch the
- * menu: the bot has nothing to answer to them, and says nothing.
+ * menu: no command to run. The bot says nothing to them, except to a customer whose "pay by QR" opened
+ * the keyboard (see isQrKeyboardTap).
  */
 export const MENU_TAP_PREFIX = "menu:";
 
 export function isQuietMenuTap(data: string): boolean {
   return data.startsWith(MENU_TAP_PREFIX);
+}
+
+function keyboardData(what: "qr" | "paid"): string {
+  return `${MENU_TAP_PREFIX}type ${what}`;
+}
+
+/** A tap that opened the keyboard with the QR word typed: a customer may not know the amount goes after it. */
+export function isQrKeyboardTap(data: string): boolean {
+  return data === keyboardData("qr");
 }
 
 const WIDTH = 2500;
@@ -81,8 +91,8 @@ function command(data: string, displayText: string): messagingApi.PostbackAction
 }
 
 /** A tap that opens the keyboard with `fillInText`, so the person types only what is missing. */
-function keyboard(what: string, fillInText: string, label: string): messagingApi.PostbackAction {
-  return { type: "postback", label, data: `${MENU_TAP_PREFIX}type ${what}`, inputOption: "openKeyboard", fillInText };
+function keyboard(what: "qr" | "paid", fillInText: string, label: string): messagingApi.PostbackAction {
+  return { type: "postback", label, data: keyboardData(what), inputOption: "openKeyboard", fillInText };
 }
 
 /** Splits `width` into `n` whole-pixel columns that add up exactly. */
@@ -138,11 +148,11 @@ function staffMenu(shopName: string): MenuDesign {
       shopName,
       switchTo: {
         icon: "switch",
-        label: "มุมมองลูกค้า",
+        label: "ดูเมนูลูกค้า",
         sub: "Customer view",
         color: "#FFFFFF",
         bounds: { x: 1700, y: 0, width: WIDTH - 1700, height: STAFF_HEADER },
-        action: { type: "richmenuswitch", label: "มุมมองลูกค้า", richMenuAliasId: MENU_ALIASES.staff_customer_view, data: `${MENU_TAP_PREFIX}switch customer-view` },
+        action: { type: "richmenuswitch", label: "ดูเมนูลูกค้า", richMenuAliasId: MENU_ALIASES.staff_customer_view, data: `${MENU_TAP_PREFIX}switch customer-view` },
       },
     },
     buttons: buttons.map((b, i) => ({ ...b, bounds: cells[i] as Bounds })),
@@ -186,7 +196,7 @@ function customerMenu(shopName: string, kind: "customer" | "staff_customer_view"
     kind,
     name: `${MENU_NAME_PREFIX}${kind === "customer" ? "customer" : "staff-customer-view"}`,
     size: { width: WIDTH, height: SHORT },
-    chatBarText: kind === "customer" ? "เมนู" : "มุมมองลูกค้า",
+    chatBarText: kind === "customer" ? "เมนู" : "เมนูลูกค้า",
     selected: true,
     header,
     buttons: customerButtons().map((b, i) => ({ ...b, bounds: cells[i] as Bounds })),

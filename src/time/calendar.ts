@@ -70,6 +70,12 @@ export function weekdayOf(date: CalendarDate): number {
   return getDay(utcMidnight(date));
 }
 
+/** The Monday on or before `date`: the first day of its week, as Thai shops count weeks. */
+export function mondayOf(date: CalendarDate): CalendarDate {
+  // weekdayOf counts from Sunday (0); Monday is 1, so Sunday is 6 days after the Monday before it.
+  return addCalendarDays(date, -((weekdayOf(date) + 6) % 7));
+}
+
 /** Negative when a is earlier, 0 on the same day, positive when later. */
 export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;

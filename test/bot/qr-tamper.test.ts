@@ -24,7 +24,7 @@ const CUSTOMER: TestSource = { type: "user", userId: lineId("U", 0x92) };
 const SHOP_ID = "0812345678";
 
 const STAFF_REFUSAL = "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.";
-const CUSTOMER_REFUSAL = "Sorry, I cannot make a payment QR right now. Please ask the shop's staff.";
+const CUSTOMER_REFUSAL = "Sorry, a payment QR cannot be made right now. Please leave a message here and the shop will send you a way to pay 🙏";
 
 /** The `data` of a QR image link answer, as the proxy may rewrite it. */
 interface QrData {

@@ -148,7 +148,7 @@ describe("summary, against figures computed here from the sandbox's history", { 
 
   it("says plainly when a range has no checks, in Thai too", async () => {
     const reply = await say("สรุป 2026-01-01");
-    expect(shownText(reply.messages)).toMatch(/0 รายการ[\s\S]*฿0\.00[\s\S]*ไม่มีการตรวจสลิปในวันที่เลือกค่ะ/);
+    expect(shownText(reply.messages)).toMatch(/ตรวจ 0 สลิป[\s\S]*฿0\.00[\s\S]*ไม่มีสลิปที่ตรวจในวันที่ 1 ม\.ค\. 2569 ค่ะ/);
   });
 
   it("covers at most 31 days, and says which", async () => {

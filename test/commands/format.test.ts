@@ -14,7 +14,10 @@ describe("formatHistoryCommand", () => {
     [{ by: "range", range: nov, page: 2 }, "en", "history 2026-11-01..2026-11-22 page 2"],
     [{ by: "range", range: nov, status: "fraud", page: 3 }, "en", "history 2026-11-01..2026-11-22 fraud page 3"],
     [{ by: "range", range: nov, status: "not_found", page: 1 }, "en", "history 2026-11-01..2026-11-22 not_found"],
-    [{ by: "range", range: nov, status: "duplicate", page: 2 }, "th", "ประวัติ 2026-11-01..2026-11-22 ซ้ำ หน้า 2"],
+    [{ by: "range", range: nov, status: "duplicate", page: 2 }, "th", "ประวัติ 1/11/2569 ถึง 22/11/2569 ซ้ำ หน้า 2"],
+    [{ by: "range", range: { kind: "dates", from: nov.from, to: nov.from }, page: 1 }, "th", "ประวัติ 1/11/2569"],
+    [{ by: "range", range: { kind: "week" }, page: 1 }, "th", "ประวัติ อาทิตย์นี้"],
+    [{ by: "range", range: { kind: "lastweek" }, page: 1 }, "en", "history lastweek"],
     [{ by: "range", range: { kind: "dates", from: nov.from, to: nov.from }, page: 1 }, "en", "history 2026-11-01"],
     [{ by: "range", range: { kind: "today" }, page: 1 }, "en", "history today"],
     [{ by: "range", range: { kind: "yesterday" }, page: 1 }, "th", "ประวัติ เมื่อวาน"],
@@ -33,7 +36,7 @@ describe("formatHistoryCommand", () => {
     const days = resolveRange({ kind: "yesterday" }, ctx.now, ctx.timeZone);
     const yesterday = { kind: "dates" as const, from: days.fromDate, to: days.toDate };
     const data = formatHistoryCommand({ by: "range", range: yesterday, status: "valid", page: 2 }, "th");
-    expect(data).toBe("ประวัติ 2026-11-21 ผ่าน หน้า 2");
+    expect(data).toBe("ประวัติ 21/11/2569 ผ่าน หน้า 2");
     const nextDay = { ...ctx, now: new Date("2026-11-23T07:00:00Z") };
     expect(parseCommand(data, nextDay)).toMatchObject({ ok: true, command: { request: { range: yesterday } } });
   });

@@ -264,7 +264,21 @@ describe("history ranges", () => {
     ["ประวัติ เมื่อวาน", { by: "range", range: { kind: "yesterday" }, page: 1 }],
     ["ประวัติ เมื่อวานนี้", { by: "range", range: { kind: "yesterday" }, page: 1 }],
     ["history 7d", { by: "range", range: { kind: "days", days: 7 }, page: 1 }],
-    ["history week", { by: "range", range: { kind: "days", days: 7 }, page: 1 }],
+    ["history week", { by: "range", range: { kind: "week" }, page: 1 }],
+    ["history this week", { by: "range", range: { kind: "week" }, page: 1 }],
+    ["history last week", { by: "range", range: { kind: "lastweek" }, page: 1 }],
+    ["ประวัติ อาทิตย์นี้", { by: "range", range: { kind: "week" }, page: 1 }],
+    ["ประวัติ สัปดาห์ที่แล้ว", { by: "range", range: { kind: "lastweek" }, page: 1 }],
+    ["history 20/11/26", { by: "range", range: { kind: "dates", from: day(2026, 11, 20), to: day(2026, 11, 20) }, page: 1 }],
+    ["history 20/11/69", { by: "range", range: { kind: "dates", from: day(2026, 11, 20), to: day(2026, 11, 20) }, page: 1 }],
+    ["history 1/1/43", { by: "range", range: { kind: "dates", from: day(2000, 1, 1), to: day(2000, 1, 1) }, page: 1 }],
+    ["history 1/1/42", { by: "range", range: { kind: "dates", from: day(2042, 1, 1), to: day(2042, 1, 1) }, page: 1 }],
+    // Typed the wrong way round: turned round, or across the new year when that is the shorter range.
+    ["history 15/11..1/11", { by: "range", range: { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 15) }, page: 1 }],
+    ["history 2026-11-15 to 2026-11-01", { by: "range", range: { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 15) }, page: 1 }],
+    ["ประวัติ 2/1/2570 ถึง 1/1/2570", { by: "range", range: { kind: "dates", from: day(2027, 1, 1), to: day(2027, 1, 2) }, page: 1 }],
+    ["ประวัติ 28/12 ถึง 3/1", { by: "range", range: { kind: "dates", from: day(2025, 12, 28), to: day(2026, 1, 3) }, page: 1 }],
+    ["ประวัติ 28/12/2569 ถึง 3/1", { by: "range", range: { kind: "dates", from: day(2026, 12, 28), to: day(2027, 1, 3) }, page: 1 }],
     ["ประวัติ 7วัน", { by: "range", range: { kind: "days", days: 7 }, page: 1 }],
     ["ประวัติ 7 วัน", { by: "range", range: { kind: "days", days: 7 }, page: 1 }],
     ["history 30d", { by: "range", range: { kind: "days", days: 30 }, page: 1 }],
@@ -403,14 +417,11 @@ describe("history usage problems", () => {
     ["history 2026-13-01", { code: "no_such_date", input: "2026-13-01" }],
     ["history 32/1", { code: "no_such_date", input: "32/1" }],
     ["history 0/1", { code: "no_such_date", input: "0/1" }],
-    ["history 20/11/26", { code: "bad_date", input: "20/11/26" }],
     ["history 20.11.2026", { code: "bad_date", input: "20.11.2026" }],
     ["history 1/1/1999", { code: "bad_date", input: "1/1/1999" }],
     ["history 1/11..", { code: "bad_date", input: "1/11.." }],
     ["history 1/11..31/11", { code: "no_such_date", input: "31/11" }],
-    ["history 15/11..1/11", { code: "bad_range", input: "15/11..1/11" }],
-    ["history 2026-11-15 to 2026-11-01", { code: "bad_range", input: "2026-11-15 to 2026-11-01" }],
-    ["ประวัติ 2/1/2570 ถึง 1/1/2570", { code: "bad_range", input: "2/1/2570 ถึง 1/1/2570" }],
+    ["history 20/11/1", { code: "bad_date", input: "20/11/1" }],
     ["history page", { code: "bad_page", input: "page" }],
     ["history page 0", { code: "bad_page", input: "0" }],
     ["history page -1", { code: "bad_page", input: "-1" }],
@@ -515,6 +526,10 @@ describe("summary and paid", () => {
     ["เช็คยอด150", { kind: "paid", lang: "th", request: { amount: 15000 } }],
     ["paid 150 after 2026-11-22T07:05:00.000Z", { kind: "paid", lang: "en", request: { amount: 15000, after: new Date("2026-11-22T07:05:00.000Z") } }],
     ["ได้รับ 99 หลัง 2026-11-22T07:05:00Z", { kind: "paid", lang: "th", request: { amount: 9900, after: new Date("2026-11-22T07:05:00.000Z") } }],
+    ["paid 150 yesterday", { kind: "paid", lang: "en", request: { amount: 15000, range: { kind: "yesterday" } } }],
+    ["เช็คยอด 150 20/11", { kind: "paid", lang: "th", request: { amount: 15000, range: { kind: "dates", from: day(2026, 11, 20), to: day(2026, 11, 20) } } }],
+    ["เช็คยอด 20/11 150", { kind: "paid", lang: "th", request: { amount: 15000, range: { kind: "dates", from: day(2026, 11, 20), to: day(2026, 11, 20) } } }],
+    ["เช็คยอด 150 7วัน", { kind: "paid", lang: "th", request: { amount: 15000, range: { kind: "days", days: 7 } } }],
   ])("%s", (text, expected) => {
     expect(command(text)).toEqual(expected);
   });
@@ -525,6 +540,10 @@ describe("summary and paid", () => {
     ["paid 150 200", { code: "unexpected", input: "200" }],
     ["paid -5", { code: "bad_amount", input: "-5" }],
     ["paid 150 after yesterday", { code: "unexpected", input: "after yesterday" }],
+    ["paid yesterday", { code: "missing_amount" }],
+    ["paid abc", { code: "bad_amount", input: "abc" }],
+    ["paid 150 fraud", { code: "unexpected", input: "fraud" }],
+    ["paid 150 after 2026-11-22T07:05:00Z yesterday", { code: "unexpected", input: "yesterday" }],
     ["summary page 2", { code: "unexpected", input: "page 2" }],
     ["summary ref ABC", { code: "unexpected", input: "ref" }],
     ["ยอด วันนี้ เมื่อวาน", { code: "unexpected", input: "เมื่อวาน" }],
@@ -540,5 +559,14 @@ describe("summary and paid", () => {
         expect(command(formatPaidCommand({ amount, after }, lang))).toEqual({ kind: "paid", lang, request: { amount, after } });
       }
     }
+  });
+
+  it.each<[Command & { kind: "paid" }, string]>([
+    [{ kind: "paid", lang: "th", request: { amount: 15000, range: { kind: "yesterday" } } }, "เช็คยอด 150 เมื่อวาน"],
+    [{ kind: "paid", lang: "th", request: { amount: 15050, range: { kind: "dates", from: day(2026, 11, 20), to: day(2026, 11, 20) } } }, "เช็คยอด 150.50 20/11/2569"],
+    [{ kind: "paid", lang: "en", request: { amount: 15000, range: { kind: "week" } } }, "paid 150 week"],
+  ])("writes a payment check of another day as it is typed: %s", (expected, text) => {
+    expect(formatPaidCommand(expected.request, expected.lang)).toBe(text);
+    expect(command(text)).toEqual(expected);
   });
 });

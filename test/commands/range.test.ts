@@ -35,6 +35,21 @@ describe("resolveRange in Asia/Bangkok (UTC+7)", () => {
     expect(instants(spec, now)).toEqual(expected);
   });
 
+  // 22 Nov 2026 is a Sunday: a Thai shop's week is Monday 16 to Sunday 22.
+  it.each<[string, string, RangeSpec, [number, number, number], [number, number, number]]>([
+    ["this week on a Sunday: since Monday", now, { kind: "week" }, [2026, 11, 16], [2026, 11, 22]],
+    ["this week on a Monday: today alone", "2026-11-23T07:00:00Z", { kind: "week" }, [2026, 11, 23], [2026, 11, 23]],
+    ["this week on a Tuesday: Monday and today", "2026-11-24T07:00:00Z", { kind: "week" }, [2026, 11, 23], [2026, 11, 24]],
+    ["this week just after midnight on a Monday in Bangkok (still Sunday in UTC)", "2026-11-22T17:30:00Z", { kind: "week" }, [2026, 11, 23], [2026, 11, 23]],
+    ["this week across the new year", "2027-01-01T07:00:00Z", { kind: "week" }, [2026, 12, 28], [2027, 1, 1]],
+    ["last week on a Sunday: the Monday to Sunday before", now, { kind: "lastweek" }, [2026, 11, 9], [2026, 11, 15]],
+    ["last week on a Monday", "2026-11-23T07:00:00Z", { kind: "lastweek" }, [2026, 11, 16], [2026, 11, 22]],
+    ["last week across a month end", "2026-12-02T07:00:00Z", { kind: "lastweek" }, [2026, 11, 23], [2026, 11, 29]],
+  ])("%s", (_name, at, spec, from, to) => {
+    const range = resolveRange(spec, new Date(at), BANGKOK);
+    expect([range.fromDate, range.toDate]).toEqual([day(...from), day(...to)]);
+  });
+
   it("gives the calendar days with the instants", () => {
     expect(resolveRange({ kind: "lastmonth" }, new Date(now), BANGKOK)).toMatchObject({
       fromDate: day(2026, 10, 1),

@@ -185,7 +185,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.tapButton("เช็คยอดเข้า");
     // The tap shows what a person would type; the QR's time stays in the button's data.
     await c.page.locator("#messages .msg.user.mine", { hasText: "เช็คยอด 321" }).last().waitFor({ timeout: REPLY.timeoutMs });
-    const notYet = await c.waitForBotMessage("ยังไม่เข้าค่ะ", REPLY);
+    const notYet = await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ", REPLY);
     await expect(notYet.textContent()).resolves.toMatch(/ยอด 321 บาท เข้าหรือยัง[\s\S]*วันนี้ ตั้งแต่ \d{2}:\d{2} น\./);
     await expect(c.page.locator("#messages").textContent()).resolves.not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     // The "ask again" chip: the chat shows the same typed words, never the QR's instant.
@@ -194,7 +194,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const tapsSoFar = await userLines.count();
     await c.tapQuickReply("เช็คอีกครั้ง");
     await expect.poll(() => userLines.count(), { timeout: REPLY.timeoutMs }).toBe(tapsSoFar + 1);
-    await c.waitForBotMessage("ยังไม่เข้าค่ะ", REPLY);
+    await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ", REPLY);
 
     // A customer transfers ฿321 to the demo shop (the console's button, through the sandbox's local route).
     await c.page.fill("#pay-amount", "321");
@@ -214,7 +214,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
       headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` },
     });
     const total = ((await res.json()) as { data: { pagination: { total: number } } }).data.pagination.total;
-    await expect(summary.locator(".flex-bubble").textContent()).resolves.toContain(`${total.toLocaleString("en-US")} รายการ`);
+    await expect(summary.locator(".flex-bubble").textContent()).resolves.toContain(`ตรวจ ${total.toLocaleString("en-US")} สลิป`);
     await shoot("summary-today-th", summary.locator(".flex-bubble"));
   });
 
@@ -223,7 +223,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const menu = c.richMenu();
     await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
     await expect(menu.locator(".rich-menu-bar").textContent()).resolves.toContain("เมนูพนักงาน");
-    for (const name of ["สร้าง QR", "ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "มุมมองลูกค้า"]) {
+    for (const name of ["สร้าง QR", "ประวัติวันนี้", "ยอดวันนี้", "โทเคนคงเหลือ", "เช็คยอดเข้า", "วิธีใช้", "ดูเมนูลูกค้า"]) {
       await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
     }
     await c.waitForImages(menu, REPLY);
@@ -269,7 +269,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.chooseWho(customer.name);
     await c.chooseChat("1:1");
     await c.send("ยอด");
-    const refused = await c.waitForBotMessage("สำหรับพนักงานของร้านเท่านั้น", REPLY);
+    const refused = await c.waitForBotMessage("ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ", REPLY);
     await expect(refused.textContent()).resolves.not.toMatch(/ร้านกาแฟดีใจ|โทเคน/);
     await c.send("qr 0899999999 500");
     await c.waitForBotMessage("only make QR codes that pay this shop", REPLY);
@@ -295,7 +295,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.page.waitForTimeout(SETTLE_MS);
     expect(await bot.count()).toBe(before);
     await c.send("@slipline ยอด");
-    await c.waitForBotMessage("สำหรับพนักงานของร้านเท่านั้น", REPLY);
+    await c.waitForBotMessage("ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ", REPLY);
     await c.send("คิวอาร์ 99");
     await c.waitForBotMessage("฿99.00", REPLY);
     await shoot("customer-group");

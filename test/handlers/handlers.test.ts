@@ -60,7 +60,9 @@ describe("qr", () => {
     expect(reply.map((m) => m.type)).toEqual(["flex", "image"]);
     expect(visibleText(reply)).toContain("฿150.00");
     expect(visibleText(reply)).toContain("081-xxx-5678");
-    expect(visibleText(reply)).toContain("Scan with any Thai banking app");
+    expect(visibleText(reply)).toContain("Scan it, or save the picture and pay from any Thai banking app");
+    // Staff's own chat: the customer pays at the counter, so no "send the slip in this chat".
+    expect(visibleText(reply)).not.toContain("send the slip");
   });
 
   it("uses the shop's PromptPay id for an amount alone, in Thai", async () => {
@@ -122,7 +124,7 @@ describe("history", () => {
     expect(slip.historyCalls[0]).toMatchObject({ status: "fraud", limit: 100, page: 1 });
     const seen = visibleText(lastReply(ctx));
     expect(seen).toContain("สถานะ: ปลอม");
-    expect(seen).toContain("5 รายการ");
+    expect(seen).toContain("ตรวจ 5 สลิป");
     expect(seen).toContain("วันนี้ · 22 พ.ย. 2569");
   });
 
@@ -192,7 +194,7 @@ describe("history", () => {
   it("says plainly when nothing matches, and that a page is past the end", async () => {
     const empty = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history yesterday"), empty, deps(fakeSlip({ items: makeItems(5) })));
-    expect(visibleText(lastReply(empty))).toContain("No slip checks in this range.");
+    expect(visibleText(lastReply(empty))).toContain("No slip checks yesterday.");
 
     const past = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history page 3"), past, deps(fakeSlip({ items: makeItems(5) })));
@@ -226,8 +228,8 @@ describe("balance, help and id", () => {
   });
 
   it.each([
-    ["help", "Commands: qr 0812345678 150"],
-    ["วิธีใช้", "วิธีใช้: คิวอาร์ 0812345678 150"],
+    ["help", "Commands: qr 150, history yesterday fraud"],
+    ["วิธีใช้", "วิธีใช้: “คิวอาร์ 150” “ประวัติ เมื่อวาน ซ้ำ”"],
   ])("%s lists the commands", async (command, alt) => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text(command), ctx, deps(fakeSlip()))).toEqual({ command: "help", outcome: "answered" });
@@ -284,7 +286,7 @@ describe("the group rule", () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
-    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์” “ประวัติ” “ยอด” หรือพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nดูคำสั่งทั้งหมดได้ที่ “วิธีใช้” ค่ะ");
     expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
   });
 
@@ -313,23 +315,75 @@ describe("roles", () => {
   const customerGroup = { type: "group", id: "C_CUSTOMERS" } as const;
   const depsWith = (slip: ReturnType<typeof fakeSlip>, overrides = {}) => deps(slip, { ...staff, ...overrides });
 
-  it("refuses history and balance to a customer in a 1:1 chat, politely, without calling the service", async () => {
-    for (const command of ["history", "ยอด", "history yesterday"]) {
+  // A customer who says "ยอด 350 นะคะ" means "I transferred 350, please check": they are thanked, shown
+  // nothing, and never told about staff rights; like the customer note, once in 12 hours.
+  it.each(["ยอด 350 นะคะ", "สลิป 350 ค่ะ", "เช็คยอด 350 ค่ะ", "รายการ 3", "ยอด", "ยอดเมื่อวาน", "โทเคน"])(
+    "thanks a customer who writes %s in a 1:1 chat, shows nothing and calls no service",
+    async (words) => {
       const slip = fakeSlip();
+      const d = depsWith(slip);
       const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
-      const outcome = await handleText(text(command), ctx, depsWith(slip));
-      expect(outcome.outcome).toBe("refused");
+      expect((await handleText(text(words), ctx, d)).outcome).toBe("refused");
+      expect(visibleText(lastReply(ctx))).toBe("ขอบคุณค่ะ 🙏 ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ");
+      const again = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+      expect((await handleText(text(words), again, d)).outcome).toBe("refused");
+      expect(again.sent).toEqual([]);
       expect(slip.historyCalls).toEqual([]);
       expect(slip.accountCalls).toBe(0);
-      expect(visibleText(lastReply(ctx))).toMatch(/staff only|สำหรับพนักงานของร้านเท่านั้น/);
-    }
+    },
+  );
+
+  it("with no staff listed at all, shows nothing private and gives the owner the set-up steps under `id`", async () => {
+    const nobody = { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() };
+    const d = deps(fakeSlip(), { ...nobody, defaultLang: "en" });
+    const ctx = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", nobody);
+    expect((await handleText(text("balance"), ctx, d)).outcome).toBe("refused");
+    expect(visibleText(lastReply(ctx))).toBe("Thank you 🙏 The shop will check and reply soon.");
+    const id = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", nobody);
+    expect((await handleText(text("id"), id, d)).outcome).toBe("answered");
+    expect(visibleText(lastReply(id))).toMatch(/^Your user id: U_OWNER\nNo staff are set up yet[\s\S]*1\. Add the id above to the bot's staff list/);
   });
 
-  it("with no staff listed at all, refuses private commands to everyone and tells the owner how to become staff", async () => {
-    const nobody = { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() };
-    const ctx = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", nobody);
-    expect((await handleText(text("balance"), ctx, deps(fakeSlip(), { ...nobody, defaultLang: "en" }))).outcome).toBe("refused");
-    expect(visibleText(lastReply(ctx))).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*staff list/);
+  // A payment word with more than an amount is a customer talking ("I paid 350"), never a command error.
+  it.each(["จ่ายเงิน 350 แล้วค่ะ", "จ่าย 350 แล้วนะคะ", "ชำระเงิน 350 เรียบร้อยค่ะ", "คิวอาร์ 150 2 แก้ว"])(
+    "answers a customer's %s as talk: the friendly note in a 1:1 chat, silence in a group unless the bot is mentioned",
+    async (words) => {
+      const slip = fakeSlip();
+      const direct = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+      expect((await handleText(text(words), direct, depsWith(slip))).outcome).toBe("noted");
+      expect(visibleText(lastReply(direct))).toBe("ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏\nถ้าต้องการชำระเงิน กดปุ่ม “จ่ายด้วย QR” ด้านล่างได้เลยนะคะ");
+      expect(quickReplyLabels(lastReply(direct)[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
+      const inGroup = recordingContext(customerGroup, "U_CUSTOMER", staff);
+      expect((await handleText(text(words), inGroup, depsWith(slip))).outcome).toBe("ignored");
+      expect(inGroup.sent).toEqual([]);
+      const mentioned = recordingContext(customerGroup, "U_CUSTOMER", staff);
+      expect((await handleText(mention(`@ShopBot ${words}`, 0, 8, true), mentioned, depsWith(slip))).outcome).toBe("noted");
+      expect(visibleText(lastReply(mentioned))).not.toMatch(/ไม่เข้าใจ|พิมพ์ตามตัวอย่าง|0812345678/);
+      expect(slip.qrCalls).toEqual([]);
+    },
+  );
+
+  it("tells a customer whose QR has a wrong amount or id how to ask, with one example and no notation", async () => {
+    for (const words of ["คิวอาร์ 15o", "คิวอาร์ 1.505", "คิวอาร์ 0899 150"]) {
+      const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+      expect((await handleText(text(words), ctx, depsWith(fakeSlip()))).outcome, words).toBe("usage_error");
+      expect(visibleText(lastReply(ctx))).toBe("ถ้าจะชำระเงิน พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150” ได้เลยนะคะ");
+    }
+    // Staff still get what was wrong and the usage, the PromptPay id included.
+    const staffCtx = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+    expect((await handleText(text("จ่ายเงิน 350 แล้วค่ะ"), staffCtx, depsWith(fakeSlip()))).outcome).toBe("usage_error");
+    expect(visibleText(lastReply(staffCtx))).toBe("ไม่เข้าใจคำว่า “แล้ว” ในคำสั่งนี้ค่ะ\nพิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nคิวอาร์ 150\nคิวอาร์ 0812345678 150");
+  });
+
+  it("tells a customer whose menu opened the keyboard with the QR word to add the amount; staff taps stay quiet", async () => {
+    const customer = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
+    expect(await handlePostback("menu:type qr", customer, depsWith(fakeSlip()))).toEqual({ command: "qr", outcome: "answered" });
+    expect(visibleText(lastReply(customer))).toBe("พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น “คิวอาร์ 150” แล้วกดส่งนะคะ");
+    for (const data of ["menu:type qr", "menu:type paid", "menu:switch customer-view"]) {
+      const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+      expect(await handlePostback(data, member, depsWith(fakeSlip()))).toEqual({ command: "none", outcome: "ignored" });
+      expect(member.sent).toEqual([]);
+    }
   });
 
   it("answers listed users in a 1:1 chat and anyone in a staff group, even without a user id", async () => {
@@ -388,7 +442,7 @@ describe("roles", () => {
   it("tells a customer to ask the staff when the shop has no PROMPTPAY_ID, or the service refuses", async () => {
     const noId = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
     expect((await handleText(text("qr 150"), noId, depsWith(fakeSlip(), { promptPayId: undefined }))).outcome).toBe("refused");
-    expect(visibleText(lastReply(noId))).toMatch(/ask the shop's staff/);
+    expect(visibleText(lastReply(noId))).toMatch(/leave a message here and the shop will send you a way to pay/);
     const expired = fakeSlip({
       fail: (operation) => {
         throw new PackageExpiredError(operation, "Package expired");
@@ -396,7 +450,7 @@ describe("roles", () => {
     });
     const ctx = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
     expect((await handleText(text("คิวอาร์ 150"), ctx, depsWith(expired))).outcome).toBe("package_expired");
-    expect(visibleText(lastReply(ctx))).toMatch(/สอบถามพนักงาน/);
+    expect(visibleText(lastReply(ctx))).toMatch(/ทางร้านจะส่งช่องทางชำระเงินให้/);
     expect(visibleText(lastReply(ctx))).not.toMatch(/แพ็กเกจ|หมดอายุ|package/i);
   });
 
@@ -409,7 +463,7 @@ describe("roles", () => {
     };
     const first = await say("โอนแล้วค่ะ", new Date("2026-11-22T07:00:00Z"));
     expect(first.outcome).toBe("noted");
-    expect(visibleText(first.sent.at(-1) ?? [])).toMatch(/ทางร้านจะรีบตอบ[\s\S]*คิวอาร์ 150/);
+    expect(visibleText(first.sent.at(-1) ?? [])).toMatch(/ทางร้านจะรีบตอบกลับ[\s\S]*กดปุ่ม “จ่ายด้วย QR” ด้านล่าง/);
     expect(visibleText(first.sent.at(-1) ?? [])).not.toMatch(/ไม่รู้จักคำสั่ง|ประวัติ/);
     for (const words of ["สวัสดี", "🙏", "ส่งของวันไหนคะ?"]) expect((await say(words, new Date("2026-11-22T08:00:00Z"))).sent).toEqual([]);
     expect((await say("ยังอยู่ไหมคะ", new Date("2026-11-22T19:00:00Z"))).outcome).toBe("noted");
@@ -425,11 +479,11 @@ describe("roles", () => {
     expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip(), { defaultLang: "th" }))).outcome).toBe("unknown_command");
     // This bot reads no slip images: it says where slips are checked instead of listing its commands.
     expect(visibleText(lastReply(staffPhoto))).toBe(
-      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปตรวจได้ที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลตรวจได้ค่ะ",
+      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ",
     );
     const staffVideo = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleNonText("video", staffVideo, depsWith(fakeSlip(), { defaultLang: "th" }));
-    expect(visibleText(lastReply(staffVideo))).toContain("ลองพิมพ์ “คิวอาร์”");
+    expect(visibleText(lastReply(staffVideo))).toContain("ลองพิมพ์ “คิวอาร์ 150”");
   });
 
   it("refuses a paging postback to a customer too", async () => {
@@ -440,7 +494,7 @@ describe("roles", () => {
   it("greets a customer who adds the bot with how to pay, and staff with the menu", async () => {
     const customer = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
     await handleGreeting(customer, depsWith(fakeSlip()));
-    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
+    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
     const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleGreeting(member, depsWith(fakeSlip()));
     expect(quickReplyLabels(lastReply(member)[0])).toHaveLength(6);
@@ -541,7 +595,7 @@ describe("where the answer goes decides what it holds", () => {
     const ctx = recordingContext(CUSTOMER_GROUP, "U1111");
     expect(await handleText(text("qr 0812345678 150"), ctx, deps(slip, { defaultLang: "en" }))).toEqual({ command: "qr", outcome: "package_expired" });
     const said = visibleText(lastReply(ctx));
-    expect(said).toMatch(/ask the shop's staff[\s\S]*1:1 chat/);
+    expect(said).toMatch(/the shop will send you a way to pay[\s\S]*1:1 chat/);
     expect(said).not.toMatch(/package|renew/i);
   });
 

@@ -35,7 +35,7 @@ describe("a sealed answer", () => {
   });
 
   it("is public for a QR that pays the shop, and staff for one that pays another id, falling back to 'only the shop's own'", () => {
-    const view = { lang: "en" as const, payee: { type: "phone" as const, digits: "0899999999" }, amount: 200, url: QR_URL };
+    const view = { lang: "en" as const, payee: { type: "phone" as const, digits: "0899999999" }, amount: 200, url: QR_URL, forCustomers: false };
     expect(renderQr({ ...view, paysShop: true })).toMatchObject({ audience: "public", kind: "qr_card" });
     const other = renderQr({ ...view, paysShop: false });
     expect(other).toMatchObject({ audience: "staff", kind: "qr_card_other_payee", fallback: { audience: "public", kind: "qr_shop_only" } });

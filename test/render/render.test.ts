@@ -9,9 +9,9 @@ import { renderBalance } from "../../src/render/balance.js";
 import { renderHelp } from "../../src/render/help.js";
 import {
   renderGreeting,
-  renderStaffOnly,
   renderNoPromptPayId,
   renderServiceFailure,
+  renderCustomerThanks,
   renderUnknownCommand,
   renderUsageError,
 } from "../../src/render/errors.js";
@@ -64,7 +64,7 @@ const parseContext = { now: NOW, timeZone: TZ, defaultLang: "th" as const };
 
 describe("renderQr", () => {
   it("shows the amount, the masked payee with its type and the scan line, with the QR at 512 and an image message", () => {
-    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 1500.5, url: QR_URL, forCustomers: false }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(messages).toHaveLength(2);
     const card = flex(messages);
@@ -75,7 +75,9 @@ describe("renderQr", () => {
     expect(text).toContain("081-xxx-5678");
     expect(text).not.toContain("0812345678");
     expect(text).toContain("เบอร์โทร");
-    expect(text).toContain("สแกนจ่ายได้ทุกแอปธนาคาร");
+    expect(text).toContain("สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร");
+    // In a staff place the customer is at the counter, not in this chat: no "send the slip here".
+    expect(text).not.toContain("ส่งสลิป");
     // The card's big figure keeps ฿; the alt text is a sentence, so it says บาท.
     expect(card.altText).toBe("QR พร้อมเพย์ 1,500.50 บาท โอนเข้า 081-xxx-5678 (เบอร์โทร)");
     expect(messages[1]).toEqual({
@@ -86,28 +88,29 @@ describe("renderQr", () => {
   });
 
   it("says the payer enters the amount when there is none, in English", () => {
-    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "citizen", digits: "0105551234567" }, amount: null, url: QR_URL, forCustomers: true }))];
     const text = visibleText(messages);
     expect(text).toContain("Payer enters the amount");
     expect(text).toContain("citizen/tax id");
     expect(text).not.toContain("0105551234567");
-    expect(text).toContain("Scan with any Thai banking app");
+    expect(text).toContain("Scan it, or save the picture and pay from any Thai banking app");
+    expect(text).toContain("Once paid, please send the slip in this chat 🙏");
   });
 
   it("fits the longest amount and an e-wallet payee", () => {
-    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL }))];
+    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL, forCustomers: true }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages)).toContain("฿9,999,999,999.99");
     expect(visibleText(messages)).toContain("e-wallet");
   });
 
   it("leaves the images out when the link is not https (LINE would refuse the whole reply) but keeps loopback http for the console", () => {
-    const plain = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example") }))];
+    const plain = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example"), forCustomers: true }))];
     expect(plain).toHaveLength(1);
     expect((flex(plain).contents as messagingApi.FlexBubble).hero).toBeUndefined();
     expect(lineLimitProblems(plain)).toEqual([]);
 
-    const console = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024" }))];
+    const console = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024", forCustomers: true }))];
     expect(console).toHaveLength(2);
     expect(console[1]).toMatchObject({ previewImageUrl: "http://127.0.0.1:4000/api/qr-image?data=abc&size=240" });
   });
@@ -193,7 +196,7 @@ describe("renderHistory", () => {
     // Every row is still shown: cutting names keeps the bubble small.
     expect(visibleText(messages).match(/฿9,999,999,999\.99/g)?.length).toBe(9);
     // Page 9,999 is the last the parser accepts, so there is no "next page" button past it.
-    expect(postbacks(card).map((p) => p.data)).toEqual([`${lang === "th" ? "ประวัติ" : "history"} 2026-11-16..2026-11-22 ${lang === "th" ? "ผ่าน หน้า" : "valid page"} 9998`]);
+    expect(postbacks(card).map((p) => p.data)).toEqual([lang === "th" ? "ประวัติ 16/11/2569 ถึง 22/11/2569 ผ่าน หน้า 9998" : "history 2026-11-16..2026-11-22 valid page 9998"]);
   });
 
   it("shows the rows a person needs: time, amount, coloured status word, names, full ref, source", () => {
@@ -203,12 +206,12 @@ describe("renderHistory", () => {
     expect(text).toContain("7 วันล่าสุด · 16–22 พ.ย. 2569");
     expect(text).toContain("สถานะ: ผ่าน");
     expect(text).toContain("22 พ.ย. 13:00"); // createdAt 06:00Z in Bangkok, with the day because the range spans days
-    expect(text).toContain("LINE OA (ร้าน)");
+    expect(text).toContain("LINE OA ของร้าน");
     expect(text).toContain("some_new_channel_no…"); // an unknown source, raw and cut
     expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
-    expect(text).toContain("ยอดโอนเข้านับจาก 2,000 รายการล่าสุดเท่านั้น");
+    expect(text).toContain("ยอดโอนเข้านี้รวมเฉพาะ 2,000 รายการล่าสุด");
     expect(text).toContain("ยอดโอนเข้า ฿");
   });
 
@@ -239,8 +242,8 @@ describe("renderHistory", () => {
     };
     const messages = [...messagesOf(renderHistory(view))];
     const card = flex(messages);
-    expect(visibleText(messages)).toContain("No slip checks in this range.");
-    expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks in this range. (No slip checks in this range.)");
+    expect(visibleText(messages)).toContain("No slip checks today.");
+    expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks today. (No slip checks today.)");
     expect(postbacks(card)).toEqual([]);
     expect(quickReplyLabels(card)).toEqual(["Today", "Yesterday", "7 days", "Valid", "Fraud", "Duplicate"]);
     expect(quickReplyTexts(card)).toEqual([
@@ -264,8 +267,10 @@ describe("renderHistory", () => {
     };
     const card = flex([...messagesOf(renderHistory(view))]);
     const [previous, next] = postbacks(card);
-    expect(next).toMatchObject({ label: "หน้าถัดไป", displayText: "หน้าถัดไป" });
-    expect(previous).toMatchObject({ label: "หน้าก่อน" });
+    // The chat shows the command a person could type to get the same page.
+    expect(next).toMatchObject({ label: "หน้าถัดไป", displayText: "ประวัติ 21/11/2569 ปลอม หน้า 3" });
+    expect(previous).toMatchObject({ label: "หน้าก่อน", displayText: "ประวัติ 21/11/2569 ปลอม" });
+    expect(next?.displayText).toBe(next?.data);
     expect(parseCommand(next?.data ?? "", parseContext)).toEqual({
       ok: true,
       command: {
@@ -360,7 +365,7 @@ describe("renderHelp", () => {
     const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
-    const examples = lang === "th" ? ["คิวอาร์ 0812345678 150", "ประวัติ เมื่อวาน ซ้ำ", "ยอดเมื่อวาน", "เช็คยอด 150", "โทเคน"] : ["qr 0812345678 150", "history yesterday fraud", "balance"];
+    const examples = lang === "th" ? ["เช่น คิวอาร์ 150", "เช่น ประวัติ เมื่อวาน ซ้ำ", "เช่น ยอดเมื่อวาน", "เช่น เช็คยอด 150", "เช่น โทเคน"] : ["qr 150", "history yesterday fraud", "balance"];
     for (const example of examples) expect(text).toContain(example);
     const texts = quickReplyTexts(messages[0]);
     expect(texts).toEqual(lang === "th" ? ["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"] : ["qr", "history", "summary", "balance", "id", "help"]);
@@ -403,13 +408,13 @@ describe("error and other short replies", () => {
   it("shows what was wrong and the right usage", () => {
     const messages = [...messagesOf(renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "abc" } }))];
     expect(visibleText(messages)).toBe(
-      "“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 0812345678 150",
+      "“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 150",
     );
   });
 
   it("shows what was wrong in Thai and real commands to copy", () => {
     const messages = [...messagesOf(renderUsageError({ lang: "th", command: "paid", problem: { code: "missing_amount" } }))];
-    expect(visibleText(messages)).toBe("ใส่ยอดเงินที่จะเช็คด้วยค่ะ\nพิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nเช็คยอด 150\nเช็คยอด 1,500.50");
+    expect(visibleText(messages)).toBe("ใส่ยอดเงินที่จะเช็คด้วยค่ะ\nพิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\nเช็คยอด 150\nเช็คยอด 1,500.50\nเช็คยอด 150 เมื่อวาน");
   });
 
   it("echoes at most a short piece of a huge input", () => {
@@ -419,9 +424,9 @@ describe("error and other short replies", () => {
   });
 
   it("points an unknown command to qr, history and summary", () => {
-    expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr, history, summary, or send “help”.");
+    expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr 150, history, summary, or send “help”.");
     const thai = [...messagesOf(renderUnknownCommand("th"))];
-    expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์” “ประวัติ” “ยอด” หรือพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nดูคำสั่งทั้งหมดได้ที่ “วิธีใช้” ค่ะ");
     expect(quickReplyLabels(thai[0])).toHaveLength(6);
   });
 
@@ -445,20 +450,25 @@ describe("error and other short replies", () => {
     );
   });
 
-  it("says how to give the PromptPay id, refuses politely, greets and shows ids", () => {
+  it("says how to give the PromptPay id, thanks customers, greets and shows ids", () => {
     expect(visibleText([...messagesOf(renderNoPromptPayId("en"))])).toContain("qr 0812345678 150");
-    expect(visibleText([...messagesOf(renderStaffOnly("th", false))])).toContain("“ไอดี”");
-    expect(visibleText([...messagesOf(renderStaffOnly("en", true))])).toMatch(/No staff are set up yet[\s\S]*“id”[\s\S]*staff list/);
+    expect(visibleText([...messagesOf(renderCustomerThanks("en"))])).toBe("Thank you 🙏 The shop will check and reply soon.");
     const greeting = [...messagesOf(renderGreeting("th", "staff"))];
     expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
     // The greeting says to type “วิธีใช้”, and the help quick reply says the same word.
     expect(visibleText(greeting)).toContain("“วิธีใช้”");
     const customerGreeting = [...messagesOf(renderGreeting("th", "customer"))];
-    expect(quickReplyLabels(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
+    // The customers' QR quick reply has the name the customers' texts give the button.
+    expect(quickReplyLabels(customerGreeting[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
+    expect(quickReplyTexts(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
     expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
     expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
     expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))])).toBe(
       "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner to add to the bot's staff list.",
+    );
+    // Before anyone is staff, whoever asks for an id is most likely the owner: the set-up steps instead.
+    expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "user", id: "U1234" }, noStaffYet: true }))])).toBe(
+      "Your user id: U1234\nNo staff are set up yet, so the shop's data is shown to nobody.\nOwner, to set it up:\n1. Add the id above to the bot's staff list\n2. Restart the bot, then send “help” here",
     );
   });
 });

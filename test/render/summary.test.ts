@@ -61,7 +61,7 @@ describe("renderSummary", () => {
   it("says when there was nothing, rather than an empty chart", () => {
     const messages = [...messagesOf(renderSummary(view([])))];
     expect(visibleText(messages)).toContain("0 checks");
-    expect(visibleText(messages)).toContain("No slip checks in this range.");
+    expect(visibleText(messages)).toContain("No slip checks today.");
     expect(lineLimitProblems(messages)).toEqual([]);
   });
 
@@ -112,10 +112,19 @@ describe("renderPaid", () => {
     const askAgain = "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z";
     const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain }))];
     expect(lineLimitProblems(messages)).toEqual([]);
-    expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่เข้าค่ะ ลองเช็คอีกครั้งในอีกสักครู่นะคะ");
+    expect(visibleText(messages)).toBe(
+      "ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ",
+    );
     expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
     // The QR's instant rides in the postback's data; the chat never shows a UTC instant.
     expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);
+  });
+
+  it("names the day looked in when it is not today, and asks again about that day", () => {
+    const range = { spec: { kind: "dates", from: { year: 2026, month: 11, day: 20 }, to: { year: 2026, month: 11, day: 20 } }, fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 } } as const;
+    const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, range, found: [], askAgain: "เช็คยอด 150 20/11/2569" }))];
+    expect(visibleText(messages)).toContain("ยอด 150 บาท เข้าหรือยัง\n20 พ.ย. 2569\n");
+    expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150 20/11/2569", sends: "เช็คยอด 150 20/11/2569" }]);
   });
 });
 

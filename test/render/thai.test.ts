@@ -19,6 +19,8 @@ import {
   renderAskInPrivate,
   renderContact,
   renderCustomerNote,
+  renderCustomerPayHint,
+  renderCustomerThanks,
   renderDidYouMean,
   renderEditedNote,
   renderGreeting,
@@ -28,7 +30,7 @@ import {
   renderServiceFailure,
   renderSlipPhotoHint,
   renderStaffGroupNotice,
-  renderStaffOnly,
+  renderTypeAmountHint,
   renderUnknownCommand,
   renderUsageError,
 } from "../../src/render/errors.js";
@@ -41,7 +43,7 @@ import { quickReplyTaps } from "../helpers/messages.js";
 
 const th = TEXTS.th;
 
-/** What docs/thai.md, section 5, says never to write, each with why. */
+/** What docs/thai.md, section 6, says never to write, each with why. */
 const FORBIDDEN: readonly [RegExp, string][] = [
   [/ยอดที่ผ่าน/u, "reads as 'past totals'"],
   [/ตรวจผ่าน API|ผ่าน API/u, "ผ่าน means valid"],
@@ -53,21 +55,31 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/รูปแบบที่อ่านไม่ได้|ไม่รับคำขอนี้/u, "translated error English"],
   [/ได้รับ \d/u, "reads as an announcement, not the payment check"],
   [/\[[^\]]*\||‹|›|<[^>]*>/u, "programmer notation"],
+  [/ยังไม่เข้า/u, "claims the bank has no money; the bot knows checked slips only"],
+  [/จำนวนเงิน/u, "the amount is ยอดเงิน"],
+  [/เมนูด้านล่าง/u, "name the button: ปุ่ม “จ่ายด้วย QR” ด้านล่าง"],
+  [/มุมมอง/u, "'view' put into Thai"],
+  [/จาก \?/u, "a missing name as a question mark"],
+  [/; /u, "English punctuation"],
 ];
 
 function forbiddenIn(text: string): string[] {
   return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([pattern, why]) => `${pattern.source} (${why}) in ${JSON.stringify(text)}`);
 }
 
-/** A sentence said to a person ends with ค่ะ or คะ, an emoji at most after it (docs/thai.md, section 3). */
-const ENDS_POLITELY = /(?:ค่ะ|คะ)(?: ?\p{Extended_Pictographic}\uFE0F?)?$/u;
+/**
+ * A sentence said to a person ends with ค่ะ or คะ, an emoji or a notice's time in brackets at most after it
+ * (docs/thai.md, section 4).
+ */
+const ENDS_POLITELY = /(?:ค่ะ|คะ)(?: ?\p{Extended_Pictographic}\uFE0F?| \(\d{1,2}:\d{2} น\.\))?$/u;
 
-type Kind = "sentence" | "label" | "lead";
+type Kind = "sentence" | "label" | "lead" | "steps";
 
 /**
  * Every entry of the texts table: a sentence to a person (ends with ค่ะ/คะ), a label (title, figure,
- * button, note: no ending), or a lead (its first line is a sentence, the lines after it commands to copy).
- * A new entry must be placed here, or this does not compile.
+ * button, note: no ending), a lead (its first line is a sentence, the lines after it commands to copy), or
+ * steps (sentences, then numbered lines with no ending). A new entry must be placed here, or this does not
+ * compile.
  */
 const KIND: Record<keyof Texts, Kind> = {
   statusWord: "label",
@@ -77,6 +89,7 @@ const KIND: Record<keyof Texts, Kind> = {
   qrPayerEntersAmount: "label",
   qrPayeeLabel: "label",
   qrScanHint: "label",
+  qrSendSlip: "sentence",
   qrAlt: "label",
   historyTitle: "label",
   rangeName: "label",
@@ -86,7 +99,7 @@ const KIND: Record<keyof Texts, Kind> = {
   summaryChecks: "label",
   summaryValidTotal: "label",
   summaryPartial: "label",
-  historyEmpty: "sentence",
+  noChecks: "sentence",
   historyEmptyRef: "sentence",
   pageOf: "label",
   pastEnd: "sentence",
@@ -98,6 +111,7 @@ const KIND: Record<keyof Texts, Kind> = {
   quickYesterday: "label",
   quick7Days: "label",
   historyAlt: "label",
+  historyAltFigures: "label",
   summaryTitle: "label",
   summaryValidLabel: "label",
   summaryByStatus: "label",
@@ -105,7 +119,6 @@ const KIND: Record<keyof Texts, Kind> = {
   summaryTokensUsed: "label",
   summaryPerHour: "label",
   summaryPerDay: "label",
-  summaryEmpty: "sentence",
   summaryAsOf: "label",
   summaryCapped: "label",
   summaryDaysCut: "label",
@@ -155,6 +168,7 @@ const KIND: Record<keyof Texts, Kind> = {
   customerHelpTitle: "label",
   customerHelpPay: "sentence",
   customerHelpAsk: "sentence",
+  payByQrButton: "label",
   contactShop: "sentence",
   howToType: "lead",
   commandList: "label",
@@ -170,14 +184,16 @@ const KIND: Record<keyof Texts, Kind> = {
   responseShape: "sentence",
   qrMismatch: "sentence",
   noPromptPayId: "sentence",
-  staffOnly: "sentence",
-  noStaffYet: "sentence",
+  noStaffYet: "steps",
   askInPrivate: "sentence",
   editedNote: "sentence",
   staffGroupNotice: "sentence",
   qrShopOnly: "sentence",
   qrAskStaff: "sentence",
   customerNote: "sentence",
+  customerThanks: "sentence",
+  customerPayHint: "sentence",
+  typeAmountHint: "sentence",
   customerGreeting: "sentence",
   greeting: "sentence",
   slipPhotoHint: "sentence",
@@ -198,7 +214,6 @@ const PROBLEMS: readonly UsageProblem[] = [
   { code: "bad_date", input: "32/13" },
   { code: "no_such_date", input: "31/02" },
   { code: "range_too_long", input: "400วัน", maxDays: 366 },
-  { code: "bad_range", input: "15/11 ถึง 1/11" },
   { code: "bad_page", input: "0" },
   { code: "missing_ref" },
   { code: "missing_amount" },
@@ -211,15 +226,22 @@ const PROBLEMS: readonly UsageProblem[] = [
  */
 const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unknown ? readonly A[] : never } = {
   qrAlt: [["150 บาท", "081-xxx-5678", "เบอร์โทร"], [undefined, "081-xxx-5678", "เบอร์โทร"]],
-  rangeName: [[{ kind: "today" }], [{ kind: "yesterday" }], [{ kind: "days", days: 7 }], [{ kind: "month" }], [{ kind: "lastmonth" }]],
+  rangeName: [[{ kind: "today" }], [{ kind: "yesterday" }], [{ kind: "days", days: 7 }], [{ kind: "week" }], [{ kind: "lastweek" }], [{ kind: "month" }], [{ kind: "lastmonth" }]],
   filterStatus: [["ผ่าน"]],
   filterRef: [["015326095622AQR01234"]],
   summaryChecks: [["12"]],
   summaryPartial: [["2,000"]],
+  noChecks: [
+    [{ kind: "today" }, "22 พ.ย. 2569", undefined],
+    [{ kind: "yesterday" }, "21 พ.ย. 2569", "ปลอม"],
+    [{ kind: "week" }, "16–22 พ.ย. 2569", undefined],
+    [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined],
+  ],
   historyEmptyRef: [["015326095622AQR01234"]],
   pageOf: [["1", "3"]],
   pastEnd: [["5", "3"]],
-  historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "12 รายการ, ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
+  historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "ตรวจ 12 สลิป ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
+  historyAltFigures: [["ตรวจ 12 สลิป", "ยอดโอนเข้า 4,500 บาท", ["ผ่าน 10", "ซ้ำ 2"]], ["ตรวจ 1 สลิป", "ยอดโอนเข้า 150 บาท", []]],
   summaryTokensUsed: [["12"]],
   summaryAsOf: [["14:05"]],
   summaryCapped: [["20,000", "25,000"]],
@@ -233,29 +255,30 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   forecastPerDay: [["20"]],
   forecastLasts: [["35", "27 ธ.ค. 2569"]],
   alertLowTokens: [["40", "50"]],
-  alertExpiry: [[0, "22 พ.ย. 2569"], [3, "25 พ.ย. 2569"]],
-  alertPaymentReceived: [["150 บาท", "นาย สมชาย ใจดี", "14:05"]],
+  alertExpiry: [[0, "22 พ.ย. 2569"], [1, "23 พ.ย. 2569"], [3, "25 พ.ย. 2569"]],
+  alertPaymentReceived: [["150 บาท", "นาย สมชาย ใจดี", "14:05"], ["150 บาท", undefined, "14:05"]],
   balanceSlips: [["8,230"]],
   balancePerCheck: [["1"]],
-  daysLeft: [[0], [70]],
+  daysLeft: [[0], [1], [70]],
   expiredDaysAgo: [[0], [2]],
-  warnExpiring: [[0], [3]],
+  warnExpiring: [[0], [1], [3]],
   warnLowSlips: [["40"]],
   balanceAlt: [["ร้านกาแฟดีใจ", "12,345", "8,230", "31 ม.ค. 2570"]],
-  helpAlt: [["คิวอาร์ 0812345678 150, ประวัติ เมื่อวาน ซ้ำ"]],
+  helpAlt: [[["คิวอาร์ 150", "ประวัติ เมื่อวาน ซ้ำ"]]],
   customerHelpPay: [["คิวอาร์"]],
   howToType: [[["เช็คยอด 150", "เช็คยอด 1,500.50"], "เช็คยอด 150"]],
   commandList: [[["คิวอาร์", "ประวัติ", "ยอด"]]],
   usageProblem: PROBLEMS.map((problem) => [problem] as const),
-  unknownCommand: [["abc", "“คิวอาร์” “ประวัติ” “ยอด”"]],
+  unknownCommand: [["abc", "“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
   didYouMean: [["เชคยอด", "เช็คยอด"]],
-  notUnderstood: [["“คิวอาร์” “ประวัติ” “ยอด”"]],
+  notUnderstood: [["“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
   invalidRequest: [["accountNumber must be a 10-digit phone"]],
   noPromptPayId: [["คิวอาร์ 0812345678 150"]],
-  staffOnly: [["ไอดี"]],
-  noStaffYet: [["ไอดี"]],
+  noStaffYet: [["วิธีใช้"]],
   qrShopOnly: [["คิวอาร์ 150"]],
-  customerNote: [["คิวอาร์"]],
+  customerNote: [["จ่ายด้วย QR"]],
+  customerPayHint: [["คิวอาร์"]],
+  typeAmountHint: [["คิวอาร์ 150"]],
   customerGreeting: [["คิวอาร์"]],
   slipPhotoHint: [["ประวัติ"]],
   idYourUser: [["U1234"]],
@@ -305,10 +328,18 @@ describe("the Thai texts table", () => {
     for (const text of stringsOf(key)) expect(text, key).not.toMatch(/\d{1,2}:\d{2}(?! น\.)/u);
   });
 
-  it("splits the set-up steps for the owner into lines instead of one paragraph", () => {
-    const lines = th.noStaffYet("ไอดี").split("\n");
-    expect(lines.length).toBeGreaterThanOrEqual(4);
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(90);
+  it.each(KEYS.filter((key) => KIND[key] === "steps"))("%s: sentences end politely, then numbered steps take no ending, one a line", (key) => {
+    for (const text of stringsOf(key)) {
+      const lines = text.split("\n");
+      const first = lines.findIndex((line) => /^\d+\. /u.test(line));
+      expect(first, key).toBeGreaterThan(0);
+      for (const line of lines.slice(0, first)) expect(line, key).toMatch(ENDS_POLITELY);
+      for (const line of lines.slice(first)) {
+        expect(line, key).toMatch(/^\d+\. /u);
+        expect(line, key).not.toMatch(/(?:ค่ะ|คะ)$/u);
+        expect(line.length, line).toBeLessThanOrEqual(90);
+      }
+    }
   });
 });
 
@@ -363,10 +394,19 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
   const answers: Record<string, Answer> = {
-    qr: renderQr({ paysShop: true, lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
-    qrNoAmount: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL }),
+    qr: renderQr({ paysShop: true, lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z", forCustomers: false }),
+    qrNoAmount: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL, forCustomers: false }),
+    qrForCustomers: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
     paidFound: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({})], askAgain: "เช็คยอด 150" }),
+    paidYesterday: renderPaid({
+      lang: "th",
+      timeZone: TZ,
+      amountSatang: 15000,
+      range: { spec: { kind: "yesterday" }, fromDate: { year: 2026, month: 11, day: 21 }, toDate: { year: 2026, month: 11, day: 21 } },
+      found: [],
+      askAgain: "เช็คยอด 150 เมื่อวาน",
+    }),
     history: renderHistory({
       lang: "th",
       timeZone: TZ,
@@ -383,15 +423,33 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
       summary: { count: 0, validTotal: 0, byStatus: [] },
       rows: [],
     }),
+    historyEmptyToday: renderHistory({
+      lang: "th",
+      timeZone: TZ,
+      scope: { by: "range", range: { kind: "today" }, fromDate: { year: 2026, month: 11, day: 22 }, toDate: { year: 2026, month: 11, day: 22 } },
+      page: 1,
+      summary: { count: 0, validTotal: 0, byStatus: [] },
+      rows: [],
+    }),
+    historyPage2: renderHistory({
+      lang: "th",
+      timeZone: TZ,
+      scope: { by: "range", range: { kind: "week" }, fromDate: { year: 2026, month: 11, day: 16 }, toDate: { year: 2026, month: 11, day: 22 } },
+      page: 2,
+      summary: { count: 25, validTotal: 4500, byStatus: [{ status: "valid", count: 23 }, { status: "duplicate", count: 2 }] },
+      rows: items,
+    }),
     summary: renderSummary({ lang: "th", timeZone: TZ, range: { kind: "days", days: 60 }, figures, ...days, askedFrom: { year: 2026, month: 9, day: 24 }, total: 30, at: NOW, lead: TEXTS.th.dailySummaryLead }),
     balance: renderBalance({ lang: "th", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }),
     help: renderHelp({ lang: "th", role: "staff" }),
     customerHelp: renderHelp({ lang: "th", role: "customer" }),
     id: renderId({ lang: "th", userId: "U1234", chat: { type: "room", id: "R5678" } }),
+    idNoStaffYet: renderId({ lang: "th", userId: "U1234", chat: { type: "user", id: "U1234" }, noStaffYet: true }),
     unknown: renderUnknownCommand("th", "abc"),
     didYouMean: renderDidYouMean("th", "เชคยอด", "paid"),
-    staffOnly: renderStaffOnly("th", false),
-    noStaffYet: renderStaffOnly("th", true),
+    customerThanks: renderCustomerThanks("th"),
+    customerPayHint: renderCustomerPayHint("th"),
+    typeAmountHint: renderTypeAmountHint("th"),
     askInPrivate: renderAskInPrivate("th"),
     noPromptPayId: renderNoPromptPayId("th"),
     qrShopOnly: renderQrShopOnly("th"),
@@ -446,7 +504,7 @@ describe("every Thai reply, card and menu", () => {
       ...[...menu.buttons, ...(menu.header.switchTo === undefined ? [] : [menu.header.switchTo])].flatMap((b) => [b.label, ...readable([b.action as never])]),
     ]);
     expect(shown.flatMap(forbiddenIn)).toEqual([]);
-    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้"]));
+    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้", "จ่ายด้วย QR", "ดูเมนูลูกค้า", "กลับเมนูพนักงาน"]));
   });
 
   it("the QR card's button and the 'ask again' quick reply show what a person would type, keeping the QR's instant hidden", () => {
@@ -459,7 +517,7 @@ describe("every Thai reply, card and menu", () => {
   it("writes 150 บาท in the paid card's title and alt text, and ฿ only in the QR card's big figure", () => {
     const replies = thaiReplies();
     const paid = replies.paidNotYet?.[0];
-    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่เข้า");
+    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่พบสลิป");
     expect(visibleText(replies.paidNotYet ?? [])).toContain("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.");
     const qr = replies.qr?.[0];
     expect(qr?.type === "flex" ? qr.altText : "").toBe("QR พร้อมเพย์ 150 บาท โอนเข้า 123-xxxx-xxxx-2345 (e-Wallet)");
@@ -471,7 +529,132 @@ describe("every Thai reply, card and menu", () => {
     expect(visibleText(replies.history ?? [])).toContain("เดือนนี้ · 1–22 พ.ย. 2569");
     const summary = visibleText(replies.summary ?? []);
     expect(summary).toContain("60 วันล่าสุด · 1–22 พ.ย. 2569");
-    expect(summary).toContain("สรุปได้ครั้งละไม่เกิน 31 วัน ตัวเลขนี้จึงเป็นของวันที่ 1–22 พ.ย. 2569");
+    expect(summary).toContain("สรุปได้ครั้งละไม่เกิน 31 วัน จึงแสดงเฉพาะวันที่ 1–22 พ.ย. 2569");
     expect(summary).toContain("ข้อมูล ณ 14:05 น.");
+  });
+});
+
+// ------------------------------------------------- what a native reader wrote, word for word
+
+/** The review's sentences as the bot must now write them, each from the reply a person gets. Copied, not built. */
+describe("the Thai review's wording", () => {
+  const replies = thaiReplies();
+  const shown = (name: string): string => visibleText(replies[name] ?? []);
+
+  it.each([
+    ["customerThanks", "ขอบคุณค่ะ 🙏 ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ"],
+    ["customerNote", "ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏\nถ้าต้องการชำระเงิน กดปุ่ม “จ่ายด้วย QR” ด้านล่างได้เลยนะคะ"],
+    ["customerPayHint", "ถ้าจะชำระเงิน พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150” ได้เลยนะคะ"],
+    ["typeAmountHint", "พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น “คิวอาร์ 150” แล้วกดส่งนะคะ"],
+    ["qrAskStaff", "ขออภัยค่ะ ตอนนี้สร้าง QR ไม่ได้ รบกวนพิมพ์แจ้งไว้ในแชทนี้ ทางร้านจะส่งช่องทางชำระเงินให้นะคะ 🙏"],
+    ["qrShopOnly", "ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ “คิวอาร์ 150” ได้เลยค่ะ"],
+    ["editedNote", "✏️ ตอบตามข้อความที่แก้แล้วนะคะ"],
+    ["askInPrivate", "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ"],
+    ["didYouMean", "หมายถึง “เช็คยอด” หรือเปล่าคะ"],
+    ["unknown", "ไม่รู้จักคำสั่ง “abc” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nดูคำสั่งทั้งหมดได้ที่ “วิธีใช้” ค่ะ"],
+    [
+      "slipPhoto",
+      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ",
+    ],
+    ["paymentReceived", "✅ ยอด 150 บาท จาก นาย สมชาย ใจดี เข้าแล้วค่ะ (14:05 น.)"],
+    ["lowTokens", "⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ 40 สลิป (ต่ำกว่าที่ตั้งไว้ 50 สลิป) เติมโทเคนด้วยนะคะ"],
+    [
+      "customerGreeting",
+      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏\nจะชำระเงิน พิมพ์ “คิวอาร์” ตามด้วยยอดเงินได้เลยค่ะ เช่น “คิวอาร์ 150”\nมีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
+    ],
+    ["noPromptPayId", "ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น “คิวอาร์ 0812345678 150” หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ"],
+  ])("%s reads: %s", (name, expected) => {
+    expect(shown(name)).toBe(expected);
+  });
+
+  it.each<[string, string]>([
+    ["paidNotYet", "ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ"],
+    ["paidYesterday", "ยอด 150 บาท เข้าหรือยัง\nเมื่อวาน · 21 พ.ย. 2569"],
+    ["qrForCustomers", "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
+    ["customerHelp", "พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150” แล้วกดบันทึกรูป QR เปิดแอปธนาคาร เลือกสแกนจากรูปภาพได้เลยค่ะ\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
+    ["historyEmptyToday", "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["history", "ตรวจ 23 สลิป"],
+    ["history", "ยอดโอนเข้านี้รวมเฉพาะ 20 รายการล่าสุด"],
+    ["history", "LINE OA ของร้าน"],
+    ["historyPage2", "อาทิตย์นี้ · 16–22 พ.ย. 2569"],
+    ["summary", "ตรวจ 3 สลิป"],
+    ["help", "เช่น คิวอาร์ 150"],
+    ["help", "QR พร้อมเพย์ให้ลูกค้าสแกนจ่าย ถ้าไม่ใส่เลขพร้อมเพย์ จะใช้ของร้าน ถ้าไม่ใส่ยอด ลูกค้ากรอกยอดเองในแอป"],
+    ["help", "ดูว่าวันนี้มีสลิปยอดนี้ที่ผ่านการตรวจแล้วหรือยัง"],
+    ["help", "พิมพ์ตามตัวอย่างได้เลย ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ"],
+    ["usage bad_date", "อ่านวันที่ “32/13” ไม่ออกค่ะ ใส่แบบ 20/11 หรือ 20/11/2569 นะคะ"],
+    ["idNoStaffYet", "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ\nเจ้าของร้านทำตามนี้ได้เลยค่ะ\n1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท\n2. เริ่มบอทใหม่ แล้วพิมพ์ “วิธีใช้” ในแชทนี้"],
+  ])("%s shows: %s", (name, expected) => {
+    expect(shown(name)).toContain(expected);
+  });
+
+  it("writes the notification of a history page the Thai way: figures run on, the statuses in brackets", () => {
+    const alt = replies.historyPage2?.[0];
+    expect(alt?.type === "flex" ? alt.altText : "").toBe(
+      "ประวัติตรวจสลิป อาทิตย์นี้ · 16–22 พ.ย. 2569 (ทุกสถานะ): ตรวจ 25 สลิป ยอดโอนเข้า 4,500 บาท (ผ่าน 23 ซ้ำ 2) (หน้า 2 จาก 3)",
+    );
+  });
+
+  it("shows on the paging buttons the command a person could type, not 'next page'", () => {
+    const history = replies.historyPage2 ?? [];
+    const buttons = JSON.stringify(history).match(/"displayText":"[^"]*"/gu) ?? [];
+    expect(buttons).toEqual(
+      expect.arrayContaining(['"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569"', '"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569 หน้า 3"']),
+    );
+    expect(buttons.join(" ")).not.toMatch(/หน้าถัดไป|หน้าก่อน/u);
+  });
+
+  it("writes the expiry the Thai way: tomorrow, and today", () => {
+    expect(th.alertExpiry(1, "23 พ.ย. 2569")).toBe("⚠️ แพ็กเกจตรวจสลิปจะหมดอายุพรุ่งนี้ (23 พ.ย. 2569) ต่ออายุด้วยนะคะ");
+    expect(th.warnExpiring(1)).toBe("⚠️ แพ็กเกจจะหมดอายุพรุ่งนี้ ต่ออายุด้วยนะคะ");
+    expect(th.daysLeft(0)).toBe("หมดอายุวันนี้");
+  });
+
+  it("says what a PromptPay id is, in a list Thai reads", () => {
+    expect(th.usageProblem({ code: "bad_promptpay_id", input: "12345" })).toBe(
+      "“12345” ไม่ใช่เลขพร้อมเพย์ค่ะ เลขพร้อมเพย์ต้องเป็นเบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0), เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลักค่ะ",
+    );
+  });
+
+  it("leaves a payer with no name out of the payment notice", () => {
+    expect(th.alertPaymentReceived("150 บาท", undefined, "14:05")).toBe("✅ ยอด 150 บาท เข้าแล้วค่ะ (14:05 น.)");
+  });
+
+  it.each<[string, Parameters<Texts["noChecks"]>, string]>([
+    ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีสลิปที่ตรวจค่ะ"],
+    ["dates", [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined], "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["a status today", [{ kind: "today" }, "22 พ.ย. 2569", "ปลอม"], "วันนี้ยังไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
+  ])("says 'no checks' of the range looked at (%s)", (_name, args, expected) => {
+    expect(th.noChecks(...args)).toBe(expected);
+  });
+
+  it("shows '–' for a package end date the service wrote in a form that cannot be read, never the raw text", () => {
+    const unreadable = renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, expiresAt: "2026-13-45 nonsense" } });
+    const text = visibleText([...messagesOf(unreadable)]);
+    expect(text).not.toContain("nonsense");
+    expect(text).toMatch(/หมดอายุ\n–/u);
+  });
+});
+
+/** Replies only customers get, or that customers may see: docs/thai.md, section 3. */
+const CUSTOMER_REPLIES = [
+  "qrForCustomers",
+  "customerHelp",
+  "customerNote",
+  "customerThanks",
+  "customerPayHint",
+  "typeAmountHint",
+  "customerGreeting",
+  "qrShopOnly",
+  "qrAskStaff",
+  "contact",
+] as const;
+
+describe("what customers read", () => {
+  const replies = thaiReplies();
+  it.each(CUSTOMER_REPLIES)("%s speaks of the shop, never of the bot, of staff rights or in command notation", (name) => {
+    const text = readable(replies[name] ?? []).join("\n");
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).not.toMatch(/บอท|พนักงานของร้านเท่านั้น|สิทธิ์|ไม่เข้าใจคำว่า|0812345678|[[\]|‹›]/u);
   });
 });

@@ -12,6 +12,7 @@ import {
   epochDay,
   formatIsoDate,
   isRealDate,
+  mondayOf,
   startOfDay,
   wallTimeToInstant,
   weekdayOf,
@@ -102,6 +103,11 @@ describe("calendar sums in every year", () => {
         expect(weekdayOf(a)).toBe(new Date(aMs).getUTCDay());
         expect(formatIsoDate(a)).toBe(new Date(aMs).toISOString().slice(0, 10));
         expect(daysInMonth(a.year, a.month)).toBe(new Date(utcMidnightMs(a.year, a.month + 1, 0)).getUTCDate());
+        // The week's Monday: a Monday (Date's day 1), on or up to 6 days before.
+        const monday = mondayOf(a);
+        const back = calendarDaysBetween(monday, a);
+        if (monday.year >= 0) expect(new Date(utcMidnightMs(monday.year, monday.month, monday.day)).getUTCDay()).toBe(1);
+        expect(back >= 0 && back <= 6).toBe(true);
       }),
       { numRuns: 2_000 },
     );
