@@ -208,7 +208,7 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
   }
   // A real channel needs the real service: the demo sandbox would show real staff fake history and make
   // QR codes that pay the demo's id. Only SLIP_SANDBOX=1 allows it, for trying the bot on a test channel.
-  if (shop.line !== undefined && inputs.shop.slip === undefined && proc.sandboxWithLine !== true) {
+  if (shop.line !== undefined && inputs.shop.slip === undefined && proc.sandboxWithLine !== true && inputs.process.shopsFile === undefined) {
     const why =
       "is missing: with a LINE channel the bot needs the real slip service (SLIP_API_BASE_URL and SLIP_API_SECRET); SLIP_SANDBOX=1 uses the demo sandbox instead, for a test channel only";
     problems.push({ variable: "SLIP_API_BASE_URL", problem: why, after: "SLIP_SANDBOX" }, { variable: "SLIP_API_SECRET", problem: why, after: "SLIP_SANDBOX" });

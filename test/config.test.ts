@@ -186,6 +186,21 @@ describe("loadConfig", () => {
     expect(problemsOf({ MARK_AS_READ: "sometimes", PUBLIC_URL: "http://bot.example.com" }).map((p) => p.variable).sort()).toEqual(["MARK_AS_READ", "PUBLIC_URL"]);
   });
 
+  it("with SHOPS_FILE, refuses a shop's own variables beside it, and wants REDIS_KEY_PREFIX with Redis", () => {
+    expect(loadConfig({ SHOPS_FILE: "shops.json" })).toMatchObject({ shopsFile: "shops.json", line: undefined });
+    expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_CHANNEL_SECRET: SECRET, LINE_CHANNEL_ACCESS_TOKEN: TOKEN, STAFF_USER_IDS: `U${"a".repeat(32)}`, REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([
+      { variable: "LINE_CHANNEL_SECRET", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
+      { variable: "LINE_CHANNEL_ACCESS_TOKEN", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
+      { variable: "STAFF_USER_IDS", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
+      {
+        variable: "REDIS_KEY_PREFIX",
+        problem: "is missing: with SHOPS_FILE and REDIS_URL it names this deployment's keys, so that two deployments on one Redis never mix (for example agency-a)",
+      },
+    ]);
+    expect(loadConfig({ SHOPS_FILE: "shops.json", REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: "agency-a" }).redisKeyPrefix).toBe("agency-a");
+    expect(problemsOf({ REDIS_KEY_PREFIX: "two words" }).map((p) => p.variable)).toEqual(["REDIS_KEY_PREFIX"]);
+  });
+
   it("accepts room ids among the staff groups", () => {
     const room = `R${"c".repeat(32)}`;
     expect(loadConfig({ STAFF_GROUP_IDS: room }).settings.staffGroupIds.has(room)).toBe(true);

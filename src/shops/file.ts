@@ -13,10 +13,11 @@ import type { ShopConfig } from "./shop.js";
 /** A shop's id: its webhook path (`/webhook/<id>`), its label in logs and metrics, its keys in Redis. */
 export const SHOP_ID = /^[a-z0-9-]{1,32}$/;
 
-const shopEntrySchema = shopSettingsSchema
-  .extend({
+const shopEntrySchema = z
+  .object({
     id: z.string({ error: "is missing" }).regex(SHOP_ID, { error: "must be 1 to 32 of a-z, 0-9 and -" }),
     name: z.string({ error: "must be text" }).min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }).optional(),
+    ...shopSettingsSchema.shape,
     // A file's shops are real ones: a LINE channel and the slip service each (local mode has its own demo shops).
     line: z.object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken }, { error: "is missing" }).strict(),
     slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }, { error: "is missing" }).strict(),
@@ -61,6 +62,21 @@ export function parseShopsFile(text: string, env: Env): ShopsFileResult {
     const unset: string[] = [];
     const substituted = substitute(raw, env, [], unset);
     for (const path of unset) problems.push(`${label}: ${path}`);
+    // Two shops on one id or one channel: told whatever else is wrong with either.
+    const text = (value: unknown, ...path: string[]): string | undefined => {
+      const found = path.reduce<unknown>((at, key) => (typeof at === "object" && at !== null ? (at as Record<string, unknown>)[key] : undefined), value);
+      return typeof found === "string" && found !== "" ? found : undefined;
+    };
+    const same = (kind: keyof typeof seen, value: string | undefined, what: string): void => {
+      if (value === undefined) return;
+      const earlier = seen[kind].get(value);
+      if (earlier === undefined) seen[kind].set(value, label);
+      else duplicates.push(`${label}: ${what}`.replace("{earlier}", earlier));
+    };
+    const duplicates: string[] = [];
+    same("ids", text(substituted, "id"), `id: "${text(substituted, "id") ?? ""}" is also {earlier}'s: each shop needs its own id`);
+    same("secrets", text(substituted, "line", "channelSecret"), "line.channelSecret: the same as {earlier}'s: each shop needs its own LINE channel");
+    same("tokens", text(substituted, "line", "channelAccessToken"), "line.channelAccessToken: the same as {earlier}'s: each shop needs its own LINE channel");
     const entry = shopEntrySchema.safeParse(substituted);
     if (!entry.success) {
       for (const issue of entry.error.issues) {
@@ -70,17 +86,11 @@ export function parseShopsFile(text: string, env: Env): ShopsFileResult {
         const message = issue.code === "unrecognized_keys" ? `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}` : issue.message;
         problems.push(`${label}: ${path === "" ? "" : `${path}: `}${SECRET_PATHS.has(path) ? message.replace(/"[^"]*"/g, "(not shown)") : message}`);
       }
+      problems.push(...duplicates);
       return;
     }
+    problems.push(...duplicates);
     const shop = entry.data;
-    const same = (kind: keyof typeof seen, value: string, what: string): void => {
-      const earlier = seen[kind].get(value);
-      if (earlier === undefined) seen[kind].set(value, label);
-      else problems.push(`${label}: ${what}`.replace("{earlier}", earlier));
-    };
-    same("ids", shop.id, `id: "${shop.id}" is also {earlier}'s: each shop needs its own id`);
-    same("secrets", shop.line.channelSecret, "line.channelSecret: the same as {earlier}'s: each shop needs its own LINE channel");
-    same("tokens", shop.line.channelAccessToken, "line.channelAccessToken: the same as {earlier}'s: each shop needs its own LINE channel");
     shops.push(shopConfigOf({ id: shop.id, name: shop.name, webhookPath: webhookPathOf(shop.id) }, shop));
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, shops };
