@@ -2,6 +2,7 @@
 // it, makes the customer menu the default, links the staff menu to the staff, and only then deletes the set
 // it made before: a failure half-way leaves the old menus working and removes what it had created. Menus
 // whose name does not start with our prefix are never touched.
+import { createHash } from "node:crypto";
 import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import { MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX, richMenuRequest } from "./menus.js";
@@ -28,6 +29,8 @@ export interface RichMenuClients {
 }
 
 export interface InstallReport {
+  /** The set was on the channel already (same design, same pictures): nothing was made or removed. */
+  alreadyInstalled: boolean;
   created: Record<MenuKind, string>;
   /** Our menus from an earlier install, deleted. */
   replaced: string[];
@@ -73,17 +76,37 @@ async function pointAlias(clients: RichMenuClients, aliasId: string, richMenuId:
   await clients.api.updateRichMenuAlias(aliasId, { richMenuId });
 }
 
+/**
+ * The version of a set of menus: a digest of every design and picture, written into each menu's name, so
+ * that an install that finds the same set on the channel can leave it (an interrupted `--all-shops` run
+ * resumes where it stopped).
+ */
+export function menuSetVersion(designs: Record<MenuKind, MenuDesign>, images: Record<MenuKind, Buffer>): string {
+  const hash = createHash("sha256");
+  for (const kind of MENU_KINDS) hash.update(JSON.stringify(richMenuRequest(designs[kind]))).update(images[kind]);
+  return hash.digest("hex").slice(0, 12);
+}
+
+const versioned = (design: MenuDesign, version: string): string => `${design.name}#${version}`;
+
 export async function installMenus(
   clients: RichMenuClients,
   designs: Record<MenuKind, MenuDesign>,
   images: Record<MenuKind, Buffer>,
   staffUserIds: readonly string[],
 ): Promise<InstallReport> {
-  const before = (await ourMenus(clients)).map((menu) => menu.richMenuId);
+  const version = menuSetVersion(designs, images);
+  const mine = await ourMenus(clients);
+  const current = MENU_KINDS.map((kind) => mine.find((menu) => menu.name === versioned(designs[kind], version)));
+  if (current.every((menu) => menu !== undefined) && (await aliasesPointAt(clients, current))) {
+    const ids = Object.fromEntries(MENU_KINDS.map((kind, i) => [kind, current[i]?.richMenuId ?? ""])) as Record<MenuKind, string>;
+    return { alreadyInstalled: true, created: ids, replaced: [], staffLinked: 0 };
+  }
+  const before = mine.map((menu) => menu.richMenuId);
   const created: Partial<Record<MenuKind, string>> = {};
   try {
     for (const kind of MENU_KINDS) {
-      const { richMenuId } = await clients.api.createRichMenu(richMenuRequest(designs[kind]));
+      const { richMenuId } = await clients.api.createRichMenu({ ...richMenuRequest(designs[kind]), name: versioned(designs[kind], version) });
       created[kind] = richMenuId;
       await clients.blob.setRichMenuImage(richMenuId, new Blob([images[kind]], { type: "image/png" }));
     }
@@ -105,7 +128,24 @@ export async function installMenus(
       if (!isNotFound(err)) throw err;
     });
   }
-  return { created: created as Record<MenuKind, string>, replaced: before, staffLinked: staffUserIds.length };
+  return { alreadyInstalled: false, created: created as Record<MenuKind, string>, replaced: before, staffLinked: staffUserIds.length };
+}
+
+/** Whether the aliases and the default point at this set (an install that stopped half-way left them elsewhere). */
+async function aliasesPointAt(clients: RichMenuClients, menus: readonly (messagingApi.RichMenuResponse | undefined)[]): Promise<boolean> {
+  const idOf = (kind: MenuKind): string | undefined => menus[MENU_KINDS.indexOf(kind)]?.richMenuId;
+  const [customer, staff, customerView] = [idOf("customer"), idOf("staff"), idOf("staff_customer_view")];
+  try {
+    const [staffAlias, viewAlias, byDefault] = await Promise.all([
+      clients.api.getRichMenuAlias(MENU_ALIASES.staff),
+      clients.api.getRichMenuAlias(MENU_ALIASES.staff_customer_view),
+      clients.api.getDefaultRichMenuId(),
+    ]);
+    return staffAlias.richMenuId === staff && viewAlias.richMenuId === customerView && byDefault.richMenuId === customer;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
 }
 
 export interface RemoveReport {

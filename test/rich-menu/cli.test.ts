@@ -1,6 +1,6 @@
 // `npm run rich-menu` as a process: preview writes pictures and JSON without LINE; install and remove work
 // on the channel the bot's variables name (here the LINE stand-in); mistakes are named.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messagingApi } from "@line/bot-sdk";
@@ -79,16 +79,84 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
 
     const again = run(["install", "--shop-name", "ร้านทดสอบ"], env);
     expect(await again.exited).toBe(0);
-    expect(again.output()).toContain("replaced 3 menus from an earlier install");
+    expect(again.output()).toContain("the menus for ร้านทดสอบ are on the channel already; nothing to do");
+    const renamed = run(["install", "--shop-name", "ร้านทดสอบ สาขา 2"], env);
+    expect(await renamed.exited).toBe(0);
+    expect(renamed.output()).toContain("replaced 3 menus from an earlier install");
     expect((await api.getRichMenuList()).richmenus).toHaveLength(3);
 
     const remove = run(["remove"], env);
     expect(await remove.exited).toBe(0);
     expect(remove.output()).toContain("removed 3 menus");
     expect((await api.getRichMenuList()).richmenus).toHaveLength(0);
-    for (const p of [install, again, remove]) {
+    for (const p of [install, again, renamed, remove]) {
       expect(p.output()).not.toContain(TOKEN);
       expect(p.output()).not.toContain(env.LINE_CHANNEL_SECRET);
+    }
+  });
+
+  it("with a shops file: --shop puts the menus on that shop's channel only, --all-shops on each, and a rerun after a failure does only what is left", async () => {
+    const channels = { cafe: "cli-cafe-token-0001", noodle: "cli-noodle-token-0002", bakery: "cli-bakery-token-0003" };
+    const platform = await startLinePlatform({ channels: Object.entries(channels).map(([name, accessToken]) => ({ name, accessToken })) });
+    platforms.push(platform);
+    const dir = mkdtempSync(join(tmpdir(), "slipline-menus-"));
+    dirs.push(dir);
+    const owner = lineId("U", 0xb02);
+    const secrets = { cafe: "c".repeat(32), noodle: "d".repeat(32), bakery: "e".repeat(32) };
+    // Each shop is named in the file, so the slip service (never called here) only has to be well formed.
+    const shop = (id: keyof typeof channels, name: string, token: string) => ({
+      id,
+      name,
+      line: { channelSecret: secrets[id], channelAccessToken: token },
+      slip: { baseUrl: "http://127.0.0.1:9", apiSecret: `${id}-slip-secret` },
+      promptPayId: "0812345678",
+      staff: { users: id === "cafe" ? [owner] : [] },
+    });
+    const file = join(dir, "shops.json");
+    // The bakery's token is wrong (a copy-paste slip): LINE refuses it, the other shops go ahead.
+    const write = (bakeryToken: string) =>
+      writeFileSync(file, JSON.stringify({ shops: [shop("cafe", "Café Dee", channels.cafe), shop("noodle", "Noodle Nai", channels.noodle), shop("bakery", "Bakery Baan", bakeryToken)] }));
+    write("not-the-bakery-token");
+    const env = { SHOPS_FILE: file, LINE_API_BASE_URL: platform.url, LINE_DATA_API_BASE_URL: platform.url };
+    const menusOn = async (id: keyof typeof channels) =>
+      (await new messagingApi.MessagingApiClient({ channelAccessToken: channels[id], baseURL: platform.url }).getRichMenuList()).richmenus.length;
+
+    const which = run(["install"], env);
+    expect(await which.exited).toBe(1);
+    expect(which.output()).toContain("with SHOPS_FILE, say which shop: --shop <id>, or --all-shops");
+    const unknown = run(["install", "--shop", "tea"], env);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output()).toContain('no shop "tea"');
+    expect(unknown.output()).toContain("cafe, noodle, bakery");
+
+    const one = run(["install", "--shop", "noodle"], env);
+    expect(await one.exited).toBe(0);
+    expect(one.output()).toContain("rich-menu [noodle]: installed for Noodle Nai");
+    expect([await menusOn("cafe"), await menusOn("noodle"), await menusOn("bakery")]).toEqual([0, 3, 0]);
+
+    const all = run(["install", "--all-shops"], env);
+    expect(await all.exited).toBe(1);
+    expect(all.output()).toContain("rich-menu [cafe]: installed for Café Dee");
+    expect(all.output()).toContain("rich-menu [noodle]: the menus for Noodle Nai are on the channel already");
+    expect(all.output()).toMatch(/rich-menu \[bakery\]: install failed: LINE answered 401/);
+    expect(all.output()).toContain("install done for 2 of 3 shops (run it again: shops already done are skipped)");
+    expect([await menusOn("cafe"), await menusOn("noodle"), await menusOn("bakery")]).toEqual([3, 3, 0]);
+    const cafe = new messagingApi.MessagingApiClient({ channelAccessToken: channels.cafe, baseURL: platform.url });
+    expect((await cafe.getRichMenuIdOfUser(owner)).richMenuId).toBe((await cafe.getRichMenuAlias("slipline-staff")).richMenuId);
+
+    write(channels.bakery);
+    const rerun = run(["install", "--all-shops"], env);
+    expect(await rerun.exited).toBe(0);
+    expect(rerun.output()).toContain("rich-menu [cafe]: the menus for Café Dee are on the channel already");
+    expect(rerun.output()).toContain("rich-menu [bakery]: installed for Bakery Baan");
+    expect(rerun.output()).toContain("install done for 3 of 3 shops");
+    expect([await menusOn("cafe"), await menusOn("noodle"), await menusOn("bakery")]).toEqual([3, 3, 3]);
+
+    const remove = run(["remove", "--shop", "cafe"], env);
+    expect(await remove.exited).toBe(0);
+    expect([await menusOn("cafe"), await menusOn("noodle"), await menusOn("bakery")]).toEqual([0, 3, 3]);
+    for (const p of [which, unknown, one, all, rerun, remove]) {
+      for (const token of Object.values(channels)) expect(p.output()).not.toContain(token);
     }
   });
 });

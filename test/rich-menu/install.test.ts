@@ -25,9 +25,12 @@ let platform: LinePlatform;
 /** The install's clients, and the SDK's whole client for the test's own looks at the stand-in. */
 let clients: RichMenuClients & { api: messagingApi.MessagingApiClient };
 let built: BuiltMenus;
+/** The same shop renamed: another set of pictures, so another version of the menus. */
+let renamed: BuiltMenus;
 
 beforeAll(async () => {
   built = await buildMenus("ร้านกาแฟดีใจ");
+  renamed = await buildMenus("ร้านกาแฟดีใจ สาขา 2");
 }, 60_000);
 beforeEach(async () => {
   await platform?.close();
@@ -67,7 +70,11 @@ describe("install and remove", { timeout: 60_000 }, () => {
   it("installs three menus, the customer one as default, the staff one linked to the staff, and two aliases", async () => {
     const report = await installMenus(clients, built.designs, built.images, [OWNER, CASHIER]);
     const { richmenus } = await clients.api.getRichMenuList();
-    expect(richmenus.map((m) => m.name).sort()).toEqual(["slipline:customer", "slipline:staff", "slipline:staff-customer-view"]);
+    // Each name carries the set's version (12 hex digits), the same on all three.
+    const names = richmenus.map((m) => m.name).sort();
+    expect(names.map((name) => name.replace(/#[0-9a-f]{12}$/, ""))).toEqual(["slipline:customer", "slipline:staff", "slipline:staff-customer-view"]);
+    expect(new Set(names.map((name) => name.slice(-12))).size).toBe(1);
+    expect(report.alreadyInstalled).toBe(false);
     expect((await clients.api.getDefaultRichMenuId()).richMenuId).toBe(report.created.customer);
     expect(await menuOf(OWNER)).toBe(report.created.staff);
     expect(await menuOf(CASHIER)).toBe(report.created.staff);
@@ -81,10 +88,15 @@ describe("install and remove", { timeout: 60_000 }, () => {
     );
   });
 
-  it("run twice, leaves one set (the new one) and the shop's own menu alone; remove takes only ours", async () => {
+  it("the same set again changes nothing; a new set replaces ours and leaves the shop's own menu alone; remove takes only ours", async () => {
     const theirs = await foreignMenu();
-    await installMenus(clients, built.designs, built.images, [OWNER]);
-    const second = await installMenus(clients, built.designs, built.images, [OWNER]);
+    const first = await installMenus(clients, built.designs, built.images, [OWNER]);
+    const same = await installMenus(clients, built.designs, built.images, [OWNER]);
+    expect(same.alreadyInstalled).toBe(true);
+    expect(same.created).toEqual(first.created);
+    expect((await clients.api.getRichMenuList()).richmenus).toHaveLength(4);
+    const second = await installMenus(clients, renamed.designs, renamed.images, [OWNER]);
+    expect(second.alreadyInstalled).toBe(false);
     const ids = (await clients.api.getRichMenuList()).richmenus.map((m) => m.richMenuId).sort();
     expect(ids).toEqual([theirs, ...Object.values(second.created)].sort());
     expect(second.replaced).toHaveLength(3);
