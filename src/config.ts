@@ -33,6 +33,11 @@ export interface Config {
   readonly shutdownGraceSeconds: number;
   /** Events that may wait for a turn before the webhook answers 503. */
   readonly maxQueuedEvents: number;
+  /**
+   * MAX_RUNNING_EVENTS: events one instance handles at once, whether they came in on its own webhook or from
+   * the shared queue, and its connections to the slip service (each event makes one call at a time).
+   */
+  readonly maxRunningEvents: number;
   /** When set, GET /metrics wants it as a bearer token. */
   readonly metricsToken: string | undefined;
   /** Shared, durable state for several instances; absent: one process, in memory. */
@@ -55,6 +60,9 @@ export interface Config {
 }
 
 export type InstanceRole = "both" | "web" | "worker";
+
+/** Measured with the bench's capacity scenario (the service answering in 2 s): see docs/operations.md. */
+export const DEFAULT_MAX_RUNNING_EVENTS = 64;
 
 /** One wrong variable: its name and what is wrong, never its value when the variable is a secret. */
 export interface ConfigProblem {
@@ -203,6 +211,9 @@ export function loadConfig(env: Env): Config {
     fail("SHUTDOWN_GRACE_SECONDS", "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)");
   const maxQueuedEvents =
     readInteger(get("MAX_QUEUED_EVENTS"), 1_000, 1, 1_000_000) ?? fail("MAX_QUEUED_EVENTS", "must be a whole number from 1 to 1000000");
+  const maxRunningEvents =
+    readInteger(get("MAX_RUNNING_EVENTS"), DEFAULT_MAX_RUNNING_EVENTS, 1, 256) ??
+    fail("MAX_RUNNING_EVENTS", "must be a whole number from 1 to 256 (events one instance handles at once, and its connections to the slip service)");
   const metricsToken = get("METRICS_TOKEN");
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
     fail("METRICS_TOKEN", "must be at least 16 visible characters without spaces (it is a password for /metrics)");
@@ -265,6 +276,7 @@ export function loadConfig(env: Env): Config {
     accountCacheSeconds === undefined ||
     shutdownGraceSeconds === undefined ||
     maxQueuedEvents === undefined ||
+    maxRunningEvents === undefined ||
     role === undefined ||
     logLevel === undefined ||
     markAsRead === undefined
@@ -286,6 +298,7 @@ export function loadConfig(env: Env): Config {
     accountCacheSeconds,
     shutdownGraceSeconds,
     maxQueuedEvents,
+    maxRunningEvents,
     metricsToken,
     redisUrl,
     role,

@@ -76,11 +76,15 @@ async function start(
   const metrics = createMetrics();
   // Shared state when REDIS_URL is set: events kept until answered, and what every instance must agree on.
   // Loaded only then: an instance without Redis never loads ioredis or BullMQ.
-  const shared = config.redisUrl === undefined ? undefined : (await import("./shared-state/open.js")).openSharedState(config.redisUrl, log, metrics);
+  const shared =
+    config.redisUrl === undefined
+      ? undefined
+      : (await import("./shared-state/open.js")).openSharedState(config.redisUrl, log, metrics, { runningEvents: config.maxRunningEvents });
   if (shared !== undefined) {
     closers.push({ name: "redis", close: () => shared.redis.close() });
     closers.push({ name: "event queue", close: () => shared.queue.close() });
     metrics.watchStoredQueue(() => shared.queue.waiting());
+    metrics.watchSharedQueue(() => shared.queue.stats);
     log.info({ role: config.role }, "REDIS_URL set: events are stored in redis and shared by every instance");
   }
 
@@ -118,6 +122,7 @@ async function start(
     baseUrl: slipTarget.baseUrl,
     apiSecret: slipTarget.apiSecret,
     accountCacheSeconds: config.accountCacheSeconds,
+    maxConnections: config.maxRunningEvents,
     qrImageOrigins,
     observer: metrics.slip,
     ...(shared === undefined ? {} : { accountCache: shared.accountCache }),
@@ -221,6 +226,7 @@ async function start(
     ...(lineCheck === undefined ? {} : { lineCheck: () => lineCheck.current }),
     log,
     maxQueuedEvents: config.maxQueuedEvents,
+    maxConcurrentEvents: config.maxRunningEvents,
     metrics,
     ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
     ...(shared === undefined
@@ -261,8 +267,8 @@ async function start(
     );
   }
   if (shared !== undefined && config.role !== "web") {
-    // A worker for each partition; ready once they all have their connections.
-    await shared.queue.startWorkers((event) => bot.dispatcher.handleNow(event));
+    // Claims its share of the queue's partitions; ready once Redis is reachable.
+    await shared.queue.startWorkers((event, taken) => bot.dispatcher.handleNow(event, taken));
     log.info("event queue workers started");
   }
   if (notifier !== undefined && config.role !== "web") {

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { HandlerDeps } from "./handlers/context.js";
 import type { Metrics } from "./metrics/metrics.js";
 import { createEventDispatcher } from "./pipeline/dispatcher.js";
+import { storedItemOf } from "./pipeline/stored-items.js";
 import type { DrainReport, EventDispatcher, EventHandlers } from "./pipeline/dispatcher.js";
 import type { Outbox } from "./line/outbox.js";
 import type { LineCheck } from "./line/self-check.js";
@@ -139,7 +140,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         return;
       }
       // Stored before the 200, so an instance that dies now loses nothing; handled here if Redis is slow or away.
-      void store.store(events, STORE_TIMEOUT_MS).then((stored) => {
+      void store.store(events.map(storedItemOf), STORE_TIMEOUT_MS).then((stored) => {
         if (!stored) {
           metrics?.notStored(events.length);
           log.warn({ events: events.length, eventIds: events.map(eventIdOf) }, "events not stored in redis; handling them in this process");

@@ -66,7 +66,17 @@ export interface DeliveryTarget {
   chat: Chat;
   /** LINE's webhookEventId: the source of retry keys, and the journal's key. */
   eventId?: string | undefined;
+  /**
+   * An earlier run of this event may have used its reply token, and no journal says so (it was taken up
+   * again after a crash, or stored again after Redis lost its data). The token is still within its life,
+   * so "Invalid reply token" can only mean that run's reply went out: it counts as sent, not as a reason
+   * to push a second copy.
+   */
+  replyMayHaveBeenUsed?: boolean;
 }
+
+/** A reply token must be used within a minute of its event (LINE's Messaging API reference). */
+export const REPLY_TOKEN_LIFE_MS = 60_000;
 
 export interface Outbox {
   forEvent(target: DeliveryTarget, log?: Logger): EventOutlet;
@@ -169,7 +179,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
             if (token === undefined) {
               delivery = await push(deliveries.length === 0 ? "no_reply_token" : "second_batch");
             } else {
-              const triedBefore = before.get(number) === "reply_attempted";
+              const triedBefore = before.get(number) === "reply_attempted" || (number === 0 && target.replyMayHaveBeenUsed === true);
               await note(number, "reply_attempted");
               const replied = await calls.reply(token, batch, triedBefore, log);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;

@@ -8,6 +8,7 @@ import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/conte
 import { handleEditedText, handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
 import { readEvent } from "../line/incoming.js";
 import type { IncomingEvent } from "../line/incoming.js";
+import { REPLY_TOKEN_LIFE_MS } from "../line/outbox.js";
 import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
 import type { Answer } from "../privacy/answer.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
@@ -73,10 +74,11 @@ export interface EventDispatcher {
   /** Accepts one webhook's events at once and handles them: in order within a chat, chats side by side. Never rejects. */
   dispatchAll(events: readonly unknown[]): Promise<void>;
   /**
-   * Handles one event now, outside the in-process queue: a worker of the shared queue has given it its
-   * turn (and owns the event until this resolves). Never rejects.
+   * Handles one event now, outside the in-process queue: the shared queue has given it its turn (and owns
+   * the event until this resolves). `mayHaveRunBefore`: an earlier run may have answered it (taken up again
+   * after a crash, or stored again after Redis lost it). Never rejects.
    */
-  handleNow(event: unknown): Promise<void>;
+  handleNow(event: unknown, taken?: { mayHaveRunBefore: boolean }): Promise<void>;
   /** Events waiting for a turn in this process, and events being handled (queued here or given by a worker). */
   readonly waiting: number;
   readonly running: number;
@@ -103,6 +105,8 @@ interface Tracked {
   finish: () => void;
   /** The event's logger (its id bound), made once. */
   log?: Logger;
+  /** An earlier run may have answered it (see `handleNow`). */
+  mayHaveRunBefore?: boolean;
 }
 
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
@@ -125,7 +129,10 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    tracked.outlet ??= outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId }, eventLogOf(tracked));
+    // Within the token's life, an earlier run's reply is the only way its token can be used up already.
+    const replyMayHaveBeenUsed =
+      tracked.mayHaveRunBefore === true && event.timestamp !== undefined && now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS;
+    tracked.outlet ??= outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId, replyMayHaveBeenUsed }, eventLogOf(tracked));
     return tracked.outlet;
   }
 
@@ -321,8 +328,16 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     get running() {
       return queue.pending + runningNow;
     },
-    async handleNow(raw) {
-      const tracked: Tracked = { event: readEvent(raw), outlet: undefined, sending: false, abandoned: false, done: Promise.resolve(), finish: () => undefined };
+    async handleNow(raw, taken) {
+      const tracked: Tracked = {
+        event: readEvent(raw),
+        outlet: undefined,
+        sending: false,
+        abandoned: false,
+        done: Promise.resolve(),
+        finish: () => undefined,
+        mayHaveRunBefore: taken?.mayHaveRunBefore === true,
+      };
       runningNow += 1;
       const started = performance.now();
       try {

@@ -1,122 +1,568 @@
-// Webhook events kept in Redis until answered, shared by every instance, on BullMQ.
+// Items kept in Redis until handled, shared by every instance: Redis Streams with claimed partitions.
 //
-// One chat's events must be handled one at a time and in LINE's order, whichever instance holds them.
-// Open-source BullMQ has no per-group ordering, so the chats are hashed onto a fixed number of partition
-// queues, each limited to one job at a time across all instances (BullMQ's global concurrency): a chat
-// always lands on the same partition, and partitions run side by side. A job whose worker dies keeps its
-// lock until the lock expires; then BullMQ's stalled-job check puts it back at the head of its partition
-// and a worker of any instance takes it up again.
-import { createHash } from "node:crypto";
-import { Queue, Worker } from "bullmq";
-import type { Job } from "bullmq";
+// What the queue promises: items with one ordering key are handled one at a time and in the order they
+// were stored, whichever instance stored them; an item is handled once, and again only after a crash,
+// with `mayHaveRunBefore` set; capacity grows with the instances, each holding at most `inHand` items.
+//
+// How. Ordering keys are hashed onto a fixed number of partitions, each a Redis stream with one consumer
+// group. A partition is claimed by one instance at a time (a lease key, renewed while the instance lives),
+// and the instances share the partitions out evenly: each claims at most its share (partitions / live
+// instances) and gives back what it holds over it, once it has nothing of that partition in hand. The
+// owner reads new entries in blocks and runs them through one chain per ordering key, so items of
+// different keys in one partition run side by side and items of one key in stream order. An entry stays
+// in the consumer group's pending list until it is handled, then it is acknowledged and deleted: nothing
+// of an item is kept once it is handled. An instance that dies stops renewing its leases: they expire,
+// the others' share grows, they claim its partitions and read the pending entries first (every instance
+// reads as the same consumer name, so a partition's pending list follows its lease).
+//
+// Redis that comes back empty (restarted without persistence, or a failover to a replica that lagged):
+// each instance keeps in memory what it stored until it sees the entry gone from its stream (handled),
+// and stores again what it still keeps when it notices the loss: the marker key it wrote is missing or
+// another, or Redis's run id changed. Items stored again are handled with `mayHaveRunBefore`.
+import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { whenUp } from "./redis.js";
 
-/** Partitions: the most events handled at once across all instances. Every instance must use the same number. */
-export const PARTITIONS = 32;
-/** A dead worker's job is free again after this, and found by a check that runs this often. */
-const LOCK_MS = 10_000;
-const STALLED_CHECK_MS = 5_000;
-
-export interface StoredEvent {
-  /** The webhook event as LINE sent it (verified by its signature before it was stored). */
-  event: unknown;
+/** One item to keep until handled. */
+export interface QueueItem {
+  /** The item's own id (a webhook event's id): logs name it. */
+  id: string;
+  /** Items with the same key are handled one at a time, in the order stored (a chat). */
+  orderingKey: string;
+  /** Anything JSON can carry; the queue does not look inside. */
+  payload: unknown;
 }
 
+/** What the handler is told besides the payload. */
+export interface TakenItem {
+  id: string;
+  /**
+   * An earlier run may have handled it, or part of it: the item was taken up again after its instance
+   * stopped, or stored again after Redis lost it. Handlers use it to tell "already done" from "failed".
+   */
+  mayHaveRunBefore: boolean;
+}
+
+export type ItemHandler = (payload: unknown, taken: TakenItem) => Promise<void>;
+
+/** What the queue tells the metrics; every hook is optional and must not throw. */
 export interface EventQueueObserver {
-  /** A job found stalled (its worker died) and put back for another worker. */
-  recovered?(): void;
+  /** Items found in the pending list of a partition whose owner stopped, taken up again. */
+  recovered?(count: number): void;
+  /** Items stored again because Redis lost them. */
+  restored?(count: number): void;
 }
 
 export interface DurableEventQueue {
   /**
-   * Stores one webhook's events, each in its chat's partition, in order; resolves true once Redis has
-   * them all, false when it could not within `timeoutMs` (the caller then handles them in-process).
+   * Stores items, each in its key's partition, in order; resolves true once Redis has them all, false when
+   * it could not within `timeoutMs` (the caller then handles them itself).
    */
-  store(events: readonly unknown[], timeoutMs: number): Promise<boolean>;
-  /** Starts taking events: `handle` runs one event and resolves when its answer has gone out or definitely failed. */
-  startWorkers(handle: (event: unknown) => Promise<void>): Promise<void>;
-  /** Events waiting in Redis, over all partitions. */
+  store(items: readonly QueueItem[], timeoutMs: number): Promise<boolean>;
+  /** Starts claiming partitions and handling their items; `handle` resolves when the item is finished. Resolves once Redis is reachable. */
+  startWorkers(handle: ItemHandler): Promise<void>;
+  /** Items waiting in Redis, over all partitions (not counting those in some instance's hands). */
   waiting(): Promise<number>;
+  /** This instance's figures now, for the metrics. */
+  readonly stats: QueueStats;
   /**
-   * Stops taking events and waits up to `graceMs` for those in hand; what is still running then keeps
-   * its lock, and another instance (or this one, restarted) finishes it once the lock expires. Returns
-   * how many were left that way.
+   * Stops taking items and waits up to `graceMs` for those in hand (and for the items this instance stored
+   * to be handled somewhere); gives back the partitions it has finished. What is still running then stays
+   * pending: the next owner takes it up once the lease expires. Returns how many were left that way.
    */
   stopWorkers(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
+export interface QueueStats {
+  /** Items this instance is handling now (handlers running). */
+  running: number;
+  /** Items this instance has read and not finished: running, or waiting in their key's chain. */
+  inHand: number;
+  /** Partitions this instance owns now. */
+  partitionsOwned: number;
+  /** Items this instance stored and has not yet seen handled (kept against a Redis that comes back empty). */
+  kept: number;
+}
+
 export interface DurableEventQueueOptions {
-  /** For adding jobs and counting: fails at once when Redis is away. */
+  /** Storing and the keeper's checks: fails at once when Redis is away. */
   commands: Redis;
-  /** Shared by the workers (each duplicates it for its blocking reads). */
+  /** Leases, acknowledgements and (duplicated) the blocking reads: they wait for Redis to come back. */
   workers: Redis;
   log: Logger;
+  /** The start of every key (no colon at the end): one Redis may hold several deployments. */
+  keyPrefix: string;
+  /**
+   * Items one instance handles at once, at most (their handlers running). Items of a key whose earlier
+   * item is running wait in its chain, up to four times this many in all. Default 64.
+   */
+  inHand?: number;
+  /** Partitions; every instance must use the same number. Default PARTITIONS. */
+  partitions?: number;
+  /** How long a lease lasts without renewal: an instance that stops is replaced after about this. Default 2,000 ms. */
+  leaseMs?: number;
+  /** How often leases are renewed and free partitions claimed. Default 250 ms. */
+  claimEveryMs?: number;
+  /** How often the keeper looks for items handled, and for a Redis that lost its data. Default 1,000 ms. */
+  keepCheckMs?: number;
+  /** Items kept in memory at most; past it new items are stored but not kept (and the log says so). Default 20,000. */
+  maxKept?: number;
   observer?: EventQueueObserver;
 }
 
-/** The partition of a chat: the same on every instance. */
-export function partitionOf(chatId: string | undefined): number {
-  if (chatId === undefined) return 0;
-  return createHash("sha1").update(chatId).digest().readUInt32BE(0) % PARTITIONS;
+/** Partitions by default: at most this many instances share the work; every instance must use the same number. */
+export const PARTITIONS = 64;
+
+/** Every instance reads as this one consumer, so a partition's pending entries go with its lease. */
+const CONSUMER = "owner";
+const GROUP = "handlers";
+/** Items read and waiting in their key's chain: up to this many times the handlers' bound. */
+const CHAIN_FACTOR = 4;
+/** How long a blocking read waits before it looks at the partitions owned again. */
+const BLOCK_MS = 250;
+/** The marker lives a day without a look (every instance that stores renews it at each check). */
+const MARKER_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The partition of an ordering key: the same on every instance. */
+export function partitionOf(orderingKey: string, partitions: number): number {
+  return createHash("sha1").update(orderingKey).digest().readUInt32BE(0) % partitions;
 }
 
-function chatIdOf(event: unknown): string | undefined {
-  if (typeof event !== "object" || event === null) return undefined;
-  const source = (event as { source?: Record<string, unknown> }).source;
-  const id = source?.groupId ?? source?.roomId ?? source?.userId;
-  return typeof id === "string" ? id : undefined;
+/** The Redis keys of a queue under `keyPrefix`; tests name them from here. */
+export function queueKeys(keyPrefix: string) {
+  const base = `${keyPrefix}:queue`;
+  return {
+    stream: (partition: number): string => `${base}:p:${partition}`,
+    lease: (partition: number): string => `${base}:lease:${partition}`,
+    leasePrefix: `${base}:lease:`,
+    instances: `${base}:instances`,
+    marker: `${base}:marker`,
+  };
 }
 
-function eventIdOf(event: unknown): string | undefined {
-  const id = typeof event === "object" && event !== null ? (event as { webhookEventId?: unknown }).webhookEventId : undefined;
-  // BullMQ job ids may not contain ":"; LINE's ids are ULIDs.
-  return typeof id === "string" && /^[0-9A-Za-z_-]{1,64}$/.test(id) ? id : undefined;
+// One round trip per tick: the instance says it lives, renews its leases, and claims free partitions up to
+// its share. Returns the live count, the share, the partitions lost (their lease is another's or gone) and
+// those claimed now.
+const TICK_SCRIPT = `
+local me = ARGV[1]
+local now = tonumber(ARGV[2])
+local lease = tonumber(ARGV[3])
+local partitions = tonumber(ARGV[4])
+local leasePrefix = ARGV[5]
+local start = tonumber(ARGV[6])
+local owned = tonumber(ARGV[7])
+redis.call('ZADD', KEYS[1], now, me)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - lease)
+redis.call('PEXPIRE', KEYS[1], lease * 10)
+local live = redis.call('ZCARD', KEYS[1])
+local share = math.ceil(partitions / live)
+local held = 0
+local lost = {}
+for i = 1, owned do
+  local p = ARGV[7 + i]
+  local key = leasePrefix .. p
+  if redis.call('GET', key) == me then
+    redis.call('PEXPIRE', key, lease)
+    held = held + 1
+  else
+    table.insert(lost, tonumber(p))
+  end
+end
+local claimed = {}
+local j = 0
+while held < share and j < partitions do
+  local p = (start + j) % partitions
+  if redis.call('SET', leasePrefix .. p, me, 'NX', 'PX', lease) then
+    table.insert(claimed, p)
+    held = held + 1
+  end
+  j = j + 1
+end
+return {live, share, lost, claimed}`;
+
+/** Gives leases back, only those still this instance's. */
+const RELEASE_SCRIPT = `
+local released = 0
+for i = 2, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  if redis.call('GET', key) == KEYS[1] then
+    redis.call('DEL', key)
+    released = released + 1
+  end
+end
+return released`;
+
+interface Owned {
+  /** Items of this partition in hand. */
+  inHand: number;
+  /** Its pending entries (left by an earlier owner) have not been read yet. */
+  unreadHistory: boolean;
+  /** Over this instance's share: no more reads; the lease goes back once nothing is in hand. */
+  releasing: boolean;
 }
 
-const queueName = (partition: number): string => `events-${String(partition).padStart(2, "0")}`;
+interface Kept {
+  item: QueueItem;
+  partition: number;
+  entryId: string;
+}
+
+type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
-  const { log } = options;
-  const prefix = "slipline";
-  const queues = Array.from({ length: PARTITIONS }, (_, p) => new Queue<StoredEvent>(queueName(p), { connection: options.commands, prefix }));
-  const queueOf = (p: number): Queue<StoredEvent> => {
-    const queue = queues[p];
-    if (queue === undefined) throw new RangeError(`no partition ${p}`);
-    return queue;
-  };
-  let workers: Worker<StoredEvent>[] = [];
-  /** Events this instance's workers are handling now. */
+  const { log, commands, workers } = options;
+  const inHandMax = options.inHand ?? 64;
+  const partitions = options.partitions ?? PARTITIONS;
+  const leaseMs = options.leaseMs ?? 2_000;
+  const claimEveryMs = options.claimEveryMs ?? 250;
+  const keepCheckMs = options.keepCheckMs ?? 1_000;
+  const maxKept = options.maxKept ?? 20_000;
+  const keys = queueKeys(options.keyPrefix);
+  const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const streamPartition = new Map<string, number>(Array.from({ length: partitions }, (_, p) => [keys.stream(p), p]));
+
+  // --- storing, and keeping what was stored until it is seen handled ---
+  const kept = new Map<string, Kept>();
+  let keptFull = false;
+  let marker: string | undefined;
+  let runId: string | undefined;
+  let keeperTimer: NodeJS.Timeout | undefined;
+  let keeperBusy = false;
+
+  const keepKey = (partition: number, entryId: string): string => `${partition}/${entryId}`;
+
+  function keep(item: QueueItem, partition: number, entryId: string): void {
+    if (kept.size >= maxKept) {
+      if (!keptFull) log.warn({ kept: kept.size }, "too many stored items not yet handled: new ones are not kept against a loss of Redis's data");
+      keptFull = true;
+      return;
+    }
+    keptFull = false;
+    kept.set(keepKey(partition, entryId), { item, partition, entryId });
+  }
+
+  function addTo(pipeline: ReturnType<Redis["pipeline"]>, item: QueueItem, partition: number, restored: boolean): void {
+    const fields = ["i", item.id, "k", item.orderingKey, "p", JSON.stringify(item.payload)];
+    if (restored) fields.push("r", "1");
+    pipeline.xadd(keys.stream(partition), "*", ...fields);
+  }
+
+  /** Redis's run id (changes at every start of the server, and with a failover). */
+  async function readRunId(): Promise<string | undefined> {
+    const info = await commands.info("server");
+    return /run_id:([0-9a-f]+)/.exec(info)?.[1];
+  }
+
+  /** Learns the marker and run id, writing the marker if there is none. */
+  async function learnMarker(): Promise<void> {
+    const fresh = randomBytes(8).toString("hex");
+    const [results, id] = await Promise.all([commands.multi().set(keys.marker, fresh, "PX", MARKER_TTL_MS, "NX").get(keys.marker).exec(), readRunId()]);
+    const current = results?.[1]?.[1];
+    marker = typeof current === "string" ? current : fresh;
+    runId = id;
+  }
+
+  /** Stores again everything kept: Redis lost it (or may have). */
+  async function restoreKept(reason: string): Promise<void> {
+    const items = [...kept.values()];
+    kept.clear();
+    await learnMarker();
+    if (items.length === 0) return;
+    const pipeline = commands.pipeline();
+    for (const { item, partition } of items) addTo(pipeline, item, partition, true);
+    const results = (await pipeline.exec()) ?? [];
+    let stored = 0;
+    results.forEach(([err, entryId], index) => {
+      const entry = items[index];
+      if (entry === undefined) return;
+      if (err === null && typeof entryId === "string") {
+        keep(entry.item, entry.partition, entryId);
+        stored += 1;
+      } else {
+        kept.set(keepKey(entry.partition, entry.entryId), entry); // tried again at the next check
+      }
+    });
+    log.warn({ reason, restored: stored, items: items.length }, "redis lost stored items: stored again what this instance still kept");
+    options.observer?.restored?.(stored);
+  }
+
+  /** One look: did Redis lose its data? Which kept items are handled (gone from their stream)? */
+  async function checkKept(): Promise<void> {
+    if (marker === undefined) {
+      await learnMarker();
+      return;
+    }
+    const [current, id] = await Promise.all([commands.get(keys.marker), readRunId()]);
+    if (current !== marker || id !== runId) {
+      await restoreKept(current === null ? "marker_missing" : current !== marker ? "marker_changed" : "run_id_changed");
+      return;
+    }
+    await commands.pexpire(keys.marker, MARKER_TTL_MS);
+    if (kept.size === 0) return;
+    const entries = [...kept.values()];
+    const pipeline = commands.pipeline();
+    for (const { partition, entryId } of entries) pipeline.xrange(keys.stream(partition), entryId, entryId);
+    pipeline.get(keys.marker);
+    const results = (await pipeline.exec()) ?? [];
+    const markerAfter = results.at(-1)?.[1];
+    // The connection carried every command in order: if the marker is still there, the server did not
+    // lose its data in between, and an entry gone is an entry handled.
+    if (markerAfter !== marker) return;
+    entries.forEach((entry, index) => {
+      const [err, found] = results[index] ?? [new Error("no answer"), null];
+      if (err === null && Array.isArray(found) && found.length === 0) kept.delete(keepKey(entry.partition, entry.entryId));
+    });
+  }
+
+  function checkNow(): void {
+    if (keeperBusy) return;
+    keeperBusy = true;
+    checkKept()
+      .catch((err: unknown) => log.debug({ error: err instanceof Error ? err.message : String(err) }, "stored items not checked (redis away)"))
+      .finally(() => (keeperBusy = false));
+  }
+
+  function startKeeper(): void {
+    if (keeperTimer !== undefined) return;
+    keeperTimer = setInterval(checkNow, keepCheckMs);
+    keeperTimer.unref();
+    checkNow();
+  }
+
+  // --- handling: claiming partitions, reading them, one chain per ordering key ---
+  const owned = new Map<number, Owned>();
+  const chains = new Map<string, Promise<void>>();
+  /** Read and not finished; and of those, with their handler running. */
   let inHand = 0;
+  let active = 0;
+  let running = false;
+  let handler: ItemHandler | undefined;
+  let reader: Redis | undefined;
+  let claimTimer: NodeJS.Timeout | undefined;
+  let readLoop: Promise<void> | undefined;
+  let slotWaiter: (() => void) | undefined;
+  let idleWaiters: (() => void)[] = [];
+  let rotation = 0;
+  let ticking = false;
+
+  const wakeReader = (): void => {
+    const wake = slotWaiter;
+    slotWaiter = undefined;
+    wake?.();
+  };
+
+  async function ensureGroups(list: readonly number[]): Promise<void> {
+    if (list.length === 0) return;
+    const pipeline = workers.pipeline();
+    // From the start of the stream: entries stored before the group existed are read too.
+    for (const p of list) pipeline.xgroup("CREATE", keys.stream(p), GROUP, "0", "MKSTREAM");
+    await pipeline.exec(); // BUSYGROUP (it exists) is the usual answer
+  }
+
+  async function tick(): Promise<void> {
+    const mine = [...owned.keys()];
+    const answer = (await workers.eval(
+      TICK_SCRIPT,
+      1,
+      keys.instances,
+      me,
+      String(Date.now()),
+      String(leaseMs),
+      String(partitions),
+      keys.leasePrefix,
+      String(Math.floor(Math.random() * partitions)),
+      String(mine.length),
+      ...mine.map(String),
+    )) as [number, number, number[], number[]];
+    const [, share, lost, claimed] = answer;
+    for (const p of lost) {
+      const state = owned.get(p);
+      owned.delete(p);
+      if (state !== undefined && state.inHand > 0) log.warn({ partition: p, inHand: state.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
+    }
+    if (!running) return;
+    await ensureGroups(claimed);
+    for (const p of claimed) owned.set(p, { inHand: 0, unreadHistory: true, releasing: false });
+    // Over the share (an instance joined): give back the partitions with least in hand, once they are idle.
+    const active = [...owned].filter(([, state]) => !state.releasing);
+    const excess = active.length - share;
+    if (excess > 0) {
+      for (const [, state] of active.sort((a, b) => a[1].inHand - b[1].inHand).slice(0, excess)) state.releasing = true;
+    }
+    await releaseIdle();
+    if (claimed.length > 0) wakeReader();
+  }
+
+  async function releaseIdle(all = false): Promise<void> {
+    const idle = [...owned].filter(([, state]) => (all || state.releasing) && state.inHand === 0).map(([p]) => p);
+    if (idle.length === 0) return;
+    for (const p of idle) owned.delete(p);
+    await workers.eval(RELEASE_SCRIPT, 1, me, keys.leasePrefix, ...idle.map(String));
+  }
+
+  function startClaiming(): void {
+    claimTimer = setInterval(() => {
+      if (ticking) return;
+      ticking = true;
+      tick()
+        .catch((err: unknown) => log.warn({ error: err instanceof Error ? err.message : String(err) }, "partition leases not renewed"))
+        .finally(() => (ticking = false));
+    }, claimEveryMs);
+  }
+
+  function take(reply: StreamReply, fromHistory: boolean): void {
+    let recovered = 0;
+    for (const [stream, entries] of reply ?? []) {
+      const partition = streamPartition.get(stream);
+      if (partition === undefined) continue;
+      for (const [entryId, fields] of entries) {
+        if (fields === null) {
+          // Deleted while pending (handled, then the acknowledgement was lost): only the acknowledgement is left to do.
+          void workers.xack(stream, GROUP, entryId).catch(() => undefined);
+          continue;
+        }
+        const field = (name: string): string | undefined => {
+          const at = fields.indexOf(name);
+          return at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
+        };
+        const id = field("i") ?? entryId;
+        const orderingKey = field("k") ?? id;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(field("p") ?? "null");
+        } catch {
+          log.error({ itemId: id, partition }, "stored item is not JSON; dropped");
+          void finish(stream, partition, entryId, false);
+          continue;
+        }
+        if (fromHistory) {
+          recovered += 1;
+          log.warn({ itemId: id, partition }, "event found in the hands of an instance that stopped; taken up again");
+        }
+        const mayHaveRunBefore = fromHistory || field("r") === "1";
+        inHand += 1;
+        const state = owned.get(partition);
+        if (state !== undefined) state.inHand += 1;
+        run(orderingKey, () => handleOne(payload, { id, mayHaveRunBefore }).finally(() => finish(stream, partition, entryId, true)));
+      }
+    }
+    if (recovered > 0) options.observer?.recovered?.(recovered);
+  }
+
+  async function handleOne(payload: unknown, taken: TakenItem): Promise<void> {
+    active += 1;
+    try {
+      await handler?.(payload, taken);
+    } catch (err) {
+      log.error({ err, itemId: taken.id }, "stored item handler failed");
+    } finally {
+      active -= 1;
+    }
+  }
+
+  /** Runs `work` after everything before it with the same key. */
+  function run(orderingKey: string, work: () => Promise<void>): void {
+    const before = chains.get(orderingKey);
+    const next = (before === undefined ? work() : before.then(work)).then(() => {
+      if (chains.get(orderingKey) === next) chains.delete(orderingKey);
+    });
+    chains.set(orderingKey, next);
+  }
+
+  async function finish(stream: string, partition: number, entryId: string, counted: boolean): Promise<void> {
+    try {
+      await workers.pipeline().xack(stream, GROUP, entryId).xdel(stream, entryId).exec();
+    } catch (err) {
+      log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
+    }
+    kept.delete(keepKey(partition, entryId));
+    if (!counted) return;
+    inHand -= 1;
+    const state = owned.get(partition);
+    if (state !== undefined) state.inHand -= 1;
+    wakeReader();
+    if (inHand === 0) for (const idle of idleWaiters.splice(0)) idle();
+  }
+
+  async function readOnce(connection: Redis): Promise<void> {
+    const readable = [...owned].filter(([, state]) => !state.releasing);
+    const history = readable.filter(([, state]) => state.unreadHistory).map(([p]) => p);
+    if (history.length > 0) {
+      for (const p of history) {
+        const state = owned.get(p);
+        if (state !== undefined) state.unreadHistory = false;
+      }
+      // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
+      const reply = (await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...history.map(keys.stream), ...history.map(() => "0"))) as StreamReply;
+      take(reply, true);
+      return;
+    }
+    const free = Math.min(inHandMax - active, CHAIN_FACTOR * inHandMax - inHand);
+    if (readable.length === 0 || free <= 0) {
+      await new Promise<void>((resolve) => {
+        slotWaiter = resolve;
+        setTimeout(resolve, BLOCK_MS).unref();
+      });
+      return;
+    }
+    rotation = (rotation + 1) % readable.length;
+    const rotated = [...readable.slice(rotation), ...readable.slice(0, rotation)].map(([p]) => p);
+    const picked = rotated.slice(0, free);
+    const count = Math.max(1, Math.floor(free / picked.length));
+    // Busy (fewer free slots than partitions): no blocking, so the next read turns to the other partitions at once.
+    const block = picked.length === readable.length ? ["BLOCK", BLOCK_MS] : [];
+    const reply = (await connection.xreadgroup(
+      "GROUP",
+      GROUP,
+      CONSUMER,
+      "COUNT",
+      count,
+      ...(block as ["BLOCK", number]),
+      "STREAMS",
+      ...picked.map(keys.stream),
+      ...picked.map(() => ">"),
+    )) as StreamReply;
+    take(reply, false);
+  }
+
+  async function readForever(connection: Redis): Promise<void> {
+    while (running) {
+      try {
+        await readOnce(connection);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (/NOGROUP/.test(message)) {
+          // Redis lost the groups (restarted empty): make them again, and read the partitions afresh.
+          await ensureGroups([...owned.keys()]).catch(() => undefined);
+        } else {
+          log.warn({ error: message }, "event queue read failed");
+          await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        }
+      }
+    }
+  }
 
   return {
-    async store(events, timeoutMs) {
-      const byPartition = new Map<number, unknown[]>();
-      for (const event of events) {
-        const p = partitionOf(chatIdOf(event));
-        byPartition.set(p, [...(byPartition.get(p) ?? []), event]);
-      }
-      const adds = [...byPartition].map(([p, list]) =>
-        queueOf(p).addBulk(
-          list.map((event) => {
-            const jobId = eventIdOf(event);
-            return {
-              name: "event",
-              data: { event },
-              // The event's id as the job's: the same event stored twice while it waits (two instances, a
-              // redelivery) is one job. An answered event's data is not kept: the ledger (ids only) stops a
-              // later copy.
-              opts: { ...(jobId === undefined ? {} : { jobId }), removeOnComplete: true, removeOnFail: { age: 86_400 } },
-            };
-          }),
-        ),
-      );
+    async store(items, timeoutMs) {
+      if (items.length === 0) return true;
+      const placed = items.map((item) => ({ item, partition: partitionOf(item.orderingKey, partitions) }));
+      const pipeline = commands.pipeline();
+      for (const { item, partition } of placed) addTo(pipeline, item, partition, false);
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, timeoutMs, "late")));
       try {
-        return await Promise.race([Promise.all(adds).then(() => true), late]);
+        const results = await Promise.race([pipeline.exec(), late]);
+        if (results === "late" || results === null) return false;
+        const failed = results.find(([err]) => err !== null)?.[0];
+        if (failed) throw failed;
+        placed.forEach(({ item, partition }, index) => {
+          const entryId = results[index]?.[1];
+          if (typeof entryId === "string") keep(item, partition, entryId);
+        });
+        startKeeper();
+        return true;
       } catch (err) {
         log.warn({ error: err instanceof Error ? err.message : String(err) }, "redis did not take the events");
         return false;
@@ -126,56 +572,64 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     },
 
     async startWorkers(handle) {
-      // One event at a time per partition, across every instance. Start-up waits for Redis.
-      await whenUp(options.commands);
-      await Promise.all(queues.map((q) => q.setGlobalConcurrency(1)));
-      workers = queues.map((q) => {
-        const process = async (job: Job<StoredEvent>): Promise<void> => {
-          inHand += 1;
-          try {
-            await handle(job.data.event);
-          } finally {
-            inHand -= 1;
-          }
-        };
-        const worker = new Worker<StoredEvent>(q.name, process, {
-          connection: options.workers,
-          prefix,
-          concurrency: 1,
-          lockDuration: LOCK_MS,
-          stalledInterval: STALLED_CHECK_MS,
-          maxStalledCount: 5,
-        });
-        worker.on("stalled", (jobId: string) => {
-          log.warn({ jobId, partition: q.name }, "event found in the hands of a worker that stopped; taken up again");
-          options.observer?.recovered?.();
-        });
-        worker.on("error", (err: Error) => log.warn({ error: err.message, partition: q.name }, "event queue worker error"));
-        return worker;
-      });
-      await Promise.all(workers.map((w) => w.waitUntilReady()));
+      handler = handle;
+      running = true;
+      // Start-up waits for Redis (the workers' connection waits for it).
+      await workers.ping();
+      reader = workers.duplicate({ connectionName: "slipline-queue-reader" });
+      await tick();
+      startClaiming();
+      readLoop = readForever(reader);
     },
 
     async waiting() {
-      const counts = await Promise.all(queues.map((q) => q.getWaitingCount()));
-      return counts.reduce((sum, n) => sum + n, 0);
+      const pipeline = commands.pipeline();
+      for (let p = 0; p < partitions; p++) pipeline.xlen(keys.stream(p)).xpending(keys.stream(p), GROUP);
+      const results = (await pipeline.exec()) ?? [];
+      let total = 0;
+      for (let p = 0; p < partitions; p++) {
+        const [lengthErr, length] = results[2 * p] ?? [];
+        const [, pending] = results[2 * p + 1] ?? [];
+        if (lengthErr) throw lengthErr;
+        const pendingCount = Array.isArray(pending) ? Number(pending[0]) : 0;
+        total += Number(length) - pendingCount;
+      }
+      return total;
+    },
+
+    get stats() {
+      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size };
     },
 
     async stopWorkers(graceMs) {
-      const closing = Promise.all(workers.map((w) => w.close()));
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, graceMs, "late")));
-      const result = await Promise.race([closing.then(() => "done" as const), late]);
-      clearTimeout(timer);
-      if (result === "done") return 0;
-      // Still busy: leave those events locked for another instance and stop now.
+      const deadline = Date.now() + graceMs;
+      const untilDeadline = (promise: Promise<unknown>): Promise<unknown> =>
+        Promise.race([promise, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+      running = false;
+      clearInterval(claimTimer);
+      wakeReader();
+      await untilDeadline(readLoop ?? Promise.resolve());
+      if (inHand > 0) await untilDeadline(new Promise<void>((resolve) => idleWaiters.push(resolve)));
       const left = inHand;
-      await Promise.all(workers.map((w) => w.close(true)));
+      // The partitions finished go back at once (the others take them up without waiting for the leases to
+      // expire); those with items still in hand keep their lease until it expires.
+      await workers.zrem(keys.instances, me).catch(() => undefined);
+      await releaseIdle(true).catch(() => undefined);
+      // What this instance stored is kept until it is seen handled somewhere, while the grace lasts.
+      while (kept.size > 0 && keeperTimer !== undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(keepCheckMs, Math.max(0, deadline - Date.now()))));
+      }
       return left;
     },
 
     async close() {
-      await Promise.all(queues.map((q) => q.close()));
+      running = false;
+      clearInterval(claimTimer);
+      clearInterval(keeperTimer);
+      keeperTimer = undefined;
+      idleWaiters = [];
+      reader?.disconnect();
+      await Promise.resolve();
     },
   };
 }

@@ -1,9 +1,9 @@
 // Several bot processes sharing one Redis (a redis-server of the test's own, on a free port), black box:
 // a burst split between two instances with one of them SIGKILLed, the same event sent to both, Redis
 // restarted mid-burst, a redelivery after a restart, one chat's events across instances, shared notes.
-import { Queue } from "bullmq";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { partitionOf } from "../../src/shared-state/event-queue.js";
+import { PARTITIONS, partitionOf, queueKeys } from "../../src/shared-state/event-queue.js";
 import { killLeftovers } from "../helpers/entry-process.js";
 import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { BotProcess, World } from "../helpers/loopback-world.js";
@@ -60,7 +60,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(doubled).toEqual([]);
     for (const s of acked) expect(answers.get(s.chatId)).toEqual(["qr-card+image"]);
     // What A had in hand when it died, B found (its log names the events) and answered within 30 s of the kill.
-    const recovered = [...b.process.output().matchAll(/"jobId":"([0-9A-Z]+)"[^\n]*taken up again/g)].map((m) => m[1]);
+    const recovered = [...b.process.output().matchAll(/"itemId":"([0-9A-Z]+)"[^\n]*taken up again/g)].map((m) => m[1]);
     expect(recovered.length).toBeGreaterThan(0);
     for (const eventId of recovered) {
       const chatId = sent.find((s) => s.eventId === eventId)?.chatId;
@@ -94,11 +94,12 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(await first.process.stop(30_000)).toBe(0);
 
     // A restart (the data survives: append-only file). The queue keeps no event once it is answered (its
-    // data is gone with its job): only the ledger of answered events still knows it.
+    // stream entry is deleted): only the ledger of answered events still knows it.
     await redis.restart();
-    const queue = new Queue(`events-${String(partitionOf(chatId)).padStart(2, "0")}`, { connection: { host: "127.0.0.1", port: redis.port }, prefix: "slipline" });
-    expect(await queue.getJobState(eventId)).toBe("unknown");
-    await queue.close();
+    const client = new Redis(redis.url);
+    const stream = await client.xrange(queueKeys("slipline").stream(partitionOf(chatId, PARTITIONS)), "-", "+");
+    client.disconnect();
+    expect(JSON.stringify(stream)).not.toContain(eventId);
     const second = await instance(world, redis);
     const redelivered = body.replace('"isRedelivery":false', '"isRedelivery":true');
     expect(redelivered).toContain('"isRedelivery":true');
