@@ -121,7 +121,7 @@ const GROUP = "handlers";
 /** Items read and waiting in their key's chain: up to this many times the handlers' bound. */
 const CHAIN_FACTOR = 4;
 /** How long a blocking read waits before it looks at the partitions owned again. */
-const BLOCK_MS = 250;
+const BLOCK_MS = 100;
 /** The marker lives a day without a look (every instance that stores renews it at each check). */
 const MARKER_TTL_MS = 24 * 60 * 60 * 1000;
 
