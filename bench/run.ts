@@ -3,7 +3,8 @@
 // the load split between them), plus the qr-image and history-query figures, and five scenarios with a
 // slow slip service (bench/slow-service.ts: goodput, and SIGTERM mid-burst; bench/sigkill.ts: SIGKILL of
 // one of two instances mid-burst; bench/capacity.ts: what a second instance adds; bench/redis-loss.ts:
-// Redis back empty mid-burst). Prints tables and the goals; writes JSON to bench/results/.
+// Redis back empty mid-burst), and how long idle connections at the cap keep the webhook out
+// (bench/idle-connections.ts). Prints tables and the goals; writes JSON to bench/results/.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
@@ -17,6 +18,7 @@ import { benchSigkill } from "./sigkill.js";
 import { formatGoals, judgeGoals, judgeScaleOut, type LayoutSteps } from "./goals.js";
 import { benchCapacity, capacityLine } from "./capacity.js";
 import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
+import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -346,6 +348,7 @@ interface Scenarios {
   sigkill: Awaited<ReturnType<typeof benchSigkill>>;
   capacity: Awaited<ReturnType<typeof benchCapacity>>;
   redisLoss: Awaited<ReturnType<typeof benchRedisLoss>>;
+  idleConnections: Awaited<ReturnType<typeof benchIdleConnections>>;
 }
 
 /** The qr-image and history-query figures, and the three scenarios with a slow slip service. */
@@ -365,10 +368,12 @@ async function runScenarios(line: Child): Promise<Scenarios> {
   const capacity = await benchCapacity(slowSetup, { events: CAPACITY_EVENTS, waitMs: 90_000 });
   process.stderr.write("Redis back empty mid-burst...\n");
   const redisLoss = await benchRedisLoss(slowSetup, { ...REDIS_LOSS, downMs: 500, waitMs: 90_000 });
-  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss };
+  process.stderr.write("connections that send nothing, up to the cap...\n");
+  const idleConnections = await benchIdleConnections();
+  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections };
 }
 
-function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss }: Scenarios): void {
+function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections }: Scenarios): void {
   console.log(
     `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
   );
@@ -411,6 +416,7 @@ function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigk
       `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
   );  console.log(capacityLine(capacity));
   console.log(redisLossLine(redisLoss));
+  console.log(idleConnectionsLine(idleConnections));
 }
 
 /** This build against the BENCH_BEFORE build, one instance each, rate by rate. */
@@ -623,6 +629,7 @@ async function main(): Promise<void> {
                   capacity: scenarios.capacity,
                   redisLoss: scenarios.redisLoss,
                 },
+                idleConnections: scenarios.idleConnections,
               }),
         },
         null,

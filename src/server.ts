@@ -2,7 +2,8 @@
 // GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics.
 import { timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import type { RequestListener, Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server } from "node:http";
+import type { Socket } from "node:net";
 import express from "express";
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from "express";
 import { JSONParseError, SignatureValidationFailed, middleware } from "@line/bot-sdk";
@@ -234,6 +235,12 @@ function eventIdOf(event: unknown): unknown {
 
 /** How long clients may take, and how many may hold a connection, so slow or idle ones cannot hold memory. */
 export const SERVER_LIMITS = {
+  /**
+   * A new connection must send its first request within this, or it is closed. LINE sends the webhook as
+   * soon as it has connected; a connection that sends nothing only holds a place under the cap, and
+   * while the cap is full every new connection, LINE's too, is reset (measured in the bench).
+   */
+  firstRequestTimeoutMs: 2_000,
   /** All the request's headers must arrive within this. */
   headersTimeoutMs: 10_000,
   /** The whole request, body included. LINE sends a webhook in one go. */
@@ -244,18 +251,30 @@ export const SERVER_LIMITS = {
   maxConnections: 512,
 } as const;
 
+export type ServerLimits = typeof SERVER_LIMITS;
+
 /** The HTTP server for the bot's app, with the limits above (Node checks the timeouts every second). */
-export function createBotServer(app: RequestListener): Server {
+export function createBotServer(app: RequestListener, limits: { readonly [K in keyof ServerLimits]: number } = SERVER_LIMITS): Server {
   const server = createServer(
     {
-      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
-      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-      keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: 1_000,
     },
     app,
   );
-  server.maxConnections = SERVER_LIMITS.maxConnections;
+  server.maxConnections = limits.maxConnections;
+  if (limits.firstRequestTimeoutMs > 0) {
+    // Idle from the start: no byte within the deadline closes it. The first request's arrival lifts the
+    // deadline (the socket's own timeout would otherwise cut a slow answer); the timeouts above take over.
+    server.on("connection", (socket: Socket) => {
+      socket.setTimeout(limits.firstRequestTimeoutMs, () => socket.destroy());
+    });
+    server.on("request", (req: IncomingMessage) => {
+      req.socket.setTimeout(0);
+    });
+  }
   return server;
 }
 

@@ -101,7 +101,7 @@ export interface DurableEventQueueOptions {
   inHand?: number;
   /** Partitions; every instance must use the same number. Default PARTITIONS. */
   partitions?: number;
-  /** How long a lease lasts without renewal: an instance that stops is replaced after about this. Default 2,000 ms. */
+  /** An instance silent this long is taken for dead and its partitions for free. Default 2,000 ms. */
   leaseMs?: number;
   /** How often leases are renewed and free partitions claimed. Default 250 ms. */
   claimEveryMs?: number;
@@ -121,7 +121,7 @@ const GROUP = "handlers";
 /** Items read and waiting in their key's chain: up to this many times the handlers' bound. */
 const CHAIN_FACTOR = 4;
 /** How long a blocking read waits before it looks at the partitions owned again. */
-const BLOCK_MS = 100;
+const BLOCK_MS = 1_000;
 /** The marker lives a day without a look (every instance that stores renews it at each check). */
 const MARKER_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -142,45 +142,56 @@ export function queueKeys(keyPrefix: string) {
   };
 }
 
-// One round trip per tick: the instance says it lives, renews its leases, and claims free partitions up to
-// its share. Returns the live count, the share, the partitions lost (their lease is another's or gone) and
-// those claimed now.
+// One round trip per tick: the instance says it lives (a sorted set of instances by their last tick; one
+// silent for `stale` ms is dropped), and claims partitions up to its share: a partition is free when its
+// lease names no instance that lives. Its own leases are checked only when it may have lost them (it was
+// silent too long itself) and their expiry pushed back now and then (the expiry only clears leases left
+// behind). Returns the share, the partitions lost and those claimed now.
 const TICK_SCRIPT = `
 local me = ARGV[1]
 local now = tonumber(ARGV[2])
-local lease = tonumber(ARGV[3])
+local stale = tonumber(ARGV[3])
 local partitions = tonumber(ARGV[4])
 local leasePrefix = ARGV[5]
 local start = tonumber(ARGV[6])
-local owned = tonumber(ARGV[7])
+local leaseTtl = tonumber(ARGV[7])
+local refresh = ARGV[8] == '1'
+local owned = tonumber(ARGV[9])
+local last = redis.call('ZSCORE', KEYS[1], me)
+local wasAlive = last and tonumber(last) >= now - stale
 redis.call('ZADD', KEYS[1], now, me)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - lease)
-redis.call('PEXPIRE', KEYS[1], lease * 10)
-local live = redis.call('ZCARD', KEYS[1])
-local share = math.ceil(partitions / live)
-local held = 0
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - stale)
+redis.call('PEXPIRE', KEYS[1], stale * 10)
+local share = math.ceil(partitions / redis.call('ZCARD', KEYS[1]))
+local held = owned
 local lost = {}
-for i = 1, owned do
-  local p = ARGV[7 + i]
-  local key = leasePrefix .. p
-  if redis.call('GET', key) == me then
-    redis.call('PEXPIRE', key, lease)
-    held = held + 1
-  else
-    table.insert(lost, tonumber(p))
+if (not wasAlive) or refresh then
+  held = 0
+  for i = 1, owned do
+    local p = ARGV[9 + i]
+    local key = leasePrefix .. p
+    if redis.call('GET', key) == me then
+      redis.call('PEXPIRE', key, leaseTtl)
+      held = held + 1
+    else
+      table.insert(lost, tonumber(p))
+    end
   end
 end
 local claimed = {}
 local j = 0
 while held < share and j < partitions do
   local p = (start + j) % partitions
-  if redis.call('SET', leasePrefix .. p, me, 'NX', 'PX', lease) then
+  local key = leasePrefix .. p
+  local owner = redis.call('GET', key)
+  if owner ~= me and ((not owner) or (not redis.call('ZSCORE', KEYS[1], owner))) then
+    redis.call('SET', key, me, 'PX', leaseTtl)
     table.insert(claimed, p)
     held = held + 1
   end
   j = j + 1
 end
-return {live, share, lost, claimed}`;
+return {share, lost, claimed}`;
 
 /** Gives leases back, only those still this instance's. */
 const RELEASE_SCRIPT = `
@@ -193,6 +204,24 @@ for i = 2, #ARGV do
   end
 end
 return released`;
+
+/** A lease key outlives its owner this long at most (it only clears leases nobody gave back). */
+const LEASE_TTL_MS = 60_000;
+/** The ticks between two pushes of this instance's lease expiries. */
+const LEASE_REFRESH_TICKS = 40;
+
+/** The scripts, sent once and then called by their hash. */
+interface QueueScripts {
+  queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[]]>;
+  queueRelease(me: string, ...args: string[]): Promise<number>;
+}
+
+function withScripts(redis: Redis): Redis & QueueScripts {
+  const scripted = redis as Redis & Partial<QueueScripts>;
+  if (scripted.queueTick === undefined) redis.defineCommand("queueTick", { numberOfKeys: 1, lua: TICK_SCRIPT });
+  if (scripted.queueRelease === undefined) redis.defineCommand("queueRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  return redis as Redis & QueueScripts;
+}
 
 interface Owned {
   /** Items of this partition in hand. */
@@ -212,7 +241,8 @@ interface Kept {
 type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
-  const { log, commands, workers } = options;
+  const { log, commands } = options;
+  const workers = withScripts(options.workers);
   const inHandMax = options.inHand ?? 64;
   const partitions = options.partitions ?? PARTITIONS;
   const leaseMs = options.leaseMs ?? 2_000;
@@ -264,19 +294,17 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     runId = id;
   }
 
-  /** Stores again everything kept: Redis lost it (or may have). */
-  async function restoreKept(reason: string): Promise<void> {
-    const items = [...kept.values()];
-    kept.clear();
+  /** Stores again what Redis lost (or may have): the items given, or everything kept. */
+  async function restoreKept(reason: string, lost: readonly Kept[] = [...kept.values()]): Promise<void> {
+    for (const { partition, entryId } of lost) kept.delete(keepKey(partition, entryId));
     await learnMarker();
-    if (items.length === 0) return;
+    if (lost.length === 0) return;
     const pipeline = commands.pipeline();
-    for (const { item, partition } of items) addTo(pipeline, item, partition, true);
+    for (const { item, partition } of lost) addTo(pipeline, item, partition, true);
     const results = (await pipeline.exec()) ?? [];
     let stored = 0;
-    results.forEach(([err, entryId], index) => {
-      const entry = items[index];
-      if (entry === undefined) return;
+    lost.forEach((entry, index) => {
+      const [err, entryId] = results[index] ?? [new Error("no answer"), null];
       if (err === null && typeof entryId === "string") {
         keep(entry.item, entry.partition, entryId);
         stored += 1;
@@ -284,36 +312,50 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         kept.set(keepKey(entry.partition, entry.entryId), entry); // tried again at the next check
       }
     });
-    log.warn({ reason, restored: stored, items: items.length }, "redis lost stored items: stored again what this instance still kept");
+    log.warn({ reason, restored: stored, items: lost.length }, "redis lost stored items: stored again what this instance still kept");
     options.observer?.restored?.(stored);
   }
 
-  /** One look: did Redis lose its data? Which kept items are handled (gone from their stream)? */
+  /**
+   * One look: did Redis lose its data? Which kept items are handled (gone from their stream)? The marker
+   * gone or another: everything kept is stored again. Only the run id changed (a restart that kept the
+   * data, or a failover to a replica that may have lagged): the kept items missing from their streams are
+   * stored again; those were handled or lost, and a handled one is stopped by the ledger of answered events.
+   */
   async function checkKept(): Promise<void> {
     if (marker === undefined) {
       await learnMarker();
       return;
     }
     const [current, id] = await Promise.all([commands.get(keys.marker), readRunId()]);
-    if (current !== marker || id !== runId) {
-      await restoreKept(current === null ? "marker_missing" : current !== marker ? "marker_changed" : "run_id_changed");
+    if (current !== marker) {
+      await restoreKept(current === null ? "marker_missing" : "marker_changed");
       return;
     }
+    const restarted = id !== runId;
     await commands.pexpire(keys.marker, MARKER_TTL_MS);
-    if (kept.size === 0) return;
+    if (kept.size === 0) {
+      runId = id;
+      return;
+    }
     const entries = [...kept.values()];
     const pipeline = commands.pipeline();
     for (const { partition, entryId } of entries) pipeline.xrange(keys.stream(partition), entryId, entryId);
     pipeline.get(keys.marker);
     const results = (await pipeline.exec()) ?? [];
-    const markerAfter = results.at(-1)?.[1];
     // The connection carried every command in order: if the marker is still there, the server did not
-    // lose its data in between, and an entry gone is an entry handled.
-    if (markerAfter !== marker) return;
-    entries.forEach((entry, index) => {
+    // lose its data in between, and an entry gone is an entry handled (or, after a restart, maybe lost).
+    if (results.at(-1)?.[1] !== marker) return;
+    const gone = entries.filter((_, index) => {
       const [err, found] = results[index] ?? [new Error("no answer"), null];
-      if (err === null && Array.isArray(found) && found.length === 0) kept.delete(keepKey(entry.partition, entry.entryId));
+      return err === null && Array.isArray(found) && found.length === 0;
     });
+    if (restarted) {
+      runId = id;
+      await restoreKept("run_id_changed", gone);
+      return;
+    }
+    for (const { partition, entryId } of gone) kept.delete(keepKey(partition, entryId));
   }
 
   function checkNow(): void {
@@ -346,6 +388,14 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   let idleWaiters: (() => void)[] = [];
   let rotation = 0;
   let ticking = false;
+  let ticks = 0;
+  /** The reader connection's client id, for CLIENT UNBLOCK. */
+  let readerId: number | undefined;
+
+  function unblockReader(): void {
+    wakeReader();
+    if (readerId !== undefined) void workers.client("UNBLOCK", readerId).catch(() => undefined); // not allowed on some hosted Redis: the block then ends by itself
+  }
 
   const wakeReader = (): void => {
     const wake = slotWaiter;
@@ -363,9 +413,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
 
   async function tick(): Promise<void> {
     const mine = [...owned.keys()];
-    const answer = (await workers.eval(
-      TICK_SCRIPT,
-      1,
+    ticks += 1;
+    const [share, lost, claimed] = await workers.queueTick(
       keys.instances,
       me,
       String(Date.now()),
@@ -373,10 +422,11 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       String(partitions),
       keys.leasePrefix,
       String(Math.floor(Math.random() * partitions)),
+      String(LEASE_TTL_MS),
+      ticks % LEASE_REFRESH_TICKS === 0 ? "1" : "0",
       String(mine.length),
       ...mine.map(String),
-    )) as [number, number, number[], number[]];
-    const [, share, lost, claimed] = answer;
+    );
     for (const p of lost) {
       const state = owned.get(p);
       owned.delete(p);
@@ -392,14 +442,15 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       for (const [, state] of active.sort((a, b) => a[1].inHand - b[1].inHand).slice(0, excess)) state.releasing = true;
     }
     await releaseIdle();
-    if (claimed.length > 0) wakeReader();
+    // The blocking read waits on the partitions it had: it starts again with the new ones at once.
+    if (claimed.length > 0 || excess > 0) unblockReader();
   }
 
   async function releaseIdle(all = false): Promise<void> {
     const idle = [...owned].filter(([, state]) => (all || state.releasing) && state.inHand === 0).map(([p]) => p);
     if (idle.length === 0) return;
     for (const p of idle) owned.delete(p);
-    await workers.eval(RELEASE_SCRIPT, 1, me, keys.leasePrefix, ...idle.map(String));
+    await workers.queueRelease(me, keys.leasePrefix, ...idle.map(String));
   }
 
   function startClaiming(): void {
@@ -420,7 +471,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       for (const [entryId, fields] of entries) {
         if (fields === null) {
           // Deleted while pending (handled, then the acknowledgement was lost): only the acknowledgement is left to do.
-          void workers.xack(stream, GROUP, entryId).catch(() => undefined);
+          void acknowledge(stream, entryId).catch(() => undefined);
           continue;
         }
         const field = (name: string): string | undefined => {
@@ -471,9 +522,30 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     chains.set(orderingKey, next);
   }
 
+  // Acknowledgements go out together: every item finished in one turn of the event loop, in one round trip.
+  let acks = new Map<string, string[]>();
+  let acksSent: Promise<void> | undefined;
+
+  function acknowledge(stream: string, entryId: string): Promise<void> {
+    const list = acks.get(stream);
+    if (list === undefined) acks.set(stream, [entryId]);
+    else list.push(entryId);
+    acksSent ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = acks;
+      acks = new Map();
+      acksSent = undefined;
+      const pipeline = workers.pipeline();
+      for (const [key, ids] of batch) pipeline.xack(key, GROUP, ...ids).xdel(key, ...ids);
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.find(([err]) => err !== null)?.[0];
+      if (failed) throw failed;
+    });
+    return acksSent;
+  }
+
   async function finish(stream: string, partition: number, entryId: string, counted: boolean): Promise<void> {
     try {
-      await workers.pipeline().xack(stream, GROUP, entryId).xdel(stream, entryId).exec();
+      await acknowledge(stream, entryId);
     } catch (err) {
       log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
     }
@@ -577,6 +649,11 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       // Start-up waits for Redis (the workers' connection waits for it).
       await workers.ping();
       reader = workers.duplicate({ connectionName: "slipline-queue-reader" });
+      const learnReaderId = (): void => {
+        void reader?.client("ID").then((id) => (readerId = Number(id)), () => (readerId = undefined));
+      };
+      reader.on("ready", learnReaderId);
+      learnReaderId();
       await tick();
       startClaiming();
       readLoop = readForever(reader);
@@ -607,7 +684,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         Promise.race([promise, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
       running = false;
       clearInterval(claimTimer);
-      wakeReader();
+      unblockReader();
       await untilDeadline(readLoop ?? Promise.resolve());
       if (inHand > 0) await untilDeadline(new Promise<void>((resolve) => idleWaiters.push(resolve)));
       const left = inHand;
