@@ -73,6 +73,8 @@ export interface DeliveryTarget {
    * to push a second copy.
    */
   replyMayHaveBeenUsed?: boolean;
+  /** False when this is surely the event's first run (the shared queue says so): no journal to read. Default: read it. */
+  mayHaveRunBefore?: boolean;
 }
 
 /** A reply token must be used within a minute of its event (LINE's Messaging API reference). */
@@ -132,7 +134,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       let batchNumber = 0;
       let earlier: Promise<ReadonlyMap<number, BatchState>> | undefined;
       const earlierRun = (): Promise<ReadonlyMap<number, BatchState>> => {
-        if (journal === undefined || eventId === undefined) return Promise.resolve(new Map());
+        if (journal === undefined || eventId === undefined || target.mayHaveRunBefore === false) return Promise.resolve(new Map());
         earlier ??= journal.read(eventId).catch((err: unknown) => {
           log.warn({ err }, "could not read the event's delivery journal; sending as if first");
           return new Map();

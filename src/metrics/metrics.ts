@@ -64,7 +64,7 @@ export function createMetrics(): Metrics {
   });
   const duplicates = new Counter({
     name: "slipline_duplicate_events_total",
-    help: "Events not handled because their webhookEventId was already handled",
+    help: "Events not handled because their webhookEventId was already handled (or, with Redis, already stored)",
     registers: [registry],
   });
   const redeliveries = new Counter({
@@ -239,6 +239,7 @@ export function createMetrics(): Metrics {
     queue: {
       recovered: (count) => recovered.inc(count),
       restored: (count) => restored.inc(count),
+      duplicate: (count) => duplicates.inc(count),
     },
     watchSharedQueue(stats) {
       sharedQueue = stats;

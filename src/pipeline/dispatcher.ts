@@ -75,8 +75,9 @@ export interface EventDispatcher {
   dispatchAll(events: readonly unknown[]): Promise<void>;
   /**
    * Handles one event now, outside the in-process queue: the shared queue has given it its turn (and owns
-   * the event until this resolves). `mayHaveRunBefore`: an earlier run may have answered it (taken up again
-   * after a crash, or stored again after Redis lost it). Never rejects.
+   * the event until this resolves). The queue stores an event id once (its mark is the ledger's), so the
+   * ledger is not asked. `mayHaveRunBefore`: an earlier run may have answered it (taken up again after a
+   * crash, or stored again after Redis lost it). Never rejects.
    */
   handleNow(event: unknown, taken?: { mayHaveRunBefore: boolean }): Promise<void>;
   /** Events waiting for a turn in this process, and events being handled (queued here or given by a worker). */
@@ -107,6 +108,8 @@ interface Tracked {
   log?: Logger;
   /** An earlier run may have answered it (see `handleNow`). */
   mayHaveRunBefore?: boolean;
+  /** From the shared queue, which stores an event id once: no ledger to ask or tell. */
+  storedOnce?: boolean;
 }
 
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
@@ -132,7 +135,12 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     // Within the token's life, an earlier run's reply is the only way its token can be used up already.
     const replyMayHaveBeenUsed =
       tracked.mayHaveRunBefore === true && event.timestamp !== undefined && now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS;
-    tracked.outlet ??= outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId, replyMayHaveBeenUsed }, eventLogOf(tracked));
+    // From the shared queue, an event not marked as maybe run before has no earlier run to look up.
+    const firstRun = tracked.storedOnce === true && tracked.mayHaveRunBefore !== true;
+    tracked.outlet ??= outbox.forEvent(
+      { replyToken: event.replyToken, chat: event.chat, eventId: event.eventId, replyMayHaveBeenUsed, ...(firstRun ? { mayHaveRunBefore: false } : {}) },
+      eventLogOf(tracked),
+    );
     return tracked.outlet;
   }
 
@@ -166,7 +174,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     if (event.isRedelivery) observer.redelivery?.();
     // Standby: another channel owns the chat right now; LINE gives no reply token and we send nothing.
     if (event.mode === "standby") return finish("none", "standby", [], "debug");
-    if (event.eventId !== undefined && !(await claim(event.eventId))) {
+    if (event.eventId !== undefined && tracked.storedOnce !== true && !(await claim(event.eventId))) {
       observer.duplicate?.();
       return finish("none", "duplicate");
     }
@@ -211,7 +219,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       if (options.markAsRead === true && action.kind === "text" && chat.type === "user" && result.command !== "none" && action.markAsReadToken !== undefined) {
         outlet.markAsRead(action.markAsReadToken);
       }
-      await settle(event);
+      await settle(tracked);
       finish(result.command, result.outcome, outlet.deliveries);
     } catch (err) {
       // A handler throws only on a bug. Log it, and say sorry in the chat (a group too) rather than leave it silent.
@@ -223,7 +231,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
           eventLog.error({ err: sendErr }, "apology not sent");
         }
       }
-      await settle(event);
+      await settle(tracked);
       finish("unknown", "failed", outlet.deliveries);
     }
   }
@@ -239,8 +247,9 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   }
 
   /** Marks the event answered; a ledger that cannot be reached only risks a later duplicate, so it is logged, not thrown. */
-  async function settle(event: IncomingEvent): Promise<void> {
-    if (event.eventId === undefined) return;
+  async function settle(tracked: Tracked): Promise<void> {
+    const { event } = tracked;
+    if (event.eventId === undefined || tracked.storedOnce === true) return;
     try {
       await ledger.settle(event.eventId);
     } catch (err) {
@@ -337,6 +346,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
         done: Promise.resolve(),
         finish: () => undefined,
         mayHaveRunBefore: taken?.mayHaveRunBefore === true,
+        storedOnce: true,
       };
       runningNow += 1;
       const started = performance.now();

@@ -52,6 +52,8 @@ export interface EventQueueObserver {
   recovered?(count: number): void;
   /** Items stored again because Redis lost them. */
   restored?(count: number): void;
+  /** Items not stored because their id was stored (or answered) in the last day. */
+  duplicate?(count: number): void;
 }
 
 export interface DurableEventQueue {
@@ -107,6 +109,12 @@ export interface DurableEventQueueOptions {
   claimEveryMs?: number;
   /** How often the keeper looks for items handled, and for a Redis that lost its data. Default 1,000 ms. */
   keepCheckMs?: number;
+  /**
+   * The key that marks an item's id as stored (or answered) for a day: an id seen before is not stored
+   * again. Default `<keyPrefix>:queue:seen:<id>`; the bot passes its ledger's key for answered events, so
+   * one mark serves both.
+   */
+  onceKey?: (id: string) => string;
   /** Items kept in memory at most; past it new items are stored but not kept (and the log says so). Default 20,000. */
   maxKept?: number;
   observer?: EventQueueObserver;
@@ -114,6 +122,11 @@ export interface DurableEventQueueOptions {
 
 /** Partitions by default: at most this many instances share the work; every instance must use the same number. */
 export const PARTITIONS = 64;
+
+/** An id's mark lasts a day: LINE redelivers for about 20 minutes. */
+const ONCE_TTL_S = 24 * 60 * 60;
+/** Acknowledgements wait this long to go out together. */
+const ACK_WINDOW_MS = 20;
 
 /** Every instance reads as this one consumer, so a partition's pending entries go with its lease. */
 const CONSUMER = "owner";
@@ -205,6 +218,40 @@ for i = 2, #ARGV do
 end
 return released`;
 
+// Stores items: each is added to its partition's stream only if its id was not stored (or answered) in
+// the last day, the id's mark set in the same step. Items stored again after a loss of Redis's data are
+// added whatever the mark says. Returns each item's entry id, or "" for an id seen before.
+const STORE_SCRIPT = `
+local ttl = ARGV[1]
+local out = {}
+for i = 1, #KEYS / 2 do
+  local base = 1 + (i - 1) * 4
+  local restored = ARGV[base + 4] == '1'
+  local fresh = redis.call('SET', KEYS[2 * i], '1', 'NX', 'EX', ttl)
+  if fresh or restored then
+    if restored then
+      out[i] = redis.call('XADD', KEYS[2 * i - 1], '*', 'i', ARGV[base + 1], 'k', ARGV[base + 2], 'p', ARGV[base + 3], 'r', '1')
+    else
+      out[i] = redis.call('XADD', KEYS[2 * i - 1], '*', 'i', ARGV[base + 1], 'k', ARGV[base + 2], 'p', ARGV[base + 3])
+    end
+  else
+    out[i] = ''
+  end
+end
+return out`;
+
+// The keeper's look, in one step: whether the marker is still the one this instance knows (renewing it),
+// and which of the entries it keeps are gone from their streams. Returns {0} when the marker is not, else
+// {1, indexes of the entries gone...}.
+const KEEP_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local out = {1}
+for i = 3, #ARGV, 2 do
+  if #redis.call('XRANGE', ARGV[i], ARGV[i + 1], ARGV[i + 1]) == 0 then table.insert(out, (i - 1) / 2) end
+end
+return out`;
+
 /** A lease key outlives its owner this long at most (it only clears leases nobody gave back). */
 const LEASE_TTL_MS = 60_000;
 /** The ticks between two pushes of this instance's lease expiries. */
@@ -214,13 +261,22 @@ const LEASE_REFRESH_TICKS = 40;
 interface QueueScripts {
   queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[]]>;
   queueRelease(me: string, ...args: string[]): Promise<number>;
+  queueKeep(marker: string, ...args: string[]): Promise<number[]>;
 }
 
 function withScripts(redis: Redis): Redis & QueueScripts {
   const scripted = redis as Redis & Partial<QueueScripts>;
   if (scripted.queueTick === undefined) redis.defineCommand("queueTick", { numberOfKeys: 1, lua: TICK_SCRIPT });
   if (scripted.queueRelease === undefined) redis.defineCommand("queueRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  if (scripted.queueKeep === undefined) redis.defineCommand("queueKeep", { numberOfKeys: 1, lua: KEEP_SCRIPT });
   return redis as Redis & QueueScripts;
+}
+
+/** The store script's call: its keys depend on the items. */
+function storeScript(redis: Redis): (keysAndArgs: string[], keyCount: number) => Promise<string[]> {
+  const scripted = redis as Redis & { queueStore?: (count: number, ...keysAndArgs: string[]) => Promise<string[]> };
+  if (scripted.queueStore === undefined) redis.defineCommand("queueStore", { lua: STORE_SCRIPT });
+  return (keysAndArgs, keyCount) => (scripted as Required<typeof scripted>).queueStore(keyCount, ...keysAndArgs);
 }
 
 interface Owned {
@@ -241,8 +297,11 @@ interface Kept {
 type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
-  const { log, commands } = options;
+  const { log } = options;
   const workers = withScripts(options.workers);
+  const commands = withScripts(options.commands);
+  const storeItems = storeScript(options.commands);
+  const onceKey = options.onceKey ?? ((id: string): string => `${options.keyPrefix}:queue:seen:${id}`);
   const inHandMax = options.inHand ?? 64;
   const partitions = options.partitions ?? PARTITIONS;
   const leaseMs = options.leaseMs ?? 2_000;
@@ -273,10 +332,15 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     kept.set(keepKey(partition, entryId), { item, partition, entryId });
   }
 
-  function addTo(pipeline: ReturnType<Redis["pipeline"]>, item: QueueItem, partition: number, restored: boolean): void {
-    const fields = ["i", item.id, "k", item.orderingKey, "p", JSON.stringify(item.payload)];
-    if (restored) fields.push("r", "1");
-    pipeline.xadd(keys.stream(partition), "*", ...fields);
+  /** Adds the items in one step; each one's entry id, or "" when its id was stored before. */
+  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean): Promise<string[]> {
+    const keyList: string[] = [];
+    const args: string[] = [String(ONCE_TTL_S)];
+    for (const { item, partition } of placed) {
+      keyList.push(keys.stream(partition), onceKey(item.id));
+      args.push(item.id, item.orderingKey, JSON.stringify(item.payload), restored ? "1" : "0");
+    }
+    return storeItems([...keyList, ...args], keyList.length);
   }
 
   /** Redis's run id (changes at every start of the server, and with a failover). */
@@ -299,17 +363,20 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     for (const { partition, entryId } of lost) kept.delete(keepKey(partition, entryId));
     await learnMarker();
     if (lost.length === 0) return;
-    const pipeline = commands.pipeline();
-    for (const { item, partition } of lost) addTo(pipeline, item, partition, true);
-    const results = (await pipeline.exec()) ?? [];
+    let entryIds: string[] = [];
+    try {
+      entryIds = await add(lost, true);
+    } catch {
+      // tried again at the next check
+    }
     let stored = 0;
     lost.forEach((entry, index) => {
-      const [err, entryId] = results[index] ?? [new Error("no answer"), null];
-      if (err === null && typeof entryId === "string") {
+      const entryId = entryIds[index];
+      if (typeof entryId === "string" && entryId !== "") {
         keep(entry.item, entry.partition, entryId);
         stored += 1;
       } else {
-        kept.set(keepKey(entry.partition, entry.entryId), entry); // tried again at the next check
+        kept.set(keepKey(entry.partition, entry.entryId), entry);
       }
     });
     log.warn({ reason, restored: stored, items: lost.length }, "redis lost stored items: stored again what this instance still kept");
@@ -327,30 +394,20 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       await learnMarker();
       return;
     }
-    const [current, id] = await Promise.all([commands.get(keys.marker), readRunId()]);
-    if (current !== marker) {
+    const entries = [...kept.values()];
+    const [answer, id] = await Promise.all([
+      commands.queueKeep(keys.marker, marker, String(MARKER_TTL_MS), ...entries.flatMap(({ partition, entryId }) => [keys.stream(partition), entryId])),
+      readRunId(),
+    ]);
+    if (answer[0] !== 1) {
+      const current = await commands.get(keys.marker);
       await restoreKept(current === null ? "marker_missing" : "marker_changed");
       return;
     }
-    const restarted = id !== runId;
-    await commands.pexpire(keys.marker, MARKER_TTL_MS);
-    if (kept.size === 0) {
-      runId = id;
-      return;
-    }
-    const entries = [...kept.values()];
-    const pipeline = commands.pipeline();
-    for (const { partition, entryId } of entries) pipeline.xrange(keys.stream(partition), entryId, entryId);
-    pipeline.get(keys.marker);
-    const results = (await pipeline.exec()) ?? [];
-    // The connection carried every command in order: if the marker is still there, the server did not
-    // lose its data in between, and an entry gone is an entry handled (or, after a restart, maybe lost).
-    if (results.at(-1)?.[1] !== marker) return;
-    const gone = entries.filter((_, index) => {
-      const [err, found] = results[index] ?? [new Error("no answer"), null];
-      return err === null && Array.isArray(found) && found.length === 0;
-    });
-    if (restarted) {
+    // Checked in the same step as the entries: with the marker there, the data is, and an entry gone is an
+    // entry handled (or, after a restart that kept the data or a failover, maybe lost).
+    const gone = answer.slice(1).flatMap((index) => entries[index - 1] ?? []);
+    if (id !== runId) {
       runId = id;
       await restoreKept("run_id_changed", gone);
       return;
@@ -522,7 +579,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     chains.set(orderingKey, next);
   }
 
-  // Acknowledgements go out together: every item finished in one turn of the event loop, in one round trip.
+  // Acknowledgements go out together: every item finished within a short window, in one round trip.
   let acks = new Map<string, string[]>();
   let acksSent: Promise<void> | undefined;
 
@@ -530,7 +587,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     const list = acks.get(stream);
     if (list === undefined) acks.set(stream, [entryId]);
     else list.push(entryId);
-    acksSent ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    acksSent ??= new Promise<void>((resolve) => setTimeout(resolve, ACK_WINDOW_MS)).then(async () => {
       const batch = acks;
       acks = new Map();
       acksSent = undefined;
@@ -620,19 +677,21 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     async store(items, timeoutMs) {
       if (items.length === 0) return true;
       const placed = items.map((item) => ({ item, partition: partitionOf(item.orderingKey, partitions) }));
-      const pipeline = commands.pipeline();
-      for (const { item, partition } of placed) addTo(pipeline, item, partition, false);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, timeoutMs, "late")));
       try {
-        const results = await Promise.race([pipeline.exec(), late]);
-        if (results === "late" || results === null) return false;
-        const failed = results.find(([err]) => err !== null)?.[0];
-        if (failed) throw failed;
+        const entryIds = await Promise.race([add(placed, false), late]);
+        if (entryIds === "late") return false;
+        let seenBefore = 0;
         placed.forEach(({ item, partition }, index) => {
-          const entryId = results[index]?.[1];
-          if (typeof entryId === "string") keep(item, partition, entryId);
+          const entryId = entryIds[index];
+          if (typeof entryId === "string" && entryId !== "") keep(item, partition, entryId);
+          else {
+            seenBefore += 1;
+            log.info({ itemId: item.id }, "event stored or answered before; not stored again");
+          }
         });
+        if (seenBefore > 0) options.observer?.duplicate?.(seenBefore);
         startKeeper();
         return true;
       } catch (err) {

@@ -6,7 +6,7 @@ import { redisScheduleStore } from "../schedules/store.js";
 import { createDurableEventQueue } from "./event-queue.js";
 import type { EventQueueObserver } from "./event-queue.js";
 import { connectRedis } from "./redis.js";
-import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
+import { answeredKey, redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
@@ -31,6 +31,8 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
       workers: redis.workers,
       log,
       keyPrefix: options.keyPrefix ?? "slipline",
+      // One mark per event id: stored in the queue, or answered in-process while Redis was slow.
+      onceKey: answeredKey,
       ...(options.runningEvents === undefined ? {} : { inHand: options.runningEvents }),
       ...(metrics.queue === undefined ? {} : { observer: metrics.queue }),
     }),

@@ -18,13 +18,16 @@ const ANSWERED_TTL_S = 24 * 60 * 60;
 /** An event's delivery journal outlives any rerun after a crash. */
 const JOURNAL_TTL_S = 24 * 60 * 60;
 
+/** The mark of an event answered, or stored in the shared queue (which sets it in the same step). */
+export const answeredKey = (eventId: string): string => `${KEY_PREFIX}answered:${eventId}`;
+
 /**
  * Answered events, shared. `claim` only looks: the shared queue already gives each stored event to one
  * worker at a time, so the ledger has only to stop an event answered before (redelivered, or sent to
  * another instance after its job was cleared) from being answered again.
  */
 export function redisLedger(redis: Redis): EventLedger {
-  const key = (eventId: string): string => `${KEY_PREFIX}answered:${eventId}`;
+  const key = answeredKey;
   return {
     async claim(eventId) {
       return (await redis.exists(key(eventId))) === 0;

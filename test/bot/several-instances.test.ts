@@ -130,10 +130,42 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     await waitUntil(() => acked.every((s) => answersByChat(world.platform).has(s.chatId)), 90_000);
     const answers = answersByChat(world.platform);
     expect(acked.filter((s) => !answers.has(s.chatId))).toEqual([]);
+    // Redis kept its data (append-only file): nothing was answered twice.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect([...answersByChat(world.platform)].filter(([, list]) => list.length > 1)).toEqual([]);
     // While Redis was away, events were handled where they arrived, and said so.
     expect(a.process.output() + b.process.output()).toMatch(/events not stored in redis; handling them in this process/);
     await whenReady(a);
     await whenReady(b);
+  });
+
+  it("Redis back empty mid-burst (no persistence): every acknowledged event is answered, none twice", async () => {
+    const redis = await startTestRedis({ persistence: false });
+    cleanups.push(() => redis.stop());
+    const world = await startWorld(300);
+    cleanups.push(() => world.close());
+    const a = await instance(world, redis);
+    const b = await instance(world, redis);
+    let restarting: Promise<void> | undefined;
+    const sent = await burst(world, {
+      count: 200,
+      perSecond: 100,
+      firstChat: 0x48000,
+      target: (n) => (n % 2 === 0 ? a.webhookUrl : b.webhookUrl),
+      onSent: (n) => {
+        if (n === 60) restarting = redis.restart({ downMs: 500 });
+      },
+    });
+    await restarting;
+    const acked = sent.filter((s) => s.status === 200);
+    expect(acked.length).toBe(sent.length);
+    await waitUntil(() => acked.every((s) => answersByChat(world.platform).has(s.chatId)), 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a second answer, which must not come
+    const answers = answersByChat(world.platform);
+    expect(acked.filter((s) => !answers.has(s.chatId))).toEqual([]);
+    expect([...answers].filter(([, list]) => list.length > 1)).toEqual([]);
+    // The instances noticed and stored again what they still kept.
+    expect(a.process.output() + b.process.output()).toMatch(/redis lost stored items: stored again what this instance still kept/);
   });
 
   it("one chat's events are handled one at a time and in order, though they reach different instances", async () => {
