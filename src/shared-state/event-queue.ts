@@ -252,6 +252,20 @@ for i = 3, #ARGV, 2 do
 end
 return out`;
 
+// Acknowledges handled entries and deletes them, stream by stream: KEYS are the streams, ARGV the group,
+// then for each stream the count of its ids and the ids.
+const ACK_SCRIPT = `
+local at = 2
+for i = 1, #KEYS do
+  local count = tonumber(ARGV[at])
+  local ids = {}
+  for j = 1, count do ids[j] = ARGV[at + j] end
+  redis.call('XACK', KEYS[i], ARGV[1], unpack(ids))
+  redis.call('XDEL', KEYS[i], unpack(ids))
+  at = at + count + 1
+end
+return 1`;
+
 /** A lease key outlives its owner this long at most (it only clears leases nobody gave back). */
 const LEASE_TTL_MS = 60_000;
 /** The ticks between two pushes of this instance's lease expiries. */
@@ -262,6 +276,7 @@ interface QueueScripts {
   queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[]]>;
   queueRelease(me: string, ...args: string[]): Promise<number>;
   queueKeep(marker: string, ...args: string[]): Promise<number[]>;
+  queueAck(streamCount: number, ...keysAndArgs: string[]): Promise<number>;
 }
 
 function withScripts(redis: Redis): Redis & QueueScripts {
@@ -269,6 +284,7 @@ function withScripts(redis: Redis): Redis & QueueScripts {
   if (scripted.queueTick === undefined) redis.defineCommand("queueTick", { numberOfKeys: 1, lua: TICK_SCRIPT });
   if (scripted.queueRelease === undefined) redis.defineCommand("queueRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   if (scripted.queueKeep === undefined) redis.defineCommand("queueKeep", { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  if (scripted.queueAck === undefined) redis.defineCommand("queueAck", { lua: ACK_SCRIPT });
   return redis as Redis & QueueScripts;
 }
 
@@ -591,11 +607,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       const batch = acks;
       acks = new Map();
       acksSent = undefined;
-      const pipeline = workers.pipeline();
-      for (const [key, ids] of batch) pipeline.xack(key, GROUP, ...ids).xdel(key, ...ids);
-      const results = (await pipeline.exec()) ?? [];
-      const failed = results.find(([err]) => err !== null)?.[0];
-      if (failed) throw failed;
+      const streams = [...batch.keys()];
+      await workers.queueAck(streams.length, ...streams, GROUP, ...[...batch.values()].flatMap((ids) => [String(ids.length), ...ids]));
     });
     return acksSent;
   }

@@ -38,8 +38,17 @@ export function redisLedger(redis: Redis): EventLedger {
   };
 }
 
+/** A script by its hash: defined once on the connection, then each call sends the hash, not the text. */
+function scriptCommand(redis: Redis, name: string, numberOfKeys: number, lua: string): (...args: string[]) => Promise<unknown> {
+  const scripted = redis as Redis & Record<string, ((...args: string[]) => Promise<unknown>) | undefined>;
+  if (scripted[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
+  return (...args) => (scripted[name] as (...args: string[]) => Promise<unknown>)(...args);
+}
+
 export function redisJournal(redis: Redis): DeliveryJournal {
   const key = (eventId: string): string => `${KEY_PREFIX}delivery:${eventId}`;
+  // One step per write (the field and the expiry), one command on the wire.
+  const write = scriptCommand(redis, "journalWrite", 1, "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('EXPIRE', KEYS[1], ARGV[3]) return 1");
   return {
     async read(eventId) {
       const fields = await redis.hgetall(key(eventId));
@@ -50,7 +59,7 @@ export function redisJournal(redis: Redis): DeliveryJournal {
       return batches;
     },
     async write(eventId, batch, state) {
-      await redis.multi().hset(key(eventId), String(batch), state).expire(key(eventId), JOURNAL_TTL_S).exec();
+      await write(key(eventId), String(batch), state, String(JOURNAL_TTL_S));
     },
   };
 }
@@ -100,9 +109,10 @@ export function redisVersions(redis: Redis): MessageVersions {
     if not before[1] then return 'first' end
     if before[2] == ARGV[2] then return 'same' end
     return 'changed'`;
+  const record = scriptCommand(redis, "versionRecord", 1, script);
   return {
     async record(messageId, timestamp, fingerprint) {
-      const answer = await redis.eval(script, 1, `${KEY_PREFIX}message:${messageId}`, String(timestamp), fingerprint, String(VERSION_TTL_MS), CHATTER);
+      const answer = await record(`${KEY_PREFIX}message:${messageId}`, String(timestamp), fingerprint, String(VERSION_TTL_MS), CHATTER);
       if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
       throw new Error(`unexpected answer from redis: ${String(answer)}`);
     },
