@@ -8,7 +8,7 @@
 // Delivery, once and honestly: the first batch of an event's answer uses its reply token, later batches
 // and answers whose token is gone are pushed with an X-Line-Retry-Key made from the event id and batch,
 // so a repeated push (a rerun after a crash, another instance) is answered 409 instead of sent twice. With
-// shared state, a journal records which batches went out and which replies were tried.
+// shared state, a journal records which replies were tried.
 import { randomUUID } from "node:crypto";
 import { v5 as uuidv5 } from "uuid";
 import type { messagingApi } from "@line/bot-sdk";
@@ -22,7 +22,10 @@ import type { Delivery, LineCallOptions, PushReason } from "./calls.js";
 
 export type { Delivery, LineEndpoint, LineObserver, NotDeliveredReason, PushReason } from "./calls.js";
 
-/** What an earlier run of an event did, batch by batch: written before a reply is tried and when a batch is done. */
+/**
+ * What an earlier run of an event did, batch by batch: written before a reply is tried. ("done", written by
+ * earlier versions when a batch went out, is still read: such a batch is not sent again.)
+ */
 export interface DeliveryJournal {
   read(eventId: string): Promise<ReadonlyMap<number, BatchState>>;
   write(eventId: string, batch: number, state: BatchState): Promise<void>;
@@ -186,7 +189,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
               const replied = await calls.reply(token, batch, triedBefore, log);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;
             }
-            await note(number, "done");
+            // No "done" mark: a rerun repeats nothing that LINE would take twice (the token is spent, the
+            // push's retry key is answered 409), and one write fewer on every event is worth a refused call
+            // on the rare rerun.
             deliveries.push(delivery);
           }
         },

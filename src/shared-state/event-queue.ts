@@ -125,8 +125,10 @@ export const PARTITIONS = 64;
 
 /** An id's mark lasts a day: LINE redelivers for about 20 minutes. */
 const ONCE_TTL_S = 24 * 60 * 60;
+/** An entry handed out this many times without being finished is given up. */
+const MAX_DELIVERIES = 5;
 /** Acknowledgements wait this long to go out together. */
-const ACK_WINDOW_MS = 20;
+const ACK_WINDOW_MS = 100;
 
 /** Every instance reads as this one consumer, so a partition's pending entries go with its lease. */
 const CONSUMER = "owner";
@@ -628,6 +630,28 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     if (inHand === 0) for (const idle of idleWaiters.splice(0)) idle();
   }
 
+  /**
+   * An entry handed out MAX_DELIVERIES times and never finished has taken its instance down each time (a
+   * handler's own errors are caught): it is given up, with an error line, so it cannot stop a partition.
+   */
+  async function giveUpPoison(list: readonly number[]): Promise<void> {
+    const pipeline = workers.pipeline();
+    for (const p of list) pipeline.xpending(keys.stream(p), GROUP, "-", "+", 10_000);
+    const results = (await pipeline.exec()) ?? [];
+    const givenUp: Promise<void>[] = [];
+    for (const [index, [err, pending]] of results.entries()) {
+      const p = list[index];
+      if (err !== null || p === undefined || !Array.isArray(pending)) continue;
+      for (const entry of pending as [string, string, number, number][]) {
+        const [entryId, , , deliveries] = entry;
+        if (deliveries < MAX_DELIVERIES) continue;
+        log.error({ partition: p, entryId, deliveries }, "stored event given up: every instance that took it stopped before it was finished");
+        givenUp.push(acknowledge(keys.stream(p), entryId).catch(() => undefined));
+      }
+    }
+    await Promise.all(givenUp); // before the pending entries are read
+  }
+
   async function readOnce(connection: Redis): Promise<void> {
     const readable = [...owned].filter(([, state]) => !state.releasing);
     const history = readable.filter(([, state]) => state.unreadHistory).map(([p]) => p);
@@ -636,6 +660,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         const state = owned.get(p);
         if (state !== undefined) state.unreadHistory = false;
       }
+      await giveUpPoison(history);
       // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
       const reply = (await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...history.map(keys.stream), ...history.map(() => "0"))) as StreamReply;
       take(reply, true);
