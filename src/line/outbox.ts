@@ -78,6 +78,12 @@ export interface DeliveryTarget {
   replyMayHaveBeenUsed?: boolean;
   /** False when this is surely the event's first run (the shared queue says so): no journal to read. Default: read it. */
   mayHaveRunBefore?: boolean;
+  /**
+   * False when a rerun would surely come within the reply token's minute, where "Invalid reply token"
+   * already says the reply went out (see `replyMayHaveBeenUsed`): the reply attempt need not be journalled.
+   * Default: journal it.
+   */
+  journalReply?: boolean;
 }
 
 /** A reply token must be used within a minute of its event (LINE's Messaging API reference). */
@@ -185,7 +191,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
               delivery = await push(deliveries.length === 0 ? "no_reply_token" : "second_batch");
             } else {
               const triedBefore = before.get(number) === "reply_attempted" || (number === 0 && target.replyMayHaveBeenUsed === true);
-              await note(number, "reply_attempted");
+              if (target.journalReply !== false) await note(number, "reply_attempted");
               const replied = await calls.reply(token, batch, triedBefore, log);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;
             }

@@ -112,6 +112,12 @@ interface Tracked {
   storedOnce?: boolean;
 }
 
+/**
+ * A stored event younger than this at its first run has its reply attempt unjournalled: a rerun replies
+ * within the token's minute (a crash found in 2 s, the service's retries under 20 s).
+ */
+const UNJOURNALLED_AGE_MS = 20_000;
+
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
 const APOLOGY_TIMEOUT_MS = 3_000;
 
@@ -135,10 +141,21 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     // Within the token's life, an earlier run's reply is the only way its token can be used up already.
     const replyMayHaveBeenUsed =
       tracked.mayHaveRunBefore === true && event.timestamp !== undefined && now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS;
-    // From the shared queue, an event not marked as maybe run before has no earlier run to look up.
+    // From the shared queue, an event not marked as maybe run before has no earlier run to look up. And a
+    // young one needs no journal of its reply: a rerun after a crash comes within seconds (the queue's
+    // lease) and, even after the slip service's retries, replies within the token's minute, where a spent
+    // token says the first reply went out.
     const firstRun = tracked.storedOnce === true && tracked.mayHaveRunBefore !== true;
+    const young = event.timestamp !== undefined && now().getTime() - event.timestamp < UNJOURNALLED_AGE_MS;
     tracked.outlet ??= outbox.forEvent(
-      { replyToken: event.replyToken, chat: event.chat, eventId: event.eventId, replyMayHaveBeenUsed, ...(firstRun ? { mayHaveRunBefore: false } : {}) },
+      {
+        replyToken: event.replyToken,
+        chat: event.chat,
+        eventId: event.eventId,
+        replyMayHaveBeenUsed,
+        ...(firstRun ? { mayHaveRunBefore: false } : {}),
+        ...(firstRun && young ? { journalReply: false } : {}),
+      },
       eventLogOf(tracked),
     );
     return tracked.outlet;

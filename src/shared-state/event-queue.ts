@@ -376,29 +376,33 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     runId = id;
   }
 
+  /** Items to store again, taken out of `kept` until Redis has them again. */
+  const toRestore: Kept[] = [];
+
   /** Stores again what Redis lost (or may have): the items given, or everything kept. */
   async function restoreKept(reason: string, lost: readonly Kept[] = [...kept.values()]): Promise<void> {
-    for (const { partition, entryId } of lost) kept.delete(keepKey(partition, entryId));
-    await learnMarker();
-    if (lost.length === 0) return;
-    let entryIds: string[] = [];
-    try {
-      entryIds = await add(lost, true);
-    } catch {
-      // tried again at the next check
+    for (const entry of lost) {
+      kept.delete(keepKey(entry.partition, entry.entryId));
+      toRestore.push(entry);
     }
-    let stored = 0;
-    lost.forEach((entry, index) => {
-      const entryId = entryIds[index];
-      if (typeof entryId === "string" && entryId !== "") {
-        keep(entry.item, entry.partition, entryId);
-        stored += 1;
-      } else {
-        kept.set(keepKey(entry.partition, entry.entryId), entry);
-      }
-    });
-    log.warn({ reason, restored: stored, items: lost.length }, "redis lost stored items: stored again what this instance still kept");
-    options.observer?.restored?.(stored);
+    if (toRestore.length > 0) log.warn({ reason, items: toRestore.length }, "redis lost stored items: stored again what this instance still kept");
+    await learnMarker();
+    await flushRestore();
+  }
+
+  /** Stores the items waiting to be stored again; on failure they wait for the next look. */
+  async function flushRestore(): Promise<void> {
+    if (toRestore.length === 0) return;
+    const batch = toRestore.splice(0);
+    let entryIds: string[];
+    try {
+      entryIds = await add(batch, true);
+    } catch (err) {
+      toRestore.unshift(...batch);
+      throw err;
+    }
+    batch.forEach((entry, index) => keep(entry.item, entry.partition, entryIds[index] ?? ""));
+    options.observer?.restored?.(batch.length);
   }
 
   /**
@@ -412,6 +416,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       await learnMarker();
       return;
     }
+    await flushRestore();
     const entries = [...kept.values()];
     const [answer, id] = await Promise.all([
       commands.queueKeep(keys.marker, marker, String(MARKER_TTL_MS), ...entries.flatMap(({ partition, entryId }) => [keys.stream(partition), entryId])),
@@ -571,7 +576,9 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         inHand += 1;
         const state = owned.get(partition);
         if (state !== undefined) state.inHand += 1;
-        run(orderingKey, () => handleOne(payload, { id, mayHaveRunBefore }).finally(() => finish(stream, partition, entryId, true)));
+        // Counted against the partition as owned now: if it is lost and claimed again meanwhile, the new
+        // ownership starts from nothing in hand.
+        run(orderingKey, () => handleOne(payload, { id, mayHaveRunBefore }).finally(() => finish(stream, partition, entryId, state ?? true)));
       }
     }
     if (recovered > 0) options.observer?.recovered?.(recovered);
@@ -615,17 +622,17 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     return acksSent;
   }
 
-  async function finish(stream: string, partition: number, entryId: string, counted: boolean): Promise<void> {
+  /** `counted`: the item was counted in hand (and against this ownership of its partition, when given). */
+  async function finish(stream: string, partition: number, entryId: string, counted: Owned | boolean): Promise<void> {
     try {
       await acknowledge(stream, entryId);
     } catch (err) {
       log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
     }
     kept.delete(keepKey(partition, entryId));
-    if (!counted) return;
+    if (counted === false) return;
     inHand -= 1;
-    const state = owned.get(partition);
-    if (state !== undefined) state.inHand -= 1;
+    if (counted !== true) counted.inHand -= 1;
     wakeReader();
     if (inHand === 0) for (const idle of idleWaiters.splice(0)) idle();
   }
@@ -745,7 +752,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       running = true;
       // Start-up waits for Redis (the workers' connection waits for it).
       await workers.ping();
-      reader = workers.duplicate({ connectionName: "slipline-queue-reader" });
+      reader = workers.duplicate({ connectionName: "slipline-queue-reader", enableAutoPipelining: false });
       const learnReaderId = (): void => {
         void reader?.client("ID").then((id) => (readerId = Number(id)), () => (readerId = undefined));
       };
@@ -772,7 +779,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     },
 
     get stats() {
-      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size };
+      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size + toRestore.length };
     },
 
     async stopWorkers(graceMs) {
@@ -790,7 +797,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       await workers.zrem(keys.instances, me).catch(() => undefined);
       await releaseIdle(true).catch(() => undefined);
       // What this instance stored is kept until it is seen handled somewhere, while the grace lasts.
-      while (kept.size > 0 && keeperTimer !== undefined && Date.now() < deadline) {
+      while (kept.size + toRestore.length > 0 && keeperTimer !== undefined && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(keepCheckMs, Math.max(0, deadline - Date.now()))));
       }
       return left;

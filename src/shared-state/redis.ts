@@ -33,9 +33,13 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: reconnect,
     connectionName: "slipline",
+    enableAutoPipelining: true,
   });
   const workers = new Redis(options.url, {
     maxRetriesPerRequest: null,
+    // Commands issued in one turn of the event loop go out in one write: on a busy host each write (a system
+    // call that wakes redis-server) costs more than the command itself.
+    enableAutoPipelining: true,
     retryStrategy: reconnect,
     connectionName: "slipline-workers",
   });
