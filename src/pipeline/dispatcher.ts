@@ -112,6 +112,9 @@ interface Tracked {
   storedOnce?: boolean;
 }
 
+/** LINE's event timestamps and this host's clock may differ by this much. */
+const CLOCK_MARGIN_MS = 10_000;
+
 /**
  * A stored event younger than this at its first run has its reply attempt unjournalled: a rerun replies
  * within the token's minute (a crash found in 2 s, the service's retries under 20 s).
@@ -138,9 +141,13 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    // Within the token's life, an earlier run's reply is the only way its token can be used up already.
+    // Within the token's life (less a margin for clocks), another run's reply is the only way its token can
+    // be spent already: for a stored event, an earlier run (a crash, Redis lost it) or this instance's own
+    // in-process run while Redis answered the store too late.
     const replyMayHaveBeenUsed =
-      tracked.mayHaveRunBefore === true && event.timestamp !== undefined && now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS;
+      (tracked.mayHaveRunBefore === true || tracked.storedOnce === true) &&
+      event.timestamp !== undefined &&
+      now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS - CLOCK_MARGIN_MS;
     // From the shared queue, an event not marked as maybe run before has no earlier run to look up. And a
     // young one needs no journal of its reply: a rerun after a crash comes within seconds (the queue's
     // lease) and, even after the slip service's retries, replies within the token's minute, where a spent

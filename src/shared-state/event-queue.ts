@@ -409,7 +409,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
    * One look: did Redis lose its data? Which kept items are handled (gone from their stream)? The marker
    * gone or another: everything kept is stored again. Only the run id changed (a restart that kept the
    * data, or a failover to a replica that may have lagged): the kept items missing from their streams are
-   * stored again; those were handled or lost, and a handled one is stopped by the ledger of answered events.
+   * stored again; those were handled or lost, and a handled one's second run sends nothing (it is handed
+   * over as possibly answered: its reply token is spent, its pushes' retry keys answered 409).
    */
   async function checkKept(): Promise<void> {
     if (marker === undefined) {
