@@ -7,7 +7,7 @@ import globals from "globals";
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", "test-output/", "data/"] },
   js.configs.recommended,
-  { files: ["bench/**/*.mjs", "scripts/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
+  { files: ["bench/**/*.mjs", "test/**/*.mjs", "scripts/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
   {
     files: ["**/*.ts"],
     extends: [...tseslint.configs.recommendedTypeChecked],

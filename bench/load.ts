@@ -7,7 +7,7 @@
 // token is issued by the LINE stand-in for a label of that event alone, and the stand-in records a reply
 // under that label (bench/line-stand-in.ts). A push (the bot's fallback when a reply fails) is matched by its
 // retry key, which the bot derives from the event id.
-import { createHmac } from "node:crypto";
+import { signBody } from "../test/helpers/webhook.js";
 import { Pool } from "undici";
 import { retryKeyFor } from "../src/line/outbox.js";
 import type { Arrival } from "./line-stand-in.js";
@@ -201,7 +201,7 @@ export async function runStep(target: LoadTarget, plan: StepPlan): Promise<StepM
   }
   const bodies = requests.map((request) => {
     const body = webhookBody(request.events, tokens);
-    const signature = createHmac("sha256", target.channelSecret).update(body).digest("base64");
+    const signature = signBody(body, target.channelSecret);
     return { body, signature };
   });
 

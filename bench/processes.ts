@@ -1,7 +1,6 @@
 // Child processes for the benchmark: start, wait until ready, read their CPU time and peak memory, stop.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
 import { once } from "node:events";
 
 export interface Child {
@@ -12,17 +11,10 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** A free loopback port: bind port 0, read it, release it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  server.close();
-  await once(server, "close");
-  return port;
-}
+/** Free ports and the private redis-server come from the test kit, shared with the tests. */
+export { freePort } from "../test/helpers/free-port.js";
+export { startTestRedis as startRedis } from "../test/helpers/redis-server.js";
+export type { TestRedis } from "../test/helpers/redis-server.js";
 
 /**
  * Starts `node <args>` and resolves once it prints a JSON line with `ready: true` (or, with
@@ -108,53 +100,6 @@ async function stopByPid(child: ChildProcess, killAfterMs: number): Promise<void
   const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
   await gone;
   clearTimeout(timer);
-}
-
-/** One PING on a new connection; true when the answer is +PONG. */
-function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port });
-    let answer = "";
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.on("error", () => done(false));
-    socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (chunk) => {
-      answer += chunk.toString("latin1");
-      if (answer.includes("\r\n")) done(answer.startsWith("+PONG"));
-    });
-  });
-}
-
-/**
- * A private redis-server (Debian's /usr/bin/redis-server) on a free loopback port, with no persistence;
- * resolves once it answers PING. `ready.url` is its redis:// URL. Never the machine's shared Redis.
- */
-export async function startRedis(timeoutMs = 15_000): Promise<Child> {
-  const port = await freePort();
-  const child = spawn("/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const stderr: string[] = [];
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr.push(chunk);
-    if (stderr.length > 50) stderr.shift();
-  });
-  const stop = () => stopByPid(child, 5_000);
-  const deadline = Date.now() + timeoutMs;
-  // Bounded by the deadline: PING every 50 ms until it answers.
-  while (!(await redisPing(port))) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited before it was ready:\n${stderr.join("")}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`redis-server not ready after ${timeoutMs} ms:\n${stderr.join("")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { name: "redis-server", process: child, ready: { ready: true, url: `redis://127.0.0.1:${port}`, port }, stop };
 }
 
 /**

@@ -1,11 +1,13 @@
 // `npm run bench`: slipline against the official echo-bot pattern under the same open-loop webhook load,
 // all on loopback, in two layouts (one instance in memory; two instances sharing a private redis-server,
-// the load split between them), plus the qr-image and history-query figures, and three scenarios with a
+// the load split between them), plus the qr-image and history-query figures, and five scenarios with a
 // slow slip service (bench/slow-service.ts: goodput, and SIGTERM mid-burst; bench/sigkill.ts: SIGKILL of
-// one of two instances mid-burst). Prints tables; writes JSON to bench/results/.
+// one of two instances mid-burst; bench/capacity.ts: what a second instance adds; bench/redis-loss.ts:
+// Redis back empty mid-burst), and how long idle connections at the cap keep the webhook out
+// (bench/idle-connections.ts). Prints tables and the goals; writes JSON to bench/results/.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child } from "./processes.js";
+import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
@@ -13,7 +15,10 @@ import { benchQrCheck } from "./qr-check.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
-import { formatGoals, judgeGoals, type LayoutSteps } from "./goals.js";
+import { formatGoals, judgeGoals, judgeScaleOut, type LayoutSteps } from "./goals.js";
+import { benchCapacity, capacityLine } from "./capacity.js";
+import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
+import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -37,8 +42,12 @@ const ACCESS_TOKEN = "bench-access-token";
 const SLOW = { latencyMs: 2_000, eventsPerSecond: 100, text: "qr 150" };
 const GOODPUT_EVENTS = QUICK ? 100 : 300;
 const SIGTERM_EVENTS = QUICK ? 200 : 300;
-// SIGKILL of one of two instances: quick runs send fewer events; the lock's expiry (10-15 s) is the same.
+// SIGKILL of one of two instances: quick runs send fewer events; the lease's expiry is the same.
 const SIGKILL = QUICK ? { events: 60, killAfterEvents: 30 } : { events: 300, killAfterEvents: 150 };
+// What a second instance adds: a burst of chats against the slow service, one instance, then two on Redis.
+const CAPACITY_EVENTS = QUICK ? 150 : 400;
+// Redis back empty mid-burst (two instances, no persistence): the restart after a second of the burst.
+const REDIS_LOSS = QUICK ? { events: 150, restartAfterEvents: 60 } : { events: 200, restartAfterEvents: 100 };
 // The load's events come from staff: 3,000 staff users (1:1 chats) and 1,500 staff groups, in rotation. At
 // 2,000 events/s a 1:1 chat comes round again after about 2.1 s and a group after 2.5 s. Each list fits in
 // one environment variable (at most 128 KiB on Linux): about 100 KiB and 50 KiB.
@@ -91,7 +100,7 @@ interface BotFigures {
 /** What one layout runs: its bot processes, and the redis-server they share (if any). */
 interface Layout {
   bots: Child[];
-  redis?: Child;
+  redis?: TestRedis;
 }
 
 interface LayoutFigures {
@@ -205,7 +214,7 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
 /** One step of load at `rate` on an open layout. */
 async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox: Child): Promise<void> {
   const { layout, pids, withService, name } = open;
-  const redisPid = layout.redis?.process.pid;
+  const redisPid = layout.redis?.pid();
   const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
   const eachCpu = () => pids.map((pid) => cpuSeconds(pid));
   // The echo bot has no /metrics.
@@ -255,7 +264,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
 async function closeLayout(open: OpenLayout): Promise<LayoutFigures> {
   try {
     const perInstance = open.pids.map((pid) => round(peakRssMiB(pid), 1));
-    const redisPid = open.layout.redis?.process.pid;
+    const redisPid = open.layout.redis?.pid();
     return {
       steps: open.steps,
       peakRssMiB: perInstance.reduce((sum, mib) => sum + mib, 0),
@@ -337,6 +346,9 @@ interface Scenarios {
   goodput: Awaited<ReturnType<typeof benchGoodput>>;
   sigterm: Awaited<ReturnType<typeof benchSigterm>>;
   sigkill: Awaited<ReturnType<typeof benchSigkill>>;
+  capacity: Awaited<ReturnType<typeof benchCapacity>>;
+  redisLoss: Awaited<ReturnType<typeof benchRedisLoss>>;
+  idleConnections: Awaited<ReturnType<typeof benchIdleConnections>>;
 }
 
 /** The qr-image and history-query figures, and the three scenarios with a slow slip service. */
@@ -352,10 +364,16 @@ async function runScenarios(line: Child): Promise<Scenarios> {
   const sigterm = await benchSigterm(slowSetup, { events: SIGTERM_EVENTS, sigtermAfterMs: 1_500, exitWaitMs: 45_000 });
   process.stderr.write("SIGKILL of one of two instances mid-burst...\n");
   const sigkill = await benchSigkill(slowSetup, { ...SIGKILL, waitMs: 90_000, watchAfterKillMs: 25_000 });
-  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill };
+  process.stderr.write("capacity: one instance, then two on Redis...\n");
+  const capacity = await benchCapacity(slowSetup, { events: CAPACITY_EVENTS, waitMs: 90_000 });
+  process.stderr.write("Redis back empty mid-burst...\n");
+  const redisLoss = await benchRedisLoss(slowSetup, { ...REDIS_LOSS, downMs: 500, waitMs: 90_000 });
+  process.stderr.write("connections that send nothing, up to the cap...\n");
+  const idleConnections = await benchIdleConnections();
+  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections };
 }
 
-function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill }: Scenarios): void {
+function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections }: Scenarios): void {
   console.log(
     `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
   );
@@ -393,9 +411,12 @@ function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigk
       `answered twice ${sigkill.answeredTwice} (goal 0: ${sigkill.answeredTwice === 0 ? "met" : "MISSED"}), ` +
       `second pushes refused 409 ${sigkill.duplicatePushesRefused}, rejected by the stand-in ${sigkill.rejectedByLine}; ` +
       `answered: ${sigkill.acknowledgedReal} real, ${sigkill.acknowledgedUnavailable} "service unavailable", ${sigkill.acknowledgedOther} other; ` +
-      `taken up again by the survivor ${sigkill.recoveredBySurvivor}; last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
+      `taken up again by the survivor ${sigkill.recoveredBySurvivor}, answered ${round(sigkill.takeoverFirstAnswerMs / 1000, 2)} to ${round(sigkill.takeoverLastAnswerMs / 1000, 2)} s after the kill; ` +
+      `last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
       `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
-  );
+  );  console.log(capacityLine(capacity));
+  console.log(redisLossLine(redisLoss));
+  console.log(idleConnectionsLine(idleConnections));
 }
 
 /** This build against the BENCH_BEFORE build, one instance each, rate by rate. */
@@ -462,7 +483,7 @@ async function main(): Promise<void> {
       opened.push(
         await openLayout(
           "echo",
-          async () => ({ bots: [await startChild("echo bot", [...profileArgs, "bench/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
+          async () => ({ bots: [await startChild("echo bot", [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
           line,
           sandbox,
           false,
@@ -474,9 +495,9 @@ async function main(): Promise<void> {
           await openLayout(
             "slipline x2 + redis",
             async () => {
-              const layout: Layout = { bots: [], redis: await startRedis() };
+              const layout: Layout = { bots: [], redis: await startRedis({ persistence: false }) };
               try {
-                const env = { REDIS_URL: String(layout.redis?.ready.url) };
+                const env = { REDIS_URL: String(layout.redis?.url) };
                 layout.bots.push(await startSlipline("slipline A (redis)", env));
                 layout.bots.push(await startSlipline("slipline B (redis)", env));
                 return layout;
@@ -558,7 +579,21 @@ async function main(): Promise<void> {
     );
     if (scenarios) printScenarios(scenarios);
 
-    const goals = judgeGoals(stepsOf("echo bot", baseline), [stepsOf("one instance", slipline), ...(redisPair ? [stepsOf("2 + Redis", redisPair)] : [])]);
+    const goals = [
+      ...judgeGoals(stepsOf("echo bot", baseline), [stepsOf("one instance", slipline), ...(redisPair ? [stepsOf("2 + Redis", redisPair)] : [])]),
+      ...(redisPair === undefined
+        ? []
+        : judgeScaleOut(stepsOf("one instance", slipline), stepsOf("2 + Redis", redisPair), {
+            ...(scenarios === undefined
+              ? {}
+              : {
+                  capacity: scenarios.capacity,
+                  takeover: { lastAnswerMs: scenarios.sigkill.takeoverLastAnswerMs },
+                  sigkill: scenarios.sigkill,
+                  redisLoss: scenarios.redisLoss,
+                }),
+          })),
+    ];
     console.log("\nGoals (slipline against the echo bot in this run):");
     console.log(formatGoals(goals));
     if (redisRoundTrip) console.log(redisRoundTripLine(redisRoundTrip));
@@ -587,7 +622,14 @@ async function main(): Promise<void> {
                 qrImage: scenarios.qrImage,
                 qrCheck: scenarios.qrCheck,
                 historyQuery: scenarios.historyQuery,
-                slowService: { goodput: scenarios.goodput, sigterm: scenarios.sigterm, sigkill: scenarios.sigkill },
+                slowService: {
+                  goodput: scenarios.goodput,
+                  sigterm: scenarios.sigterm,
+                  sigkill: scenarios.sigkill,
+                  capacity: scenarios.capacity,
+                  redisLoss: scenarios.redisLoss,
+                },
+                idleConnections: scenarios.idleConnections,
               }),
         },
         null,

@@ -11,7 +11,7 @@
 // time from the kill to the last answer.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Arrival } from "./line-stand-in.js";
-import { metricSum, startRedis, type Child } from "./processes.js";
+import { metricSum, startRedis } from "./processes.js";
 import { quantile } from "./stats.js";
 import {
   classify,
@@ -77,8 +77,14 @@ export interface SigkillFigures {
   /** The same for the events acknowledged by the killed instance. */
   killedAnswerP50Ms: number;
   killedAnswerP99Ms: number;
-  /** Stored events the survivor logged as "found in the hands of a worker that stopped; taken up again". */
+  /** Stored events the survivor logged as "found in the hands of an instance that stopped; taken up again". */
   recoveredBySurvivor: number;
+  /**
+   * Takeover: from the kill to the survivor's answers to the events the dead instance held (those it took up
+   * again), ms: the first and the last of them.
+   */
+  takeoverFirstAnswerMs: number;
+  takeoverLastAnswerMs: number;
   survivorOutcomes: Record<string, number>;
   /** The survivor's warnings and errors, by message. */
   survivorWarnings: Record<string, number>;
@@ -97,19 +103,20 @@ export async function benchSigkill(setup: SlowServiceSetup, plan: SigkillPlan): 
   const lineControlUrl = String(setup.line.ready.controlUrl);
   const events = planEvents(plan.events);
   const logs = [newBotLog(), newBotLog()] as const;
-  const started: Child[] = [];
+  const started: { stop(): Promise<void> }[] = [];
   try {
-    const redis = await startRedis();
+    const redis = await startRedis({ persistence: false });
     started.push(redis);
     const sandbox = await startSlowSandbox(setup.latencyMs);
     started.push(sandbox);
-    const redisEnv = { REDIS_URL: String(redis.ready.url) };
+    const redisEnv = { REDIS_URL: redis.url };
     const staff = events.map((event) => event.userId);
     const bots = [
-      await startBot(setup, sandbox, staff, logs[0], redisEnv, "slipline A (redis)"),
-      await startBot(setup, sandbox, staff, logs[1], redisEnv, "slipline B (redis)"),
+      await startBot(setup, sandbox, staff, logs[0], redisEnv, "slipline A (redis)", "/readyz"),
+      await startBot(setup, sandbox, staff, logs[1], redisEnv, "slipline B (redis)", "/readyz"),
     ] as const;
     started.push(...bots);
+    await sleep(1_500); // the queue's partitions shared out between the two
     const exits = bots.map((bot) => new Promise<NodeJS.Signals | null>((resolve) => bot.process.once("exit", (_code, signal) => resolve(signal))));
 
     const bodies = await prepare(setup, events);
@@ -181,6 +188,12 @@ export async function benchSigkill(setup: SlowServiceSetup, plan: SigkillPlan): 
       });
     const all = latencies(() => true);
     const ofKilled = latencies((index) => sentTo[index] === "killed");
+    // The first answer to each event the survivor took up again.
+    const takenUp = survivorLog.recoveredIds.flatMap((id) => {
+      const chatId = events.find((event) => event.eventId === id)?.chatId;
+      const answer = chatId === undefined ? undefined : first(chatId);
+      return answer === undefined ? [] : [answer.at];
+    });
     const lastAnswer = Math.max(killedAt, ...[...sends.values()].flatMap((list) => list.map((send) => send.at)));
     const otherAnswerTexts = [...sends.values()]
       .flatMap((list) => list.filter((send) => send.kind === "other").map((send) => send.text ?? "(no text message)"))
@@ -216,6 +229,8 @@ export async function benchSigkill(setup: SlowServiceSetup, plan: SigkillPlan): 
       killedAnswerP50Ms: round(quantile(ofKilled, 0.5)),
       killedAnswerP99Ms: round(quantile(ofKilled, 0.99)),
       recoveredBySurvivor: survivorLog.recovered,
+      takeoverFirstAnswerMs: round(Math.min(...takenUp) - killedAt),
+      takeoverLastAnswerMs: round(Math.max(...takenUp) - killedAt),
       survivorOutcomes: countBy(survivorLog.outcomes),
       survivorWarnings: survivorLog.warnings,
       killedOutcomes: countBy(killedLog.outcomes),

@@ -5,7 +5,7 @@
 //  - SIGTERM mid-burst: the same burst, with SIGTERM sent to the bot (by PID) part-way; whether every
 //    event it acknowledged is still answered, what it does with the rest, and how it exits.
 // Every event is a webhook of its own from a chat of its own, so an answer at the stand-in names its event.
-import { createHmac } from "node:crypto";
+import { signBody } from "../test/helpers/webhook.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 import type { Arrival } from "./line-stand-in.js";
@@ -219,7 +219,7 @@ export async function sendBurst(
   eventsPerSecond: number,
   at?: { offsetMs: number; run: () => void | Promise<void> },
 ): Promise<{ deliveries: Delivery[]; startedAt: number; ranAt: number | undefined; sentBeforeRun: number }> {
-  const signed = bodies.map((body) => ({ body, signature: createHmac("sha256", channelSecret).update(body).digest("base64") }));
+  const signed = bodies.map((body) => ({ body, signature: signBody(body, channelSecret) }));
   const urlOf = typeof webhookUrl === "string" ? () => webhookUrl : webhookUrl;
   // One connection pool per origin the webhooks go to.
   const pools = new Map<string, Pool>();
@@ -318,6 +318,8 @@ export interface BotLog {
   outcomes: string[];
   /** Stored events found in the hands of a worker that stopped, and taken up again (Redis mode). */
   recovered: number;
+  /** Their ids (the log's itemId: the webhook event's id). */
+  recoveredIds: string[];
   /** Warnings and errors (pino level 40 and up), counted by message. */
   warnings: Record<string, number>;
   shuttingDown: { waiting: number; running: number } | null;
@@ -325,7 +327,7 @@ export interface BotLog {
 }
 
 export function newBotLog(): BotLog {
-  return { outcomes: [], recovered: 0, warnings: {}, shuttingDown: null, stopped: null };
+  return { outcomes: [], recovered: 0, recoveredIds: [], warnings: {}, shuttingDown: null, stopped: null };
 }
 
 export function readBotLine(log: BotLog, line: string): void {
@@ -338,7 +340,10 @@ export function readBotLine(log: BotLog, line: string): void {
   }
   if (entry["msg"] === "event handled" && typeof entry["outcome"] === "string") log.outcomes.push(entry["outcome"]);
   const msg = typeof entry["msg"] === "string" ? entry["msg"] : "";
-  if (msg.includes("taken up again")) log.recovered += 1;
+  if (msg.includes("taken up again")) {
+    log.recovered += 1;
+    if (typeof entry["itemId"] === "string") log.recoveredIds.push(entry["itemId"]);
+  }
   if (typeof entry["level"] === "number" && entry["level"] >= 40) log.warnings[msg] = (log.warnings[msg] ?? 0) + 1;
   if (entry["msg"] === "shutting down") {
     log.shuttingDown = { waiting: Number(entry["waiting"]), running: Number(entry["running"]) };
@@ -360,6 +365,8 @@ export async function startBot(
   log: BotLog,
   extraEnv: Record<string, string> = {},
   name = "slipline (slow service)",
+  /** Ready when this answers 200: /readyz waits, with Redis, for the queue's workers. */
+  healthPath = "/healthz",
 ): Promise<Child> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -376,7 +383,7 @@ export async function startBot(
       LOG_LEVEL: "info",
       ...extraEnv,
     },
-    healthUrl: `${url}/healthz`,
+    healthUrl: `${url}${healthPath}`,
     onLine: (line) => readBotLine(log, line),
   });
   return { ...child, ready: { ...child.ready, url } };

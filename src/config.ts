@@ -36,6 +36,11 @@ export interface Config {
   readonly shutdownGraceSeconds: number;
   /** Events that may wait for a turn before the webhook answers 503. */
   readonly maxQueuedEvents: number;
+  /**
+   * MAX_RUNNING_EVENTS: events one instance handles at once, whether they came in on its own webhook or from
+   * the shared queue, and its connections to the slip service (each event makes one call at a time).
+   */
+  readonly maxRunningEvents: number;
   /** When set, GET /metrics wants it as a bearer token. */
   readonly metricsToken: string | undefined;
   /** Shared, durable state for several instances; absent: one process, in memory. */
@@ -114,6 +119,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "ACCOUNT_CACHE_SECONDS", schema: "shop", path: ["accountCacheSeconds"], form: "integer" },
   { name: "SHUTDOWN_GRACE_SECONDS", schema: "process", path: ["shutdownGraceSeconds"], form: "integer" },
   { name: "MAX_QUEUED_EVENTS", schema: "process", path: ["maxQueuedEvents"], form: "integer" },
+  { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
   { name: "REDIS_URL", schema: "process", path: ["redisUrl"] },
   { name: "INSTANCE_ROLE", schema: "process", path: ["role"] },
@@ -273,6 +279,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     accountCacheSeconds: shop.accountCacheSeconds,
     shutdownGraceSeconds: proc.shutdownGraceSeconds,
     maxQueuedEvents: proc.maxQueuedEvents,
+    maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,
     redisUrl: proc.redisUrl,
     role: proc.role,

@@ -79,6 +79,7 @@ async function run(): Promise<void> {
       role: config.role,
       metricsToken: config.metricsToken,
       maxQueuedEvents: config.maxQueuedEvents,
+      maxConcurrentEvents: config.maxRunningEvents,
       mount: local === undefined ? undefined : (root) => local?.mount(root),
     });
 

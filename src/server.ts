@@ -2,13 +2,15 @@
 // once, events handled after), GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics.
 import { timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import type { RequestListener, Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server } from "node:http";
+import type { Socket } from "node:net";
 import express from "express";
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from "express";
 import { validateSignature } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics/metrics.js";
 import type { EventDispatcher, ShopPipeline } from "./pipeline/dispatcher.js";
+import { storedItemOf } from "./pipeline/stored-items.js";
 import type { DurableEventQueue } from "./shared-state/event-queue.js";
 import type { LineCheck } from "./line/self-check.js";
 
@@ -34,7 +36,7 @@ export interface BotAppDeps {
    * With shared state: where verified events are stored before the webhook answers 200. Events it cannot
    * take in time are handled in this process instead, and logged as not stored.
    */
-  store?: DurableEventQueue;
+  store?: Pick<DurableEventQueue, "store">;
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
   /** Whether what the bot depends on (Redis) is reachable; /readyz is 503 while it is not. */
@@ -133,7 +135,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       return;
     }
     // Stored before the 200, so an instance that dies now loses nothing; handled here if Redis is slow or away.
-    void store.store(shop.id, events, STORE_TIMEOUT_MS).then((stored) => {
+    void store.store(events.map((event) => storedItemOf(shop.id, event)), STORE_TIMEOUT_MS).then((stored) => {
       if (!stored) {
         metrics?.notStored(events.length);
         shop.log.warn({ events: events.length, eventIds: events.map(eventIdOf) }, "events not stored in redis; handling them in this process");
@@ -237,6 +239,12 @@ function eventIdOf(event: unknown): unknown {
 
 /** How long clients may take, and how many may hold a connection, so slow or idle clients cannot hold memory. */
 export const SERVER_LIMITS = {
+  /**
+   * A new connection must send its first request within this, or it is closed. LINE sends the webhook as
+   * soon as it has connected; a connection that sends nothing only holds a place under the cap, and
+   * while the cap is full every new connection, LINE's too, is reset (measured in the bench).
+   */
+  firstRequestTimeoutMs: 2_000,
   /** All the request's headers must arrive within this. */
   headersTimeoutMs: 10_000,
   /** The whole request, body included. LINE sends a webhook in one go. */
@@ -247,18 +255,30 @@ export const SERVER_LIMITS = {
   maxConnections: 512,
 } as const;
 
+export type ServerLimits = typeof SERVER_LIMITS;
+
 /** The HTTP server for the bot's app, with the limits above (Node checks the timeouts every second). */
-export function createBotServer(app: RequestListener): Server {
+export function createBotServer(app: RequestListener, limits: { readonly [K in keyof ServerLimits]: number } = SERVER_LIMITS): Server {
   const server = createServer(
     {
-      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
-      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-      keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: 1_000,
     },
     app,
   );
-  server.maxConnections = SERVER_LIMITS.maxConnections;
+  server.maxConnections = limits.maxConnections;
+  if (limits.firstRequestTimeoutMs > 0) {
+    // Idle from the start: no byte within the deadline closes it. The first request's arrival lifts the
+    // deadline (the socket's own timeout would otherwise cut a slow answer); the timeouts above take over.
+    server.on("connection", (socket: Socket) => {
+      socket.setTimeout(limits.firstRequestTimeoutMs, () => socket.destroy());
+    });
+    server.on("request", (req: IncomingMessage) => {
+      req.socket.setTimeout(0);
+    });
+  }
   return server;
 }
 

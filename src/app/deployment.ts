@@ -20,7 +20,9 @@ import { createShopRegistry } from "../shops/registry.js";
 import type { ShopChanges, ShopRegistry } from "../shops/registry.js";
 import type { ShopConfig } from "../shops/shop.js";
 import type { SlipClientOptions } from "../slip/client.js";
-import { buildShop, sameParts } from "./shop.js";
+import { storedEventOf } from "../pipeline/stored-items.js";
+import { answeredKey } from "../shared-state/stores.js";
+import { buildShop, sameParts, shopNamespace } from "./shop.js";
 import type { ShopBot } from "./shop.js";
 
 export interface DeploymentOptions {
@@ -42,6 +44,10 @@ export interface DeploymentOptions {
   role?: InstanceRole;
   metricsToken?: string | undefined;
   maxQueuedEvents?: number | undefined;
+  /**
+   * MAX_RUNNING_EVENTS: events this instance handles at once (from its webhooks or the shared queue), and
+   * each shop's connections to its slip service.
+   */
   maxConcurrentEvents?: number | undefined;
   /** How often the opt-in pushes look at the clock. Default 15 s. */
   tickMs?: number;
@@ -94,13 +100,41 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
 
   try {
     // Shared state when REDIS_URL is set: events kept until answered, and what every instance must agree on.
-    // Loaded only then: an instance without Redis never loads ioredis or BullMQ.
+    // Loaded only then: an instance without Redis never loads ioredis.
+    // Known once built (below): the queue's hooks count duplicates only for shops still served.
+    let shops: ShopRegistry<ShopBot> | undefined = undefined;
+    const redis = options.redis;
     const shared =
-      options.redis === undefined ? undefined : (await import("../shared-state/open.js")).openSharedState(options.redis.url, options.redis.prefix, log, metrics);
+      redis === undefined
+        ? undefined
+        : (await import("../shared-state/open.js")).openSharedState(
+            redis.url,
+            log,
+            {
+              redisError: () => metrics.redisError(),
+              queue: {
+                ...metrics.queue,
+                // Counted as the shop's duplicates, while the deployment serves that shop.
+                duplicate: (items) => {
+                  for (const item of items) {
+                    const shop = storedEventOf(item.payload)?.shop;
+                    if (shop !== undefined && shops?.byId(shop) !== undefined) metrics.forShop(shop).pipeline.duplicate?.();
+                  }
+                },
+              },
+            },
+            {
+              prefix: redis.prefix,
+              runningEvents: options.maxConcurrentEvents,
+              // The event's mark is its shop's ledger key: one mark for "stored" and "answered".
+              onceKey: (item) => answeredKey(shopNamespace(redis.prefix, storedEventOf(item.payload)?.shop ?? "", options.many), item.id),
+            },
+          );
     if (shared !== undefined) {
       closers.push(() => shared.redis.close());
       closers.push(() => shared.queue.close());
       metrics.watchStoredQueue(() => shared.queue.waiting());
+      metrics.watchSharedQueue(() => shared.queue.stats);
       log.info({ role, prefix: shared.prefix }, "REDIS_URL set: events are stored in redis and shared by every instance");
     }
 
@@ -114,7 +148,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
 
     const checks = new PQueue({ concurrency: LINE_CHECKS_AT_ONCE });
     const tickMs = options.tickMs ?? NOTIFIER_TICK_MS;
-    const shops = createShopRegistry<ShopBot>({
+    const registry = createShopRegistry<ShopBot>({
       log,
       tickMs,
       sameParts,
@@ -128,17 +162,18 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           runsPushes: role !== "web",
           lineCheck: options.lineCheck === undefined ? undefined : { publicUrl: options.lineCheck.publicUrl, limit: <T>(task: () => Promise<T>) => checks.add<T>(task) },
           now: options.now,
-          slipOptions: options.slipOptions,
+          slipOptions: { ...(options.maxConcurrentEvents === undefined ? {} : { maxConnections: options.maxConcurrentEvents }), ...options.slipOptions },
           outboxOptions: options.outboxOptions,
           menuRecheckMs: options.menuRecheckMs,
           keepMenuLinks: options.keepMenuLinks,
         }),
     });
-    closers.push(() => shops.close());
+    shops = registry;
+    closers.push(() => registry.close());
 
     const bot = createBotApp({
-      shopAt: (path) => shops.atPath(path),
-      shops: () => shops.current(),
+      shopAt: (path) => registry.atPath(path),
+      shops: () => registry.current(),
       dispatcher,
       log,
       metrics,
@@ -165,18 +200,23 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     );
     const port = (server.address() as AddressInfo).port;
 
-    const changes = await shops.apply(options.shops);
+    const changes = await registry.apply(options.shops);
     log.info({ port, mode: options.mode ?? "line", shops: changes.added.length }, "slipline bot listening");
 
     if (shared !== undefined && role !== "web") {
-      // A worker for each partition; ready once they all have their connections.
-      await shared.queue.startWorkers(async ({ shop: id, event }) => {
-        const shop = shops.byId(id);
-        if (shop === undefined) {
-          log.warn({ shop: id }, "a stored event of a shop this deployment no longer serves; not handled");
+      // Claims its share of the queue's partitions; ready once Redis is reachable.
+      await shared.queue.startWorkers(async (payload, taken) => {
+        const stored = storedEventOf(payload);
+        if (stored === undefined) {
+          log.error({ itemId: taken.id }, "a stored item is not a webhook event of a shop; dropped");
           return;
         }
-        await shop.busy(() => dispatcher.handleNow(shop, event));
+        const shop = registry.byId(stored.shop);
+        if (shop === undefined) {
+          log.warn({ shop: stored.shop, eventId: taken.id }, "a stored event of a shop this deployment no longer serves; not handled");
+          return;
+        }
+        await shop.busy(() => dispatcher.handleNow(shop, stored.event, taken));
       });
       log.info("event queue workers started");
     }
@@ -189,10 +229,10 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       metrics,
       bot,
       dispatcher,
-      shops,
+      shops: registry,
       shared,
       async reload(configs) {
-        const applied = await shops.apply(configs);
+        const applied = await registry.apply(configs);
         log.info(applied, "shops reloaded");
         return applied;
       },

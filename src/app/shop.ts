@@ -80,8 +80,8 @@ export interface ShopBot extends ShopPipeline {
  * The Redis key namespace of a shop: the deployment's prefix, and the shop's id when the deployment
  * serves a shops file (the environment's one shop keeps the prefix alone).
  */
-export function shopNamespace(prefix: string, shop: ShopConfig, many: boolean): string {
-  return many ? `${prefix}:shop:${shop.id}:` : `${prefix}:`;
+export function shopNamespace(prefix: string, shopId: string, many: boolean): string {
+  return many ? `${prefix}:shop:${shopId}:` : `${prefix}:`;
 }
 
 /**
@@ -102,7 +102,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
   const config = first;
   const log = parts.log.child({ shop: config.id });
   const observers = parts.metrics.forShop(config.id);
-  const stores = parts.redis?.forShop(shopNamespace(parts.redis.prefix, config, parts.many));
+  const stores = parts.redis?.forShop(shopNamespace(parts.redis.prefix, config.id, parts.many));
   const now = parts.now ?? (() => new Date());
   const staff = () => current.settings;
   /** The settings the handlers and pushes read, always the current ones. */

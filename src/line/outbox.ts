@@ -8,7 +8,7 @@
 // Delivery, once and honestly: the first batch of an event's answer uses its reply token, later batches
 // and answers whose token is gone are pushed with an X-Line-Retry-Key made from the event id and batch,
 // so a repeated push (a rerun after a crash, another instance) is answered 409 instead of sent twice. With
-// shared state, a journal records which batches went out and which replies were tried.
+// shared state, a journal records which replies were tried.
 import { randomUUID } from "node:crypto";
 import { v5 as uuidv5 } from "uuid";
 import type { messagingApi } from "@line/bot-sdk";
@@ -22,7 +22,10 @@ import type { Delivery, LineCallOptions, PushReason } from "./calls.js";
 
 export type { Delivery, LineEndpoint, LineObserver, NotDeliveredReason, PushReason } from "./calls.js";
 
-/** What an earlier run of an event did, batch by batch: written before a reply is tried and when a batch is done. */
+/**
+ * What an earlier run of an event did, batch by batch: written before a reply is tried. ("done", written by
+ * earlier versions when a batch went out, is still read: such a batch is not sent again.)
+ */
 export interface DeliveryJournal {
   read(eventId: string): Promise<ReadonlyMap<number, BatchState>>;
   write(eventId: string, batch: number, state: BatchState): Promise<void>;
@@ -66,7 +69,25 @@ export interface DeliveryTarget {
   chat: Chat;
   /** LINE's webhookEventId: the source of retry keys, and the journal's key. */
   eventId?: string | undefined;
+  /**
+   * An earlier run of this event may have used its reply token, and no journal says so (it was taken up
+   * again after a crash, or stored again after Redis lost its data). The token is still within its life,
+   * so "Invalid reply token" can only mean that run's reply went out: it counts as sent, not as a reason
+   * to push a second copy.
+   */
+  replyMayHaveBeenUsed?: boolean;
+  /** False when this is surely the event's first run (the shared queue says so): no journal to read. Default: read it. */
+  mayHaveRunBefore?: boolean;
+  /**
+   * False when a rerun would surely come within the reply token's minute, where "Invalid reply token"
+   * already says the reply went out (see `replyMayHaveBeenUsed`): the reply attempt need not be journalled.
+   * Default: journal it.
+   */
+  journalReply?: boolean;
 }
+
+/** A reply token must be used within a minute of its event (LINE's Messaging API reference). */
+export const REPLY_TOKEN_LIFE_MS = 60_000;
 
 export interface Outbox {
   forEvent(target: DeliveryTarget, log?: Logger): EventOutlet;
@@ -123,7 +144,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       let batchNumber = 0;
       let earlier: Promise<ReadonlyMap<number, BatchState>> | undefined;
       const earlierRun = (): Promise<ReadonlyMap<number, BatchState>> => {
-        if (journal === undefined || eventId === undefined) return Promise.resolve(new Map());
+        if (journal === undefined || eventId === undefined || target.mayHaveRunBefore === false) return Promise.resolve(new Map());
         earlier ??= journal.read(eventId).catch((err: unknown) => {
           log.warn({ err }, "could not read the event's delivery journal; sending as if first");
           return new Map();
@@ -170,12 +191,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
             if (token === undefined) {
               delivery = await push(deliveries.length === 0 ? "no_reply_token" : "second_batch");
             } else {
-              const triedBefore = before.get(number) === "reply_attempted";
-              await note(number, "reply_attempted");
+              const triedBefore = before.get(number) === "reply_attempted" || (number === 0 && target.replyMayHaveBeenUsed === true);
+              if (target.journalReply !== false) await note(number, "reply_attempted");
               const replied = await calls.reply(token, batch, triedBefore, log);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;
             }
-            await note(number, "done");
+            // No "done" mark: a rerun repeats nothing that LINE would take twice (the token is spent, the
+            // push's retry key is answered 409), and one write fewer on every event is worth a refused call
+            // on the rare rerun.
             deliveries.push(delivery);
           }
         },

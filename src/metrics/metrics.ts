@@ -8,6 +8,7 @@ import type { LineCheck } from "../line/self-check.js";
 import type { PipelineObserver } from "../pipeline/dispatcher.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
+import type { EventQueueObserver, QueueStats } from "../shared-state/event-queue.js";
 
 
 /** One shop's observers: what it reports carries its `shop` label (bounded by the shops file, never by user input). */
@@ -38,8 +39,13 @@ export interface Metrics {
   notStored(count: number): void;
   /** A Redis connection error. */
   redisError(): void;
-  /** An event found with a dead worker and taken up again. */
-  jobRecovered(): void;
+  /**
+   * The shared queue's hooks: events taken up again after a crash, events stored again after Redis lost
+   * them. (An event stored before counts as its shop's duplicate: `forShop(shop).pipeline.duplicate`.)
+   */
+  readonly queue: Required<Pick<EventQueueObserver, "recovered" | "restored">>;
+  /** Reports the shared queue's figures for this instance at every scrape. */
+  watchSharedQueue(stats: () => QueueStats): void;
   /** The Prometheus text of every metric. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -71,7 +77,7 @@ export function createMetrics(): Metrics {
   });
   const duplicates = new Counter({
     name: "slipline_duplicate_events_total",
-    help: "Events not handled because their webhookEventId was already handled",
+    help: "Events not handled because their webhookEventId was already handled (or, with Redis, already stored)",
     labelNames: ["shop"] as const,
     registers: [registry],
   });
@@ -172,9 +178,28 @@ export function createMetrics(): Metrics {
   });
   const recovered = new Counter({
     name: "slipline_jobs_recovered_total",
-    help: "Events found in the hands of a worker that stopped (a crash) and taken up again",
+    help: "Stored events found in the hands of an instance that stopped (a crash) and taken up again",
     registers: [registry],
   });
+  const restored = new Counter({
+    name: "slipline_events_restored_total",
+    help: "Events this instance stored again because Redis lost them (restarted empty, or a failover to a replica that lagged)",
+    registers: [registry],
+  });
+  let sharedQueue: (() => QueueStats) | undefined;
+  const sharedQueueGauge = (name: string, help: string, read: (stats: QueueStats) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(sharedQueue === undefined ? 0 : read(sharedQueue()));
+      },
+    });
+  };
+  sharedQueueGauge("slipline_queue_partitions_owned", "Partitions of the shared queue this instance owns now (0 without REDIS_URL)", (s) => s.partitionsOwned);
+  sharedQueueGauge("slipline_queue_events_in_hand", "Stored events this instance has taken and not finished, running or waiting behind their chat's earlier event", (s) => s.inHand);
+  sharedQueueGauge("slipline_queue_events_kept", "Events this instance stored and has not yet seen handled, kept in memory against a loss of Redis's data", (s) => s.kept);
 
   const pushes = new Counter({
     name: "slipline_scheduled_pushes_total",
@@ -242,7 +267,13 @@ export function createMetrics(): Metrics {
     },
     notStored: (count) => notStored.inc(count),
     redisError: () => redisErrors.inc(),
-    jobRecovered: () => recovered.inc(),
+    queue: {
+      recovered: (count) => recovered.inc(count),
+      restored: (count) => restored.inc(count),
+    },
+    watchSharedQueue(stats) {
+      sharedQueue = stats;
+    },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

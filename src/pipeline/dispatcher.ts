@@ -8,6 +8,7 @@ import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/conte
 import { handleEditedText, handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
 import { readEvent } from "../line/incoming.js";
 import type { IncomingEvent } from "../line/incoming.js";
+import { REPLY_TOKEN_LIFE_MS } from "../line/outbox.js";
 import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
 import type { Answer } from "../privacy/answer.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
@@ -84,10 +85,12 @@ export interface EventDispatcher {
   /** Accepts one webhook's events (of one shop) at once and handles them: in order within a chat, chats side by side. Never rejects. */
   dispatchAll(shop: ShopPipeline, events: readonly unknown[]): Promise<void>;
   /**
-   * Handles one event now, outside the in-process queue: a worker of the shared queue has given it its
-   * turn (and owns the event until this resolves). Never rejects.
+   * Handles one event now, outside the in-process queue: the shared queue has given it its turn (and owns
+   * the event until this resolves). The queue stores an event id once (its mark is the ledger's), so the
+   * ledger is not asked. `mayHaveRunBefore`: an earlier run may have answered it (taken up again after a
+   * crash, or stored again after Redis lost it). Never rejects.
    */
-  handleNow(shop: ShopPipeline, event: unknown): Promise<void>;
+  handleNow(shop: ShopPipeline, event: unknown, taken?: { mayHaveRunBefore: boolean }): Promise<void>;
   /** Events waiting for a turn in this process, and events being handled (queued here or given by a worker). */
   readonly waiting: number;
   readonly running: number;
@@ -115,7 +118,20 @@ interface Tracked {
   finish: () => void;
   /** The event's logger (its id bound), made once. */
   log?: Logger;
+  /** An earlier run may have answered it (see `handleNow`). */
+  mayHaveRunBefore?: boolean;
+  /** From the shared queue, which stores an event id once: no ledger to ask or tell. */
+  storedOnce?: boolean;
 }
+
+/** LINE's event timestamps and this host's clock may differ by this much. */
+const CLOCK_MARGIN_MS = 10_000;
+
+/**
+ * A stored event younger than this at its first run has its reply attempt unjournalled: a rerun replies
+ * within the token's minute (a crash found in 2 s, the service's retries under 20 s).
+ */
+const UNJOURNALLED_AGE_MS = 20_000;
 
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
 const APOLOGY_TIMEOUT_MS = 3_000;
@@ -135,7 +151,30 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   function outletFor(tracked: Tracked): EventOutlet | undefined {
     const { event } = tracked;
     if (event.chat === undefined) return undefined;
-    tracked.outlet ??= tracked.shop.outbox.forEvent({ replyToken: event.replyToken, chat: event.chat, eventId: event.eventId }, eventLogOf(tracked));
+    // Within the token's life (less a margin for clocks), another run's reply is the only way its token can
+    // be spent already: for a stored event, an earlier run (a crash, Redis lost it) or this instance's own
+    // in-process run while Redis answered the store too late.
+    const replyMayHaveBeenUsed =
+      (tracked.mayHaveRunBefore === true || tracked.storedOnce === true) &&
+      event.timestamp !== undefined &&
+      now().getTime() - event.timestamp < REPLY_TOKEN_LIFE_MS - CLOCK_MARGIN_MS;
+    // From the shared queue, an event not marked as maybe run before has no earlier run to look up. And a
+    // young one needs no journal of its reply: a rerun after a crash comes within seconds (the queue's
+    // lease) and, even after the slip service's retries, replies within the token's minute, where a spent
+    // token says the first reply went out.
+    const firstRun = tracked.storedOnce === true && tracked.mayHaveRunBefore !== true;
+    const young = event.timestamp !== undefined && now().getTime() - event.timestamp < UNJOURNALLED_AGE_MS;
+    tracked.outlet ??= tracked.shop.outbox.forEvent(
+      {
+        replyToken: event.replyToken,
+        chat: event.chat,
+        eventId: event.eventId,
+        replyMayHaveBeenUsed,
+        ...(firstRun ? { mayHaveRunBefore: false } : {}),
+        ...(firstRun && young ? { journalReply: false } : {}),
+      },
+      eventLogOf(tracked),
+    );
     return tracked.outlet;
   }
 
@@ -171,7 +210,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     if (event.isRedelivery) observer.redelivery?.();
     // Standby: another channel owns the chat right now; LINE gives no reply token and we send nothing.
     if (event.mode === "standby") return finish("none", "standby", [], "debug");
-    if (event.eventId !== undefined && !(await claim(shop, event.eventId))) {
+    if (event.eventId !== undefined && tracked.storedOnce !== true && !(await claim(shop, event.eventId))) {
       observer.duplicate?.();
       return finish("none", "duplicate");
     }
@@ -216,7 +255,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       if (shop.markAsRead === true && action.kind === "text" && chat.type === "user" && result.command !== "none" && action.markAsReadToken !== undefined) {
         outlet.markAsRead(action.markAsReadToken);
       }
-      await settle(shop, event);
+      await settle(tracked);
       finish(result.command, result.outcome, outlet.deliveries);
     } catch (err) {
       // A handler throws only on a bug. Log it, and say sorry in the chat (a group too) rather than leave it silent.
@@ -228,7 +267,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
           eventLog.error({ err: sendErr }, "apology not sent");
         }
       }
-      await settle(shop, event);
+      await settle(tracked);
       finish("unknown", "failed", outlet.deliveries);
     }
   }
@@ -244,8 +283,9 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   }
 
   /** Marks the event answered; a ledger that cannot be reached only risks a later duplicate, so it is logged, not thrown. */
-  async function settle(shop: ShopPipeline, event: IncomingEvent): Promise<void> {
-    if (event.eventId === undefined) return;
+  async function settle(tracked: Tracked): Promise<void> {
+    const { event, shop } = tracked;
+    if (event.eventId === undefined || tracked.storedOnce === true) return;
     try {
       await shop.ledger.settle(event.eventId);
     } catch (err) {
@@ -333,8 +373,18 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     get running() {
       return queue.pending + runningNow;
     },
-    async handleNow(shop, raw) {
-      const tracked: Tracked = { shop, event: readEvent(raw), outlet: undefined, sending: false, abandoned: false, done: Promise.resolve(), finish: () => undefined };
+    async handleNow(shop, raw, taken) {
+      const tracked: Tracked = {
+        shop,
+        event: readEvent(raw),
+        outlet: undefined,
+        sending: false,
+        abandoned: false,
+        done: Promise.resolve(),
+        finish: () => undefined,
+        mayHaveRunBefore: taken?.mayHaveRunBefore === true,
+        storedOnce: true,
+      };
       runningNow += 1;
       const started = performance.now();
       try {

@@ -175,6 +175,9 @@ export const metricsToken = text(
 
 export const shutdownGraceSeconds = wholeNumber(1, 3_600, "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)");
 export const maxQueuedEvents = wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000");
+export const maxRunningEvents = wholeNumber(1, 256, "must be a whole number from 1 to 256 (events one instance handles at once, and its connections to the slip service)");
+/** Measured with the bench's capacity scenario (the service answering in 2 s): see docs/operations.md. */
+export const DEFAULT_MAX_RUNNING_EVENTS = 64;
 
 export type InstanceRole = "both" | "web" | "worker";
 

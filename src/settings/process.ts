@@ -15,6 +15,7 @@ export const processSettingsSchema = z.object({
   metricsToken: field.metricsToken.optional(),
   shutdownGraceSeconds: field.shutdownGraceSeconds.default(25),
   maxQueuedEvents: field.maxQueuedEvents.default(1_000),
+  maxRunningEvents: field.maxRunningEvents.default(field.DEFAULT_MAX_RUNNING_EVENTS),
   /** The demo sandbox beside a real LINE channel, for a test channel only. */
   sandboxWithLine: field.onOff.default(false),
   sandboxDbPath: z.string().default("data/sandbox.db"),

@@ -1,129 +1,745 @@
-// Webhook events kept in Redis until answered, shared by every instance, on BullMQ.
+// Items kept in Redis until handled, shared by every instance: Redis Streams with claimed partitions.
 //
-// One chat's events must be handled one at a time and in LINE's order, whichever instance holds them.
-// Open-source BullMQ has no per-group ordering, so the chats are hashed onto a fixed number of partition
-// queues, each limited to one job at a time across all instances (BullMQ's global concurrency): a chat
-// always lands on the same partition, and partitions run side by side. A job whose worker dies keeps its
-// lock until the lock expires; then BullMQ's stalled-job check puts it back at the head of its partition
-// and a worker of any instance takes it up again.
-import { createHash } from "node:crypto";
-import { Queue, Worker } from "bullmq";
-import type { Job } from "bullmq";
+// What the queue promises: items with one ordering key are handled one at a time and in the order they
+// were stored, whichever instance stored them; an item is handled once, and again only after a crash,
+// with `mayHaveRunBefore` set; capacity grows with the instances, each holding at most `inHand` items.
+//
+// How. Ordering keys are hashed onto a fixed number of partitions, each a Redis stream with one consumer
+// group. A partition is claimed by one instance at a time (a lease key, renewed while the instance lives),
+// and the instances share the partitions out evenly: each claims at most its share (partitions / live
+// instances) and gives back what it holds over it, once it has nothing of that partition in hand. The
+// owner reads new entries in blocks and runs them through one chain per ordering key, so items of
+// different keys in one partition run side by side and items of one key in stream order. An entry stays
+// in the consumer group's pending list until it is handled, then it is acknowledged and deleted: nothing
+// of an item is kept once it is handled. An instance that dies stops renewing its leases: they expire,
+// the others' share grows, they claim its partitions and read the pending entries first (every instance
+// reads as the same consumer name, so a partition's pending list follows its lease).
+//
+// Redis that comes back empty (restarted without persistence, or a failover to a replica that lagged):
+// each instance keeps in memory what it stored until it sees the entry gone from its stream (handled),
+// and stores again what it still keeps when it notices the loss: the marker key it wrote is missing or
+// another, or Redis's run id changed. Items stored again are handled with `mayHaveRunBefore`.
+import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { whenUp } from "./redis.js";
 
-/** Partitions: the most events handled at once across all instances. Every instance must use the same number. */
-export const PARTITIONS = 32;
-/** A dead worker's job is free again after this, and found by a check that runs this often. */
-const LOCK_MS = 10_000;
-const STALLED_CHECK_MS = 5_000;
-
-export interface StoredEvent {
-  /** The shop whose webhook it came to. */
-  shop: string;
-  /** The webhook event as LINE sent it (verified by its signature before it was stored). */
-  event: unknown;
+/** One item to keep until handled. */
+export interface QueueItem {
+  /** The item's own id (a webhook event's id): logs name it. */
+  id: string;
+  /** Items with the same key are handled one at a time, in the order stored (a chat). */
+  orderingKey: string;
+  /** Anything JSON can carry; the queue does not look inside. */
+  payload: unknown;
 }
 
+/** What the handler is told besides the payload. */
+export interface TakenItem {
+  id: string;
+  /**
+   * An earlier run may have handled it, or part of it: the item was taken up again after its instance
+   * stopped, or stored again after Redis lost it. Handlers use it to tell "already done" from "failed".
+   */
+  mayHaveRunBefore: boolean;
+}
+
+export type ItemHandler = (payload: unknown, taken: TakenItem) => Promise<void>;
+
+/** What the queue tells the metrics; every hook is optional and must not throw. */
 export interface EventQueueObserver {
-  /** A job found stalled (its worker died) and put back for another worker. */
-  recovered?(): void;
+  /** Items found in the pending list of a partition whose owner stopped, taken up again. */
+  recovered?(count: number): void;
+  /** Items stored again because Redis lost them. */
+  restored?(count: number): void;
+  /** Items not stored because their id was stored (or answered) in the last day. */
+  duplicate?(items: readonly QueueItem[]): void;
 }
 
 export interface DurableEventQueue {
   /**
-   * Stores one webhook's events, each in its chat's partition, in order; resolves true once Redis has
-   * them all, false when it could not within `timeoutMs` (the caller then handles them in-process).
+   * Stores items, each in its key's partition, in order; resolves true once Redis has them all, false when
+   * it could not within `timeoutMs` (the caller then handles them itself).
    */
-  store(shop: string, events: readonly unknown[], timeoutMs: number): Promise<boolean>;
-  /** Starts taking events: `handle` runs one event and resolves when its answer has gone out or definitely failed. */
-  startWorkers(handle: (stored: StoredEvent) => Promise<void>): Promise<void>;
-  /** Events waiting in Redis, over all partitions. */
+  store(items: readonly QueueItem[], timeoutMs: number): Promise<boolean>;
+  /** Starts claiming partitions and handling their items; `handle` resolves when the item is finished. Resolves once Redis is reachable. */
+  startWorkers(handle: ItemHandler): Promise<void>;
+  /** Items waiting in Redis, over all partitions (not counting those in some instance's hands). */
   waiting(): Promise<number>;
+  /** This instance's figures now, for the metrics. */
+  readonly stats: QueueStats;
   /**
-   * Stops taking events and waits up to `graceMs` for those in hand; what is still running then keeps
-   * its lock, and another instance (or this one, restarted) finishes it once the lock expires. Returns
-   * how many were left that way.
+   * Stops taking items and waits up to `graceMs` for those in hand (and for the items this instance stored
+   * to be handled somewhere); gives back the partitions it has finished. What is still running then stays
+   * pending: the next owner takes it up once the lease expires. Returns how many were left that way.
    */
   stopWorkers(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
+export interface QueueStats {
+  /** Items this instance is handling now (handlers running). */
+  running: number;
+  /** Items this instance has read and not finished: running, or waiting in their key's chain. */
+  inHand: number;
+  /** Partitions this instance owns now. */
+  partitionsOwned: number;
+  /** Items this instance stored and has not yet seen handled (kept against a Redis that comes back empty). */
+  kept: number;
+}
+
 export interface DurableEventQueueOptions {
-  /** For adding jobs and counting: fails at once when Redis is away. */
+  /** Storing and the keeper's checks: fails at once when Redis is away. */
   commands: Redis;
-  /** Shared by the workers (each duplicates it for its blocking reads). */
+  /** Leases, acknowledgements and (duplicated) the blocking reads: they wait for Redis to come back. */
   workers: Redis;
-  /** The deployment's key prefix (its queues are `<prefix>:events-NN`). */
-  prefix: string;
   log: Logger;
+  /** The start of every key (no colon at the end): one Redis may hold several deployments. */
+  keyPrefix: string;
+  /**
+   * Items one instance handles at once, at most (their handlers running). Items of a key whose earlier
+   * item is running wait in its chain, up to four times this many in all. Default 64.
+   */
+  inHand?: number;
+  /** Partitions; every instance must use the same number. Default PARTITIONS. */
+  partitions?: number;
+  /** An instance silent this long is taken for dead and its partitions for free. Default 2,000 ms. */
+  leaseMs?: number;
+  /** How often leases are renewed and free partitions claimed. Default 250 ms. */
+  claimEveryMs?: number;
+  /** How often the keeper looks for items handled, and for a Redis that lost its data. Default 1,000 ms. */
+  keepCheckMs?: number;
+  /**
+   * The key that marks an item as stored (or answered) for a day: an item seen before is not stored again.
+   * Default `<keyPrefix>:queue:seen:<id>`; the bot passes its ledger's key for answered events (under the
+   * shop's namespace), so one mark serves both.
+   */
+  onceKey?: (item: QueueItem) => string;
+  /** Items kept in memory at most; past it new items are stored but not kept (and the log says so). Default 20,000. */
+  maxKept?: number;
   observer?: EventQueueObserver;
 }
 
-/** The partition of a chat: the same on every instance. */
-export function partitionOf(chatId: string | undefined): number {
-  if (chatId === undefined) return 0;
-  return createHash("sha1").update(chatId).digest().readUInt32BE(0) % PARTITIONS;
+/** Partitions by default: at most this many instances share the work; every instance must use the same number. */
+export const PARTITIONS = 64;
+
+/** An id's mark lasts a day: LINE redelivers for about 20 minutes. */
+const ONCE_TTL_S = 24 * 60 * 60;
+/** An entry handed out this many times without being finished is given up. */
+const MAX_DELIVERIES = 5;
+/** Acknowledgements wait this long to go out together. */
+const ACK_WINDOW_MS = 100;
+
+/** Every instance reads as this one consumer, so a partition's pending entries go with its lease. */
+const CONSUMER = "owner";
+const GROUP = "handlers";
+/** Items read and waiting in their key's chain: up to this many times the handlers' bound. */
+const CHAIN_FACTOR = 4;
+/** How long a blocking read waits before it looks at the partitions owned again. */
+const BLOCK_MS = 1_000;
+/** The marker lives a day without a look (every instance that stores renews it at each check). */
+const MARKER_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The partition of an ordering key: the same on every instance. */
+export function partitionOf(orderingKey: string, partitions: number): number {
+  return createHash("sha1").update(orderingKey).digest().readUInt32BE(0) % partitions;
 }
 
-function chatIdOf(event: unknown): string | undefined {
-  if (typeof event !== "object" || event === null) return undefined;
-  const source = (event as { source?: Record<string, unknown> }).source;
-  const id = source?.groupId ?? source?.roomId ?? source?.userId;
-  return typeof id === "string" ? id : undefined;
+/** The Redis keys of a queue under `keyPrefix`; tests name them from here. */
+export function queueKeys(keyPrefix: string) {
+  const base = `${keyPrefix}:queue`;
+  return {
+    stream: (partition: number): string => `${base}:p:${partition}`,
+    lease: (partition: number): string => `${base}:lease:${partition}`,
+    leasePrefix: `${base}:lease:`,
+    instances: `${base}:instances`,
+    marker: `${base}:marker`,
+  };
 }
 
-function eventIdOf(event: unknown): string | undefined {
-  const id = typeof event === "object" && event !== null ? (event as { webhookEventId?: unknown }).webhookEventId : undefined;
-  // BullMQ job ids may not contain ":"; LINE's ids are ULIDs.
-  return typeof id === "string" && /^[0-9A-Za-z_-]{1,64}$/.test(id) ? id : undefined;
+// One round trip per tick: the instance says it lives (a sorted set of instances by their last tick; one
+// silent for `stale` ms is dropped), and claims partitions up to its share: a partition is free when its
+// lease names no instance that lives. Its own leases are checked only when it may have lost them (it was
+// silent too long itself) and their expiry pushed back now and then (the expiry only clears leases left
+// behind). Returns the share, the partitions lost and those claimed now.
+const TICK_SCRIPT = `
+local me = ARGV[1]
+local now = tonumber(ARGV[2])
+local stale = tonumber(ARGV[3])
+local partitions = tonumber(ARGV[4])
+local leasePrefix = ARGV[5]
+local start = tonumber(ARGV[6])
+local leaseTtl = tonumber(ARGV[7])
+local refresh = ARGV[8] == '1'
+local owned = tonumber(ARGV[9])
+local last = redis.call('ZSCORE', KEYS[1], me)
+local wasAlive = last and tonumber(last) >= now - stale
+redis.call('ZADD', KEYS[1], now, me)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - stale)
+redis.call('PEXPIRE', KEYS[1], stale * 10)
+local share = math.ceil(partitions / redis.call('ZCARD', KEYS[1]))
+local held = owned
+local lost = {}
+if (not wasAlive) or refresh then
+  held = 0
+  for i = 1, owned do
+    local p = ARGV[9 + i]
+    local key = leasePrefix .. p
+    if redis.call('GET', key) == me then
+      redis.call('PEXPIRE', key, leaseTtl)
+      held = held + 1
+    else
+      table.insert(lost, tonumber(p))
+    end
+  end
+end
+local claimed = {}
+local j = 0
+while held < share and j < partitions do
+  local p = (start + j) % partitions
+  local key = leasePrefix .. p
+  local owner = redis.call('GET', key)
+  if owner ~= me and ((not owner) or (not redis.call('ZSCORE', KEYS[1], owner))) then
+    redis.call('SET', key, me, 'PX', leaseTtl)
+    table.insert(claimed, p)
+    held = held + 1
+  end
+  j = j + 1
+end
+return {share, lost, claimed}`;
+
+/** Gives leases back, only those still this instance's. */
+const RELEASE_SCRIPT = `
+local released = 0
+for i = 2, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  if redis.call('GET', key) == KEYS[1] then
+    redis.call('DEL', key)
+    released = released + 1
+  end
+end
+return released`;
+
+// Stores items: each is added to its partition's stream only if its id was not stored (or answered) in
+// the last day, the id's mark set in the same step. Items stored again after a loss of Redis's data are
+// added whatever the mark says. Returns each item's entry id, or "" for an id seen before.
+const STORE_SCRIPT = `
+local ttl = ARGV[1]
+local out = {}
+for i = 1, #KEYS / 2 do
+  local base = 1 + (i - 1) * 4
+  local restored = ARGV[base + 4] == '1'
+  local fresh = redis.call('SET', KEYS[2 * i], '1', 'NX', 'EX', ttl)
+  if fresh or restored then
+    if restored then
+      out[i] = redis.call('XADD', KEYS[2 * i - 1], '*', 'i', ARGV[base + 1], 'k', ARGV[base + 2], 'p', ARGV[base + 3], 'r', '1')
+    else
+      out[i] = redis.call('XADD', KEYS[2 * i - 1], '*', 'i', ARGV[base + 1], 'k', ARGV[base + 2], 'p', ARGV[base + 3])
+    end
+  else
+    out[i] = ''
+  end
+end
+return out`;
+
+// The keeper's look, in one step: whether the marker is still the one this instance knows (renewing it),
+// and which of the entries it keeps are gone from their streams. Returns {0} when the marker is not, else
+// {1, indexes of the entries gone...}.
+const KEEP_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local out = {1}
+for i = 3, #ARGV, 2 do
+  if #redis.call('XRANGE', ARGV[i], ARGV[i + 1], ARGV[i + 1]) == 0 then table.insert(out, (i - 1) / 2) end
+end
+return out`;
+
+// Acknowledges handled entries and deletes them, stream by stream: KEYS are the streams, ARGV the group,
+// then for each stream the count of its ids and the ids.
+const ACK_SCRIPT = `
+local at = 2
+for i = 1, #KEYS do
+  local count = tonumber(ARGV[at])
+  local ids = {}
+  for j = 1, count do ids[j] = ARGV[at + j] end
+  redis.call('XACK', KEYS[i], ARGV[1], unpack(ids))
+  redis.call('XDEL', KEYS[i], unpack(ids))
+  at = at + count + 1
+end
+return 1`;
+
+/** A lease key outlives its owner this long at most (it only clears leases nobody gave back). */
+const LEASE_TTL_MS = 60_000;
+/** The ticks between two pushes of this instance's lease expiries. */
+const LEASE_REFRESH_TICKS = 40;
+
+/** The scripts, sent once and then called by their hash. */
+interface QueueScripts {
+  queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[]]>;
+  queueRelease(me: string, ...args: string[]): Promise<number>;
+  queueKeep(marker: string, ...args: string[]): Promise<number[]>;
+  queueAck(streamCount: number, ...keysAndArgs: string[]): Promise<number>;
 }
 
-const queueName = (partition: number): string => `events-${String(partition).padStart(2, "0")}`;
+function withScripts(redis: Redis): Redis & QueueScripts {
+  const scripted = redis as Redis & Partial<QueueScripts>;
+  if (scripted.queueTick === undefined) redis.defineCommand("queueTick", { numberOfKeys: 1, lua: TICK_SCRIPT });
+  if (scripted.queueRelease === undefined) redis.defineCommand("queueRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  if (scripted.queueKeep === undefined) redis.defineCommand("queueKeep", { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  if (scripted.queueAck === undefined) redis.defineCommand("queueAck", { lua: ACK_SCRIPT });
+  return redis as Redis & QueueScripts;
+}
+
+/** The store script's call: its keys depend on the items. */
+function storeScript(redis: Redis): (keysAndArgs: string[], keyCount: number) => Promise<string[]> {
+  const scripted = redis as Redis & { queueStore?: (count: number, ...keysAndArgs: string[]) => Promise<string[]> };
+  if (scripted.queueStore === undefined) redis.defineCommand("queueStore", { lua: STORE_SCRIPT });
+  return (keysAndArgs, keyCount) => (scripted as Required<typeof scripted>).queueStore(keyCount, ...keysAndArgs);
+}
+
+interface Owned {
+  /** Items of this partition in hand. */
+  inHand: number;
+  /** Its pending entries (left by an earlier owner) have not been read yet. */
+  unreadHistory: boolean;
+  /** Over this instance's share: no more reads; the lease goes back once nothing is in hand. */
+  releasing: boolean;
+}
+
+interface Kept {
+  item: QueueItem;
+  partition: number;
+  entryId: string;
+}
+
+type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
   const { log } = options;
-  const { prefix } = options;
-  const queues = Array.from({ length: PARTITIONS }, (_, p) => new Queue<StoredEvent>(queueName(p), { connection: options.commands, prefix }));
-  const queueOf = (p: number): Queue<StoredEvent> => {
-    const queue = queues[p];
-    if (queue === undefined) throw new RangeError(`no partition ${p}`);
-    return queue;
-  };
-  let workers: Worker<StoredEvent>[] = [];
-  /** Events this instance's workers are handling now. */
+  const workers = withScripts(options.workers);
+  const commands = withScripts(options.commands);
+  const storeItems = storeScript(options.commands);
+  const onceKey = options.onceKey ?? ((item: QueueItem): string => `${options.keyPrefix}:queue:seen:${item.id}`);
+  const inHandMax = options.inHand ?? 64;
+  const partitions = options.partitions ?? PARTITIONS;
+  const leaseMs = options.leaseMs ?? 2_000;
+  const claimEveryMs = options.claimEveryMs ?? 250;
+  const keepCheckMs = options.keepCheckMs ?? 1_000;
+  const maxKept = options.maxKept ?? 20_000;
+  const keys = queueKeys(options.keyPrefix);
+  const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const streamPartition = new Map<string, number>(Array.from({ length: partitions }, (_, p) => [keys.stream(p), p]));
+
+  // --- storing, and keeping what was stored until it is seen handled ---
+  const kept = new Map<string, Kept>();
+  let keptFull = false;
+  let marker: string | undefined;
+  let runId: string | undefined;
+  let keeperTimer: NodeJS.Timeout | undefined;
+  let keeperBusy = false;
+
+  const keepKey = (partition: number, entryId: string): string => `${partition}/${entryId}`;
+
+  function keep(item: QueueItem, partition: number, entryId: string): void {
+    if (kept.size >= maxKept) {
+      if (!keptFull) log.warn({ kept: kept.size }, "too many stored items not yet handled: new ones are not kept against a loss of Redis's data");
+      keptFull = true;
+      return;
+    }
+    keptFull = false;
+    kept.set(keepKey(partition, entryId), { item, partition, entryId });
+  }
+
+  /** Adds the items in one step; each one's entry id, or "" when its id was stored before. */
+  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean): Promise<string[]> {
+    const keyList: string[] = [];
+    const args: string[] = [String(ONCE_TTL_S)];
+    for (const { item, partition } of placed) {
+      keyList.push(keys.stream(partition), onceKey(item));
+      args.push(item.id, item.orderingKey, JSON.stringify(item.payload), restored ? "1" : "0");
+    }
+    return storeItems([...keyList, ...args], keyList.length);
+  }
+
+  /** Redis's run id (changes at every start of the server, and with a failover). */
+  async function readRunId(): Promise<string | undefined> {
+    const info = await commands.info("server");
+    return /run_id:([0-9a-f]+)/.exec(info)?.[1];
+  }
+
+  /** Learns the marker and run id, writing the marker if there is none. */
+  async function learnMarker(): Promise<void> {
+    const fresh = randomBytes(8).toString("hex");
+    const [results, id] = await Promise.all([commands.multi().set(keys.marker, fresh, "PX", MARKER_TTL_MS, "NX").get(keys.marker).exec(), readRunId()]);
+    const current = results?.[1]?.[1];
+    marker = typeof current === "string" ? current : fresh;
+    runId = id;
+  }
+
+  /** Items to store again, taken out of `kept` until Redis has them again. */
+  const toRestore: Kept[] = [];
+
+  /** Stores again what Redis lost (or may have): the items given, or everything kept. */
+  async function restoreKept(reason: string, lost: readonly Kept[] = [...kept.values()]): Promise<void> {
+    for (const entry of lost) {
+      kept.delete(keepKey(entry.partition, entry.entryId));
+      toRestore.push(entry);
+    }
+    if (toRestore.length > 0) log.warn({ reason, items: toRestore.length }, "redis lost stored items: stored again what this instance still kept");
+    await learnMarker();
+    await flushRestore();
+  }
+
+  /** Stores the items waiting to be stored again; on failure they wait for the next look. */
+  async function flushRestore(): Promise<void> {
+    if (toRestore.length === 0) return;
+    const batch = toRestore.splice(0);
+    let entryIds: string[];
+    try {
+      entryIds = await add(batch, true);
+    } catch (err) {
+      toRestore.unshift(...batch);
+      throw err;
+    }
+    batch.forEach((entry, index) => keep(entry.item, entry.partition, entryIds[index] ?? ""));
+    options.observer?.restored?.(batch.length);
+  }
+
+  /**
+   * One look: did Redis lose its data? Which kept items are handled (gone from their stream)? The marker
+   * gone or another: everything kept is stored again. Only the run id changed (a restart that kept the
+   * data, or a failover to a replica that may have lagged): the kept items missing from their streams are
+   * stored again; those were handled or lost, and a handled one's second run sends nothing (it is handed
+   * over as possibly answered: its reply token is spent, its pushes' retry keys answered 409).
+   */
+  async function checkKept(): Promise<void> {
+    if (marker === undefined) {
+      await learnMarker();
+      return;
+    }
+    await flushRestore();
+    const entries = [...kept.values()];
+    const [answer, id] = await Promise.all([
+      commands.queueKeep(keys.marker, marker, String(MARKER_TTL_MS), ...entries.flatMap(({ partition, entryId }) => [keys.stream(partition), entryId])),
+      readRunId(),
+    ]);
+    if (answer[0] !== 1) {
+      const current = await commands.get(keys.marker);
+      await restoreKept(current === null ? "marker_missing" : "marker_changed");
+      return;
+    }
+    // Checked in the same step as the entries: with the marker there, the data is, and an entry gone is an
+    // entry handled (or, after a restart that kept the data or a failover, maybe lost).
+    const gone = answer.slice(1).flatMap((index) => entries[index - 1] ?? []);
+    if (id !== runId) {
+      runId = id;
+      await restoreKept("run_id_changed", gone);
+      return;
+    }
+    for (const { partition, entryId } of gone) kept.delete(keepKey(partition, entryId));
+  }
+
+  function checkNow(): void {
+    if (keeperBusy) return;
+    keeperBusy = true;
+    checkKept()
+      .catch((err: unknown) => log.debug({ error: err instanceof Error ? err.message : String(err) }, "stored items not checked (redis away)"))
+      .finally(() => (keeperBusy = false));
+  }
+
+  function startKeeper(): void {
+    if (keeperTimer !== undefined) return;
+    keeperTimer = setInterval(checkNow, keepCheckMs);
+    keeperTimer.unref();
+    checkNow();
+  }
+
+  // --- handling: claiming partitions, reading them, one chain per ordering key ---
+  const owned = new Map<number, Owned>();
+  const chains = new Map<string, Promise<void>>();
+  /** Read and not finished; and of those, with their handler running. */
   let inHand = 0;
+  let active = 0;
+  let running = false;
+  let handler: ItemHandler | undefined;
+  let reader: Redis | undefined;
+  let claimTimer: NodeJS.Timeout | undefined;
+  let readLoop: Promise<void> | undefined;
+  let slotWaiter: (() => void) | undefined;
+  let idleWaiters: (() => void)[] = [];
+  let rotation = 0;
+  let ticking = false;
+  let ticks = 0;
+  /** The reader connection's client id, for CLIENT UNBLOCK. */
+  let readerId: number | undefined;
+
+  function unblockReader(): void {
+    wakeReader();
+    if (readerId !== undefined) void workers.client("UNBLOCK", readerId).catch(() => undefined); // not allowed on some hosted Redis: the block then ends by itself
+  }
+
+  const wakeReader = (): void => {
+    const wake = slotWaiter;
+    slotWaiter = undefined;
+    wake?.();
+  };
+
+  async function ensureGroups(list: readonly number[]): Promise<void> {
+    if (list.length === 0) return;
+    const pipeline = workers.pipeline();
+    // From the start of the stream: entries stored before the group existed are read too.
+    for (const p of list) pipeline.xgroup("CREATE", keys.stream(p), GROUP, "0", "MKSTREAM");
+    await pipeline.exec(); // BUSYGROUP (it exists) is the usual answer
+  }
+
+  async function tick(): Promise<void> {
+    const mine = [...owned.keys()];
+    ticks += 1;
+    const [share, lost, claimed] = await workers.queueTick(
+      keys.instances,
+      me,
+      String(Date.now()),
+      String(leaseMs),
+      String(partitions),
+      keys.leasePrefix,
+      String(Math.floor(Math.random() * partitions)),
+      String(LEASE_TTL_MS),
+      ticks % LEASE_REFRESH_TICKS === 0 ? "1" : "0",
+      String(mine.length),
+      ...mine.map(String),
+    );
+    for (const p of lost) {
+      const state = owned.get(p);
+      owned.delete(p);
+      if (state !== undefined && state.inHand > 0) log.warn({ partition: p, inHand: state.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
+    }
+    if (!running) return;
+    await ensureGroups(claimed);
+    for (const p of claimed) owned.set(p, { inHand: 0, unreadHistory: true, releasing: false });
+    // Over the share (an instance joined): give back the partitions with least in hand, once they are idle.
+    const active = [...owned].filter(([, state]) => !state.releasing);
+    const excess = active.length - share;
+    if (excess > 0) {
+      for (const [, state] of active.sort((a, b) => a[1].inHand - b[1].inHand).slice(0, excess)) state.releasing = true;
+    }
+    await releaseIdle();
+    // The blocking read waits on the partitions it had: it starts again with the new ones at once.
+    if (claimed.length > 0 || excess > 0) unblockReader();
+  }
+
+  async function releaseIdle(all = false): Promise<void> {
+    const idle = [...owned].filter(([, state]) => (all || state.releasing) && state.inHand === 0).map(([p]) => p);
+    if (idle.length === 0) return;
+    for (const p of idle) owned.delete(p);
+    await workers.queueRelease(me, keys.leasePrefix, ...idle.map(String));
+  }
+
+  function startClaiming(): void {
+    claimTimer = setInterval(() => {
+      if (ticking) return;
+      ticking = true;
+      tick()
+        .catch((err: unknown) => log.warn({ error: err instanceof Error ? err.message : String(err) }, "partition leases not renewed"))
+        .finally(() => (ticking = false));
+    }, claimEveryMs);
+  }
+
+  function take(reply: StreamReply, fromHistory: boolean): void {
+    let recovered = 0;
+    for (const [stream, entries] of reply ?? []) {
+      const partition = streamPartition.get(stream);
+      if (partition === undefined) continue;
+      for (const [entryId, fields] of entries) {
+        if (fields === null) {
+          // Deleted while pending (handled, then the acknowledgement was lost): only the acknowledgement is left to do.
+          void acknowledge(stream, entryId).catch(() => undefined);
+          continue;
+        }
+        const field = (name: string): string | undefined => {
+          const at = fields.indexOf(name);
+          return at >= 0 && at % 2 === 0 ? fields[at + 1] : undefined;
+        };
+        const id = field("i") ?? entryId;
+        const orderingKey = field("k") ?? id;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(field("p") ?? "null");
+        } catch {
+          log.error({ itemId: id, partition }, "stored item is not JSON; dropped");
+          void finish(stream, partition, entryId, false);
+          continue;
+        }
+        if (fromHistory) {
+          recovered += 1;
+          log.warn({ itemId: id, partition }, "event found in the hands of an instance that stopped; taken up again");
+        }
+        const mayHaveRunBefore = fromHistory || field("r") === "1";
+        inHand += 1;
+        const state = owned.get(partition);
+        if (state !== undefined) state.inHand += 1;
+        // Counted against the partition as owned now: if it is lost and claimed again meanwhile, the new
+        // ownership starts from nothing in hand.
+        run(orderingKey, () => handleOne(payload, { id, mayHaveRunBefore }).finally(() => finish(stream, partition, entryId, state ?? true)));
+      }
+    }
+    if (recovered > 0) options.observer?.recovered?.(recovered);
+  }
+
+  async function handleOne(payload: unknown, taken: TakenItem): Promise<void> {
+    active += 1;
+    try {
+      await handler?.(payload, taken);
+    } catch (err) {
+      log.error({ err, itemId: taken.id }, "stored item handler failed");
+    } finally {
+      active -= 1;
+    }
+  }
+
+  /** Runs `work` after everything before it with the same key. */
+  function run(orderingKey: string, work: () => Promise<void>): void {
+    const before = chains.get(orderingKey);
+    const next = (before === undefined ? work() : before.then(work)).then(() => {
+      if (chains.get(orderingKey) === next) chains.delete(orderingKey);
+    });
+    chains.set(orderingKey, next);
+  }
+
+  // Acknowledgements go out together: every item finished within a short window, in one round trip.
+  let acks = new Map<string, string[]>();
+  let acksSent: Promise<void> | undefined;
+
+  function acknowledge(stream: string, entryId: string): Promise<void> {
+    const list = acks.get(stream);
+    if (list === undefined) acks.set(stream, [entryId]);
+    else list.push(entryId);
+    acksSent ??= new Promise<void>((resolve) => setTimeout(resolve, ACK_WINDOW_MS)).then(async () => {
+      const batch = acks;
+      acks = new Map();
+      acksSent = undefined;
+      const streams = [...batch.keys()];
+      await workers.queueAck(streams.length, ...streams, GROUP, ...[...batch.values()].flatMap((ids) => [String(ids.length), ...ids]));
+    });
+    return acksSent;
+  }
+
+  /** `counted`: the item was counted in hand (and against this ownership of its partition, when given). */
+  async function finish(stream: string, partition: number, entryId: string, counted: Owned | boolean): Promise<void> {
+    try {
+      await acknowledge(stream, entryId);
+    } catch (err) {
+      log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
+    }
+    kept.delete(keepKey(partition, entryId));
+    if (counted === false) return;
+    inHand -= 1;
+    if (counted !== true) counted.inHand -= 1;
+    wakeReader();
+    if (inHand === 0) for (const idle of idleWaiters.splice(0)) idle();
+  }
+
+  /**
+   * An entry handed out MAX_DELIVERIES times and never finished has taken its instance down each time (a
+   * handler's own errors are caught): it is given up, with an error line, so it cannot stop a partition.
+   */
+  async function giveUpPoison(list: readonly number[]): Promise<void> {
+    const pipeline = workers.pipeline();
+    for (const p of list) pipeline.xpending(keys.stream(p), GROUP, "-", "+", 10_000);
+    const results = (await pipeline.exec()) ?? [];
+    const givenUp: Promise<void>[] = [];
+    for (const [index, [err, pending]] of results.entries()) {
+      const p = list[index];
+      if (err !== null || p === undefined || !Array.isArray(pending)) continue;
+      for (const entry of pending as [string, string, number, number][]) {
+        const [entryId, , , deliveries] = entry;
+        if (deliveries < MAX_DELIVERIES) continue;
+        log.error({ partition: p, entryId, deliveries }, "stored event given up: every instance that took it stopped before it was finished");
+        givenUp.push(acknowledge(keys.stream(p), entryId).catch(() => undefined));
+      }
+    }
+    await Promise.all(givenUp); // before the pending entries are read
+  }
+
+  async function readOnce(connection: Redis): Promise<void> {
+    const readable = [...owned].filter(([, state]) => !state.releasing);
+    const history = readable.filter(([, state]) => state.unreadHistory).map(([p]) => p);
+    if (history.length > 0) {
+      for (const p of history) {
+        const state = owned.get(p);
+        if (state !== undefined) state.unreadHistory = false;
+      }
+      await giveUpPoison(history);
+      // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
+      const reply = (await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...history.map(keys.stream), ...history.map(() => "0"))) as StreamReply;
+      take(reply, true);
+      return;
+    }
+    const free = Math.min(inHandMax - active, CHAIN_FACTOR * inHandMax - inHand);
+    if (readable.length === 0 || free <= 0) {
+      await new Promise<void>((resolve) => {
+        slotWaiter = resolve;
+        setTimeout(resolve, BLOCK_MS).unref();
+      });
+      return;
+    }
+    rotation = (rotation + 1) % readable.length;
+    const rotated = [...readable.slice(rotation), ...readable.slice(0, rotation)].map(([p]) => p);
+    const picked = rotated.slice(0, free);
+    const count = Math.max(1, Math.floor(free / picked.length));
+    // Busy (fewer free slots than partitions): no blocking, so the next read turns to the other partitions at once.
+    const block = picked.length === readable.length ? ["BLOCK", BLOCK_MS] : [];
+    const reply = (await connection.xreadgroup(
+      "GROUP",
+      GROUP,
+      CONSUMER,
+      "COUNT",
+      count,
+      ...(block as ["BLOCK", number]),
+      "STREAMS",
+      ...picked.map(keys.stream),
+      ...picked.map(() => ">"),
+    )) as StreamReply;
+    take(reply, false);
+  }
+
+  async function readForever(connection: Redis): Promise<void> {
+    while (running) {
+      try {
+        await readOnce(connection);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (/NOGROUP/.test(message)) {
+          // Redis lost the groups (restarted empty): make them again, and read the partitions afresh.
+          await ensureGroups([...owned.keys()]).catch(() => undefined);
+        } else {
+          log.warn({ error: message }, "event queue read failed");
+          await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        }
+      }
+    }
+  }
 
   return {
-    async store(shop, events, timeoutMs) {
-      const byPartition = new Map<number, unknown[]>();
-      for (const event of events) {
-        // A chat id seen by two shops is two chats: the partition is the shop's chat.
-        const chat = chatIdOf(event);
-        const p = partitionOf(chat === undefined ? undefined : `${shop}/${chat}`);
-        byPartition.set(p, [...(byPartition.get(p) ?? []), event]);
-      }
-      const adds = [...byPartition].map(([p, list]) =>
-        queueOf(p).addBulk(
-          list.map((event) => {
-            const eventId = eventIdOf(event);
-            const jobId = eventId === undefined ? undefined : `${shop}-${eventId}`;
-            return {
-              name: "event",
-              data: { shop, event },
-              // The shop's and the event's ids as the job's: the same event stored twice while it waits (two
-              // instances, a redelivery) is one job. An answered event's data is not kept: the ledger (ids only) stops a
-              // later copy.
-              opts: { ...(jobId === undefined ? {} : { jobId }), removeOnComplete: true, removeOnFail: { age: 86_400 } },
-            };
-          }),
-        ),
-      );
+    async store(items, timeoutMs) {
+      if (items.length === 0) return true;
+      const placed = items.map((item) => ({ item, partition: partitionOf(item.orderingKey, partitions) }));
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, timeoutMs, "late")));
       try {
-        return await Promise.race([Promise.all(adds).then(() => true), late]);
+        const entryIds = await Promise.race([add(placed, false), late]);
+        if (entryIds === "late") return false;
+        const seenBefore: QueueItem[] = [];
+        placed.forEach(({ item, partition }, index) => {
+          const entryId = entryIds[index];
+          if (typeof entryId === "string" && entryId !== "") keep(item, partition, entryId);
+          else {
+            seenBefore.push(item);
+            log.info({ itemId: item.id }, "event stored or answered before; not stored again");
+          }
+        });
+        if (seenBefore.length > 0) options.observer?.duplicate?.(seenBefore);
+        startKeeper();
+        return true;
       } catch (err) {
         log.warn({ error: err instanceof Error ? err.message : String(err) }, "redis did not take the events");
         return false;
@@ -133,56 +749,69 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     },
 
     async startWorkers(handle) {
-      // One event at a time per partition, across every instance. Start-up waits for Redis.
-      await whenUp(options.commands);
-      await Promise.all(queues.map((q) => q.setGlobalConcurrency(1)));
-      workers = queues.map((q) => {
-        const process = async (job: Job<StoredEvent>): Promise<void> => {
-          inHand += 1;
-          try {
-            await handle(job.data);
-          } finally {
-            inHand -= 1;
-          }
-        };
-        const worker = new Worker<StoredEvent>(q.name, process, {
-          connection: options.workers,
-          prefix,
-          concurrency: 1,
-          lockDuration: LOCK_MS,
-          stalledInterval: STALLED_CHECK_MS,
-          maxStalledCount: 5,
-        });
-        worker.on("stalled", (jobId: string) => {
-          log.warn({ jobId, partition: q.name }, "event found in the hands of a worker that stopped; taken up again");
-          options.observer?.recovered?.();
-        });
-        worker.on("error", (err: Error) => log.warn({ error: err.message, partition: q.name }, "event queue worker error"));
-        return worker;
-      });
-      await Promise.all(workers.map((w) => w.waitUntilReady()));
+      handler = handle;
+      running = true;
+      // Start-up waits for Redis (the workers' connection waits for it).
+      await workers.ping();
+      reader = workers.duplicate({ connectionName: "slipline-queue-reader", enableAutoPipelining: false });
+      const learnReaderId = (): void => {
+        void reader?.client("ID").then((id) => (readerId = Number(id)), () => (readerId = undefined));
+      };
+      reader.on("ready", learnReaderId);
+      learnReaderId();
+      await tick();
+      startClaiming();
+      readLoop = readForever(reader);
     },
 
     async waiting() {
-      const counts = await Promise.all(queues.map((q) => q.getWaitingCount()));
-      return counts.reduce((sum, n) => sum + n, 0);
+      const pipeline = commands.pipeline();
+      for (let p = 0; p < partitions; p++) pipeline.xlen(keys.stream(p)).xpending(keys.stream(p), GROUP);
+      const results = (await pipeline.exec()) ?? [];
+      let total = 0;
+      for (let p = 0; p < partitions; p++) {
+        const [lengthErr, length] = results[2 * p] ?? [];
+        const [, pending] = results[2 * p + 1] ?? [];
+        if (lengthErr) throw lengthErr;
+        const pendingCount = Array.isArray(pending) ? Number(pending[0]) : 0;
+        total += Number(length) - pendingCount;
+      }
+      return total;
+    },
+
+    get stats() {
+      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size + toRestore.length };
     },
 
     async stopWorkers(graceMs) {
-      const closing = Promise.all(workers.map((w) => w.close()));
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, graceMs, "late")));
-      const result = await Promise.race([closing.then(() => "done" as const), late]);
-      clearTimeout(timer);
-      if (result === "done") return 0;
-      // Still busy: leave those events locked for another instance and stop now.
+      const deadline = Date.now() + graceMs;
+      const untilDeadline = (promise: Promise<unknown>): Promise<unknown> =>
+        Promise.race([promise, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+      running = false;
+      clearInterval(claimTimer);
+      unblockReader();
+      await untilDeadline(readLoop ?? Promise.resolve());
+      if (inHand > 0) await untilDeadline(new Promise<void>((resolve) => idleWaiters.push(resolve)));
       const left = inHand;
-      await Promise.all(workers.map((w) => w.close(true)));
+      // The partitions finished go back at once (the others take them up without waiting for the leases to
+      // expire); those with items still in hand keep their lease until it expires.
+      await workers.zrem(keys.instances, me).catch(() => undefined);
+      await releaseIdle(true).catch(() => undefined);
+      // What this instance stored is kept until it is seen handled somewhere, while the grace lasts.
+      while (kept.size + toRestore.length > 0 && keeperTimer !== undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(keepCheckMs, Math.max(0, deadline - Date.now()))));
+      }
       return left;
     },
 
     async close() {
-      await Promise.all(queues.map((q) => q.close()));
+      running = false;
+      clearInterval(claimTimer);
+      clearInterval(keeperTimer);
+      keeperTimer = undefined;
+      idleWaiters = [];
+      reader?.disconnect();
+      await Promise.resolve();
     },
   };
 }

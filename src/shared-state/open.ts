@@ -1,28 +1,51 @@
 // Everything REDIS_URL turns on, in one place: the connections, the durable event queue of the deployment,
-// and, for each shop, the stores every instance must agree on, under that shop's key namespace. main.ts loads
-// this module only when REDIS_URL is set, so an instance without Redis never loads ioredis or BullMQ.
+// and, for each shop, the stores every instance must agree on, under that shop's key namespace. The
+// composition root loads this module only when REDIS_URL is set, so an instance without Redis never loads
+// ioredis (less memory, quicker start).
 import type { Logger } from "pino";
 import { redisScheduleStore } from "../schedules/store.js";
 import { createDurableEventQueue } from "./event-queue.js";
+import type { EventQueueObserver, QueueItem } from "./event-queue.js";
 import { connectRedis } from "./redis.js";
 import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
   redisError(): void;
-  jobRecovered(): void;
+  /** The event queue's hooks: events taken up again after a crash, stored again after Redis lost them, stored before. */
+  queue?: EventQueueObserver;
 }
 
-/**
- * `prefix`: what every key of this deployment starts with (REDIS_KEY_PREFIX, or one derived from its LINE
- * channel), so two deployments on one Redis never mix.
- */
-export function openSharedState(url: string, prefix: string, log: Logger, metrics: SharedStateObserver) {
+export interface SharedStateOptions {
+  /**
+   * What every key of this deployment starts with (REDIS_KEY_PREFIX, or one derived from its LINE channel),
+   * so two deployments on one Redis never mix.
+   */
+  prefix: string;
+  /** Events one instance handles at once from the shared queue. Default 64. */
+  runningEvents?: number | undefined;
+  /**
+   * The mark of an item stored or answered: the ledger's key of the item's shop, so one mark serves both
+   * (an event answered in-process while Redis was slow is not stored after).
+   */
+  onceKey: (item: QueueItem) => string;
+}
+
+export function openSharedState(url: string, log: Logger, metrics: SharedStateObserver, options: SharedStateOptions) {
   const redis = connectRedis({ url, log, onError: () => metrics.redisError() });
+  const { prefix } = options;
   return {
     redis,
     prefix,
-    queue: createDurableEventQueue({ commands: redis.commands, workers: redis.workers, prefix, log, observer: { recovered: () => metrics.jobRecovered() } }),
+    queue: createDurableEventQueue({
+      commands: redis.commands,
+      workers: redis.workers,
+      log,
+      keyPrefix: prefix,
+      onceKey: options.onceKey,
+      ...(options.runningEvents === undefined ? {} : { inHand: options.runningEvents }),
+      ...(metrics.queue === undefined ? {} : { observer: metrics.queue }),
+    }),
     /** One shop's stores: `namespace` ends with `:` and starts with the deployment's prefix. */
     forShop(namespace: string) {
       return {

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 export interface RedisLink {
   /** Ledger, journal, notes, cache and queue producers: offline means an error at once, not a wait. */
   readonly commands: Redis;
-  /** The queue workers' shared connection: commands wait for a reconnect (BullMQ needs that). */
+  /** The queue's connection: commands wait for a reconnect (leases, acknowledgements and blocking reads). */
   readonly workers: Redis;
   /** Both connections are up. */
   isUp(): boolean;
@@ -33,9 +33,13 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: reconnect,
     connectionName: "slipline",
+    enableAutoPipelining: true,
   });
   const workers = new Redis(options.url, {
     maxRetriesPerRequest: null,
+    // Commands issued in one turn of the event loop go out in one write: on a busy host each write (a system
+    // call that wakes redis-server) costs more than the command itself.
+    enableAutoPipelining: true,
     retryStrategy: reconnect,
     connectionName: "slipline-workers",
   });

@@ -19,13 +19,16 @@ const ANSWERED_TTL_S = 24 * 60 * 60;
 /** An event's delivery journal outlives any rerun after a crash. */
 const JOURNAL_TTL_S = 24 * 60 * 60;
 
+/** The mark of an event answered, or stored in the shared queue (which sets it in the same step). */
+export const answeredKey = (namespace: string, eventId: string): string => `${namespace}answered:${eventId}`;
+
 /**
  * Answered events, shared. `claim` only looks: the shared queue already gives each stored event to one
  * worker at a time, so the ledger has only to stop an event answered before (redelivered, or sent to
  * another instance after its job was cleared) from being answered again.
  */
 export function redisLedger(redis: Redis, namespace: string): EventLedger {
-  const key = (eventId: string): string => `${namespace}answered:${eventId}`;
+  const key = (eventId: string): string => answeredKey(namespace, eventId);
   return {
     async claim(eventId) {
       return (await redis.exists(key(eventId))) === 0;
@@ -36,8 +39,17 @@ export function redisLedger(redis: Redis, namespace: string): EventLedger {
   };
 }
 
+/** A script by its hash: defined once on the connection, then each call sends the hash, not the text. */
+function scriptCommand(redis: Redis, name: string, numberOfKeys: number, lua: string): (...args: string[]) => Promise<unknown> {
+  const scripted = redis as Redis & Record<string, ((...args: string[]) => Promise<unknown>) | undefined>;
+  if (scripted[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
+  return (...args) => (scripted[name] as (...args: string[]) => Promise<unknown>)(...args);
+}
+
 export function redisJournal(redis: Redis, namespace: string): DeliveryJournal {
   const key = (eventId: string): string => `${namespace}delivery:${eventId}`;
+  // One step per write (the field and the expiry), one command on the wire.
+  const write = scriptCommand(redis, "journalWrite", 1, "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('EXPIRE', KEYS[1], ARGV[3]) return 1");
   return {
     async read(eventId) {
       const fields = await redis.hgetall(key(eventId));
@@ -48,7 +60,7 @@ export function redisJournal(redis: Redis, namespace: string): DeliveryJournal {
       return batches;
     },
     async write(eventId, batch, state) {
-      await redis.multi().hset(key(eventId), String(batch), state).expire(key(eventId), JOURNAL_TTL_S).exec();
+      await write(key(eventId), String(batch), state, String(JOURNAL_TTL_S));
     },
   };
 }
@@ -98,11 +110,12 @@ export function redisVersions(redis: Redis, namespace: string): MessageVersions 
     if not before[1] then return 'first' end
     if before[2] == ARGV[2] then return 'same' end
     return 'changed'`;
+  const record = scriptCommand(redis, "versionRecord", 1, script);
   return {
     async record(messageId, timestamp, fingerprint) {
       // Only equality is ever compared, so Redis keeps a digest, not what the message asked (amounts, references, ids).
       const digest = fingerprint === CHATTER ? CHATTER : createHash("sha256").update(fingerprint).digest("base64url");
-      const answer = await redis.eval(script, 1, `${namespace}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
+      const answer = await record(`${namespace}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
       if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
       throw new Error(`unexpected answer from redis: ${String(answer)}`);
     },

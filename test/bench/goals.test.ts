@@ -1,6 +1,6 @@
 // The bench's goals table: what it calls met and missed, from made-up figures whose answer is known.
 import { describe, expect, it } from "vitest";
-import { formatGoals, highestSustained, judgeGoals } from "../../bench/goals.js";
+import { formatGoals, highestSustained, judgeGoals, judgeScaleOut } from "../../bench/goals.js";
 import type { StepFigures } from "../../bench/goals.js";
 
 function step(rate: number, over: Partial<StepFigures> = {}): StepFigures {
@@ -48,10 +48,41 @@ describe("the goals table", () => {
     expect(judgeGoals(echo, [slower]).find((row) => row.goal.startsWith("highest"))).toMatchObject({ ours: "250-500/s", echo: "1000-2000/s", met: false });
   });
 
+  it("holds two instances to one instance's CPU, not the echo bot's, and to the scale-out goals", () => {
+    const one = { name: "one", steps: [step(100), step(250), step(1_000), step(2_000)] };
+    const pair = {
+      name: "pair",
+      steps: [
+        step(100, { cpuSecondsPer1000: 1.5, peakRssPerInstanceMiB: [100, 100] }),
+        step(250, { cpuSecondsPer1000: 1.51, peakRssPerInstanceMiB: [100, 100], perInstance: [{ eventsHandled: 600 }, { eventsHandled: 400 }] }),
+        step(1_000, { peakRssPerInstanceMiB: [100, 100], perInstance: [{ eventsHandled: 601 }, { eventsHandled: 399 }] }),
+        step(2_000, { eventsLost: 3, peakRssPerInstanceMiB: [100, 100] }),
+      ],
+    };
+    expect(judgeGoals(echo, [pair]).filter((row) => row.goal.startsWith("CPU"))).toEqual([]);
+    const rows = judgeScaleOut(one, pair, {
+      capacity: { one: { answerP95Ms: 20_000, lastAnswerMs: 22_000 }, two: { answerP95Ms: 15_000, lastAnswerMs: 16_600 } },
+      takeover: { lastAnswerMs: 5_001 },
+      sigkill: { acknowledged: 300, acknowledgedUnanswered: 0, answeredTwice: 0 },
+      redisLoss: { acknowledged: 200, acknowledgedUnanswered: 0, answeredTwice: 1 },
+    });
+    const verdict = (goal: string) => rows.find((row) => row.goal === goal)?.met;
+    expect(verdict("CPU per event @100/s, vs one instance")).toBe(true); // 1.5 times
+    expect(verdict("CPU per event @250/s, vs one instance")).toBe(false); // 1.51 times
+    expect(verdict("highest rate, no loss, p99 < 1 s, vs one instance")).toBe(false); // one instance held 2,000/s
+    expect(verdict("largest share handled by one instance @250/s")).toBe(true); // 60 %
+    expect(verdict("largest share handled by one instance @1000/s")).toBe(false); // 60.1 %
+    expect(verdict("capacity: slow-service burst, p95, vs one instance")).toBe(true); // 0.75 times
+    expect(verdict("capacity: slow-service burst, last answer, vs one instance")).toBe(false); // 0.755 times
+    expect(verdict("takeover: a SIGKILLed instance's events answered")).toBe(false);
+    expect(verdict("SIGKILL mid-burst: acknowledged, unanswered / twice")).toBe(true);
+    expect(verdict("Redis back empty: acknowledged, unanswered / twice")).toBe(false);
+  });
+
   it("prints one line per goal and the count met", () => {
     const text = formatGoals(judgeGoals(echo, [{ name: "one", steps: echo.steps }]));
     const lines = text.split("\n");
-    expect(lines[0]).toMatch(/^layout\s+goal\s+slipline\s+echo bot\s+ratio\s+target$/);
+    expect(lines[0]).toMatch(/^layout\s+goal\s+slipline\s+against\s+ratio\s+target$/);
     expect(lines.at(-1)).toBe("9 of 9 goals met");
     expect(lines.filter((line) => line.endsWith("MISSED"))).toEqual([]);
   });

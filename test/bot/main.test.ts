@@ -136,7 +136,7 @@ describe("main", { timeout: 60_000 }, () => {
     expect(await main.exited).toBe(0);
     for (const s of [secret, token, DEMO_SECRETS.shop]) expect(main.stdout() + main.stderr()).not.toContain(s);
     // The sandbox (SQLite) and the rich menus' drawing (the canvas) are local mode's: a deployment never loads
-    // them. Nor, without REDIS_URL, the Redis client and BullMQ.
+    // them. Nor, without REDIS_URL, the Redis client.
     expect(main.stderr()).toMatch(/MODULE \d+/);
     expect(main.stderr()).not.toMatch(/better-sqlite3|@napi-rs\/canvas|ioredis/);
   });

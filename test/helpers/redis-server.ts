@@ -1,5 +1,6 @@
-// A Redis of the test's own: Debian's redis-server on a free loopback port, data in a temporary folder
-// (append-only file, so a restart keeps what it had), stopped by PID. Never the machine's shared Redis.
+// A Redis of the test's (or the bench's) own: Debian's redis-server on a free loopback port, data in a
+// temporary folder (append-only file, so a restart keeps what it had; or none, so a restart comes back
+// empty as a hosted Redis without persistence does), stopped by PID. Never the machine's shared Redis.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,9 +11,16 @@ import { freePort } from "./free-port.js";
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
-  /** Stops it (SIGTERM, then SIGKILL) and starts it again on the same port with the same data. */
+  /** The running server's process id (it changes with a restart). */
+  pid(): number | undefined;
+  /** Stops it (SIGTERM, then SIGKILL) and starts it again on the same port: with the same data, or empty without persistence. */
   restart(options?: { downMs?: number }): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface TestRedisOptions {
+  /** Keep the data across a restart (append-only file, written at every command). Default true. */
+  persistence?: boolean;
 }
 
 
@@ -24,14 +32,15 @@ function realClockEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")));
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+  const persistence = options.persistence ?? true;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "slipline-redis-"));
   let child: ChildProcess | undefined;
 
   const launch = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"];
+      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...(persistence ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"])];
       const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"], env: realClockEnv() });
       child = started;
       let output = "";
@@ -67,6 +76,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: () => child?.pid,
     async restart(options = {}) {
       await kill();
       if (options.downMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.downMs));

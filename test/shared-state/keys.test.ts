@@ -7,6 +7,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSharedState } from "../../src/shared-state/open.js";
 import type { SharedState } from "../../src/shared-state/open.js";
+import { storedEventOf, storedItemOf } from "../../src/pipeline/stored-items.js";
 import { startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
 import { lineId, newEventId, textEvent } from "../helpers/webhook.js";
@@ -23,7 +24,12 @@ const SHOP = `${PREFIX}:shop:cafe:`;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  shared = openSharedState(redis.url, PREFIX, pino({ level: "silent" }), { redisError: () => undefined, jobRecovered: () => undefined });
+  shared = openSharedState(
+    redis.url,
+    pino({ level: "silent" }),
+    { redisError: () => undefined },
+    { prefix: PREFIX, onceKey: (item) => `${SHOP}answered:${item.id}` },
+  );
   client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 }, 30_000);
 afterAll(async () => {
@@ -68,14 +74,15 @@ async function contentOf(key: string): Promise<string> {
 describe("keys in Redis", { timeout: 60_000 }, () => {
   it("all expire, except the queue's own bookkeeping, which holds no event's data once it is answered", async () => {
     const handled: string[] = [];
-    await shared.queue.startWorkers(async (stored) => {
-      handled.push(`${stored.shop}/${(stored.event as { webhookEventId: string }).webhookEventId}`);
+    await shared.queue.startWorkers(async (payload) => {
+      const stored = storedEventOf(payload);
+      handled.push(`${stored?.shop ?? "?"}/${(stored?.event as { webhookEventId: string }).webhookEventId}`);
       return Promise.resolve();
     });
     const events = [0, 1, 2].map(() =>
       textEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: "r", text: TEXT, eventId: newEventId() }),
     );
-    expect(await shared.queue.store("cafe", events, 5_000)).toBe(true);
+    expect(await shared.queue.store(events.map((event) => storedItemOf("cafe", event)), 5_000)).toBe(true);
     const deadline = Date.now() + 20_000;
     while (handled.length < events.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(handled.sort()).toEqual(events.map((e) => `cafe/${e.webhookEventId}`).sort());
@@ -102,12 +109,13 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
 
     const keys = await allKeys();
     const withoutExpiry = [...keys].filter(([, ttl]) => ttl < 0).map(([key]) => key);
-    // BullMQ's own structure (the queue's id counter, meta, event stream, stalled-check marks): named, and
-    // holding no event once it is answered.
-    const bookkeeping = /^agency-a:events-\d\d:(id|meta|events|stalled-check|marker)$/;
-    // Every key is the deployment's; the shop's own are under its namespace.
+    // The queue's partitions (one Redis stream each, with its consumer group): named, and holding no event
+    // once it is answered (an entry is deleted when its event is handled).
+    const bookkeeping = /^agency-a:queue:p:\d+$/;
+    expect(withoutExpiry.length).toBeGreaterThan(0);
+    // Every key is the deployment's; the shop's own are under its namespace, the queue's under the prefix.
     expect([...keys.keys()].filter((key) => !key.startsWith(`${PREFIX}:`))).toEqual([]);
-    expect([...keys.keys()].filter((key) => !bookkeeping.test(key) && !key.startsWith(SHOP))).toEqual([]);
+    expect([...keys.keys()].filter((key) => !key.startsWith(`${PREFIX}:queue:`) && !key.startsWith(SHOP))).toEqual([]);
     expect(withoutExpiry.filter((key) => !bookkeeping.test(key))).toEqual([]);
     for (const key of withoutExpiry) expect(await contentOf(key)).not.toMatch(/คุณสมศรี|qr 150/);
     for (const key of keys.keys()) {

@@ -1,0 +1,246 @@
+// The shared queue on a redis-server of the test's own, with two queue objects on connections of their own
+// standing for two instances: each key's items one at a time and in the order stored, whichever instance
+// stored them; each item once; twice the items in hand with two instances; a stopped instance's items
+// taken up by the other; and a Redis that comes back empty, or with its data.
+import fc from "fast-check";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDurableEventQueue } from "../../src/shared-state/event-queue.js";
+import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
+import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
+import type { RedisLink } from "../../src/shared-state/redis.js";
+import { startTestRedis } from "../helpers/redis-server.js";
+import type { TestRedis } from "../helpers/redis-server.js";
+
+const silent = pino({ level: "silent" });
+let prefixes = 0;
+const open: Instance[] = [];
+
+interface Instance {
+  queue: DurableEventQueue;
+  link: RedisLink;
+}
+
+/** One instance's queue, with short leases and checks so the test need not wait long. */
+function instance(url: string, keyPrefix: string, options: Partial<DurableEventQueueOptions> = {}): Instance {
+  const link = connectRedis({ url, log: silent });
+  const queue = createDurableEventQueue({
+    commands: link.commands,
+    workers: link.workers,
+    log: silent,
+    keyPrefix,
+    leaseMs: 600,
+    claimEveryMs: 100,
+    keepCheckMs: 200,
+    ...options,
+  });
+  const made = { queue, link };
+  open.push(made);
+  return made;
+}
+
+/** As SIGKILL leaves it: no more ticks, no acknowledgements, nothing given back. */
+async function kill(dead: Instance): Promise<void> {
+  await dead.queue.close();
+  dead.link.commands.disconnect();
+  dead.link.workers.disconnect();
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(check()).toBe(true);
+}
+
+/** Both instances have their share of the partitions. */
+async function shared(a: Instance, b: Instance): Promise<void> {
+  await waitUntil(() => a.queue.stats.partitionsOwned === 32 && b.queue.stats.partitionsOwned === 32, 10_000);
+}
+
+interface Payload {
+  id: string;
+  key: string;
+  delayMs?: number;
+}
+
+const item = (id: string, key: string, delayMs = 0): QueueItem => ({ id, orderingKey: key, payload: { id, key, delayMs } satisfies Payload });
+
+/** Closes every instance the test opened (before its redis-server stops: a connection waiting for a server that is gone would wait for ever). */
+async function closeOpen(): Promise<void> {
+  for (const made of open.splice(0)) {
+    await made.queue.close();
+    await made.link.close();
+  }
+}
+afterEach(closeOpen);
+
+describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  it("handles each item once, and each key's items one at a time in the order stored, whichever instance stored them", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix);
+    const b = instance(redis.url, prefix);
+    const handled: { id: string; key: string }[] = [];
+    const running = new Map<string, number>();
+    let overlaps = 0;
+    const handler: ItemHandler = async (payload) => {
+      const { id, key, delayMs } = payload as Payload;
+      if ((running.get(key) ?? 0) > 0) overlaps += 1;
+      running.set(key, (running.get(key) ?? 0) + 1);
+      handled.push({ id, key });
+      await new Promise((resolve) => setTimeout(resolve, delayMs ?? 0));
+      running.set(key, (running.get(key) ?? 1) - 1);
+    };
+    await a.queue.startWorkers(handler);
+    await b.queue.startWorkers(handler);
+    await shared(a, b);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ key: fc.integer({ min: 0, max: 3 }), via: fc.constantFrom("a", "b"), delayMs: fc.integer({ min: 0, max: 4 }) }), { minLength: 1, maxLength: 24 }),
+        async (plan) => {
+          run += 1;
+          const items = plan.map((step, index) => item(`r${run}-${index}`, `r${run}-key${step.key}`, step.delayMs));
+          for (const [index, step] of plan.entries()) expect(await (step.via === "a" ? a : b).queue.store([items[index] as QueueItem], 5_000)).toBe(true);
+          await waitUntil(() => items.every((stored) => handled.some((h) => h.id === stored.id)), 10_000);
+          for (const stored of items) expect(handled.filter((h) => h.id === stored.id)).toHaveLength(1);
+          for (const key of new Set(items.map((stored) => stored.orderingKey))) {
+            expect(handled.filter((h) => h.key === key).map((h) => h.id)).toEqual(items.filter((stored) => stored.orderingKey === key).map((stored) => stored.id));
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+    expect(overlaps).toBe(0);
+  });
+
+  it("holds each instance's bound at once, so two instances hold twice what one does, and share the work", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix, { inHand: 3 });
+    const b = instance(redis.url, prefix, { inHand: 3 });
+    let open_ = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open_ = resolve));
+    const now = { a: 0, b: 0 };
+    const most = { a: 0, b: 0 };
+    const done = { a: 0, b: 0 };
+    const handlerOf =
+      (name: "a" | "b"): ItemHandler =>
+      async () => {
+        now[name] += 1;
+        most[name] = Math.max(most[name], now[name]);
+        await gate;
+        now[name] -= 1;
+        done[name] += 1;
+      };
+    await a.queue.startWorkers(handlerOf("a"));
+    await b.queue.startWorkers(handlerOf("b"));
+    await shared(a, b);
+    const items = Array.from({ length: 40 }, (_, n) => item(`cap-${n}`, `chat-${n}`));
+    expect(await a.queue.store(items, 5_000)).toBe(true);
+    // Both full: three each, six in all (one instance alone would hold three).
+    await waitUntil(() => now.a + now.b === 6, 10_000);
+    open_();
+    await waitUntil(() => done.a + done.b === 40, 10_000);
+    expect(most).toEqual({ a: 3, b: 3 });
+    expect(done.a).toBeGreaterThan(0);
+    expect(done.b).toBeGreaterThan(0);
+  });
+
+  it("gives what a stopped instance held to the other, those it had in hand marked as maybe run before", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix);
+    const b = instance(redis.url, prefix);
+    const heldByA: string[] = [];
+    const byB = new Map<string, boolean>();
+    await a.queue.startWorkers(async (payload) => {
+      heldByA.push((payload as Payload).id);
+      await new Promise(() => undefined); // never finishes: the instance dies with it in hand
+    });
+    await b.queue.startWorkers(async (payload, taken) => {
+      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
+      return Promise.resolve();
+    });
+    await shared(a, b);
+    const items = Array.from({ length: 30 }, (_, n) => item(`kill-${n}`, `chat-${n}`));
+    expect(await b.queue.store(items, 5_000)).toBe(true);
+    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
+    expect(heldByA.length).toBeGreaterThan(0);
+    const handledFirstByB = new Set(byB.keys());
+    await kill(a);
+    const later = Array.from({ length: 10 }, (_, n) => item(`after-${n}`, `chat-${n}`));
+    expect(await b.queue.store(later, 5_000)).toBe(true);
+    await waitUntil(() => byB.size === 40, 15_000);
+    for (const id of heldByA) expect(byB.get(id)).toBe(true);
+    for (const id of handledFirstByB) expect(byB.get(id)).toBe(false);
+    // Those stored after the kill are all handled too (one the dead reader was being given as it died counts as maybe run).
+    for (const { id } of later) expect(byB.has(id)).toBe(true);
+    expect(b.queue.stats.partitionsOwned).toBe(64);
+  });
+});
+
+describe("a Redis that comes back", { timeout: 120_000 }, () => {
+  const stores = async (url: string, prefix: string, count: number) => {
+    let restored = 0;
+    const storer = instance(url, prefix, { observer: { restored: (n) => (restored += n) } });
+    await whenUp(storer.link.commands);
+    const items = Array.from({ length: count }, (_, n) => item(`${prefix}-${n}`, `chat-${n % 3}`));
+    expect(await storer.queue.store(items, 5_000)).toBe(true);
+    expect(storer.queue.stats.kept).toBe(count);
+    return { storer, items, restored: () => restored };
+  };
+  const work = async (url: string, prefix: string) => {
+    const seen: { id: string; mayHaveRunBefore: boolean }[] = [];
+    const worker = instance(url, prefix);
+    await worker.queue.startWorkers(async (payload, taken) => {
+      seen.push({ id: (payload as Payload).id, mayHaveRunBefore: taken.mayHaveRunBefore });
+      return Promise.resolve();
+    });
+    return seen;
+  };
+
+  it("empty: the instance that stored the items stores them again, and each is handled, marked as maybe run before", async () => {
+    const redis = await startTestRedis({ persistence: false });
+    try {
+      const prefix = `t${++prefixes}`;
+      const { storer, items, restored } = await stores(redis.url, prefix, 12);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the keeper has learnt the marker
+      await redis.restart();
+      await waitUntil(() => restored() === 12, 15_000);
+      const seen = await work(redis.url, prefix);
+      await waitUntil(() => seen.length === 12, 15_000);
+      expect(seen.map((s) => s.id).sort()).toEqual(items.map((i) => i.id).sort());
+      expect(seen.every((s) => s.mayHaveRunBefore)).toBe(true);
+      await waitUntil(() => storer.queue.stats.kept === 0, 10_000);
+    } finally {
+      await closeOpen();
+      await redis.stop();
+    }
+  });
+
+  it("with its data: nothing is stored again, and each item is handled once", async () => {
+    const redis = await startTestRedis({ persistence: true });
+    try {
+      const prefix = `t${++prefixes}`;
+      const { storer, items, restored } = await stores(redis.url, prefix, 12);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await redis.restart();
+      // The keeper looks at least twice after the restart before the items are handled.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const seen = await work(redis.url, prefix);
+      await waitUntil(() => seen.length === 12 && storer.queue.stats.kept === 0, 15_000);
+      expect(restored()).toBe(0);
+      expect(seen.map((s) => s.id).sort()).toEqual(items.map((i) => i.id).sort());
+      expect(seen.some((s) => s.mayHaveRunBefore)).toBe(false);
+    } finally {
+      await closeOpen();
+      await redis.stop();
+    }
+  });
+});
