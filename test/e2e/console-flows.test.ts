@@ -11,7 +11,7 @@ import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
 import { formatCalendarDate } from "../../src/render/format.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
 import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
 import type { ConsolePage } from "../local-line/console-driver.js";
@@ -351,5 +351,36 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await expect(mine.locator(".bubble-text").textContent()).resolves.toBe("qr 250");
     await expect(mine.locator(".edited").count()).resolves.toBe(1);
     await shoot("edited-message");
+  });
+
+  it("two shops as two OAs: each shop's staff see that shop's figures, staff of one are customers of the other, and the chats stay apart", async () => {
+    const c = ui!;
+    const [somchai, malee] = DEMO_PEOPLE.filter((p) => p.role === "staff");
+    // Somchai is staff of the coffee shop only; Malee of both (local mode's demo lists).
+    await c.chooseShop(DEMO_STORE_NAMES.other);
+    await c.chooseWho(malee!.name);
+    await c.chooseChat("1:1");
+    await c.send("balance");
+    const second = await c.waitForBotMessage(DEMO_STORE_NAMES.other, REPLY);
+    expect(await second.textContent()).not.toContain(DEMO_STORE_NAMES.shop);
+    await shoot("second-shop-balance", second);
+
+    await c.chooseWho(somchai!.name);
+    await c.chooseChat("1:1");
+    await c.send("balance");
+    // To the second shop, Somchai is a customer: an answer, and nothing of either shop's account.
+    const asCustomer = await c.waitForBotMessage(/./, REPLY);
+    const text = (await asCustomer.textContent()) ?? "";
+    for (const privateWord of [DEMO_STORE_NAMES.other, DEMO_STORE_NAMES.shop, "Pro", "token", "โทเคน"]) expect(text).not.toContain(privateWord);
+
+    // Back to the coffee shop: its own chat, without the second shop's messages, and its own figures.
+    await c.chooseShop(DEMO_STORE_NAMES.shop);
+    await c.chooseWho(malee!.name);
+    await c.chooseChat("1:1");
+    expect(await c.page.locator("#messages").textContent()).not.toContain(DEMO_STORE_NAMES.other);
+    await c.send("balance");
+    const cafe = await c.waitForBotMessage(DEMO_STORE_NAMES.shop, REPLY);
+    expect(await cafe.textContent()).not.toContain(DEMO_STORE_NAMES.other);
+    await shoot("coffee-shop-balance", cafe);
   });
 });

@@ -44,6 +44,8 @@ export interface ConsolePage {
   chooseWho(name: string): Promise<void>;
   /** Picks the chat by its label ("Staff group", or "1:1" for the chat with the bot). */
   chooseChat(label: string): Promise<void>;
+  /** Picks whose OA to talk to, by the shop's name, when the console plays several shops. */
+  chooseShop(name: string): Promise<void>;
   /** Types and sends a message; later waits only look at bot messages that arrive after this. */
   send(text: string): Promise<void>;
   /** Waits for a bot message (one reply or push: all its messages) after the last action that contains `match`. */
@@ -115,6 +117,10 @@ export async function openConsole(url: string, options: { width?: number; height
     page,
     async chooseWho(name) {
       await page.locator("#who").selectOption({ label: name });
+      await markNow();
+    },
+    async chooseShop(name) {
+      await page.locator("#shop").selectOption({ label: name });
       await markNow();
     },
     async chooseChat(label) {
