@@ -17,6 +17,11 @@
 // - takeover: the events a SIGKILLed instance held are answered by the survivor within 5 s of the kill;
 // - once and never lost: after a SIGKILL, and with Redis back empty mid-burst, every acknowledged event is
 //   answered, none twice.
+// Many shops in one deployment (judgeManyShops): a file of 1,000 shops against a file of one starts within
+// 1 s more and idles within 50 MiB more; its CPU per event spread over 100 shops within 1.1 times the 1-shop
+// deployment's with all on its shop;
+// a reload of every shop under load loses and refuses nothing, e2e p99 within 1.2 times the step before.
+import { quantile } from "./stats.js";
 
 /** One load step's figures, as the bench measures them. */
 export interface StepFigures {
@@ -270,4 +275,74 @@ export function judgeScaleOut(one: LayoutSteps, several: LayoutSteps, scenarios:
     });
   }
   return rows;
+}
+
+/** What the many-shops scenario measured, for judgeManyShops (bench/many-shops.ts). */
+export interface ManyShopsMeasured {
+  startup: { one: { readyMs: readonly number[]; idleRssMiB: readonly number[] }; many: { shops: number; readyMs: readonly number[]; idleRssMiB: readonly number[] } };
+  cpu: { rate: number; spreadOver: number; oneShop: { cpuSecondsPer1000: number }; spread: { cpuSecondsPer1000: number } };
+  reload: { rate: number; before: { e2eP99: number }; during: { eventsSent: number; eventsLost: number; refused: number; e2eP99: number }; shopsChanged: number };
+}
+
+const SHOPS_STARTUP_EXTRA_MS = 1_000;
+const SHOPS_RSS_EXTRA_MIB = 50;
+const SHOPS_CPU_RATIO = 1.1;
+const RELOAD_P99_RATIO = 1.2;
+
+const medianOf = (values: readonly number[]): number => quantile(values, 0.5);
+
+/** The many-shops goals: a large shops file against one shop, and a reload under load against the step before. */
+export function judgeManyShops(f: ManyShopsMeasured): GoalRow[] {
+  const layout = `${f.startup.many.shops} shops`;
+  const ready = { one: medianOf(f.startup.one.readyMs), many: medianOf(f.startup.many.readyMs) };
+  const rss = { one: medianOf(f.startup.one.idleRssMiB), many: medianOf(f.startup.many.idleRssMiB) };
+  const cpuRatio = f.cpu.spread.cpuSecondsPer1000 / f.cpu.oneShop.cpuSecondsPer1000;
+  const p99Ratio = f.reload.during.e2eP99 / f.reload.before.e2eP99;
+  return [
+    {
+      layout,
+      goal: "start-up to ready, vs 1 shop (median)",
+      ours: `${fixed(ready.many / 1000, 2)} s`,
+      echo: `${fixed(ready.one / 1000, 2)} s`,
+      ratio: null,
+      target: `< +${SHOPS_STARTUP_EXTRA_MS / 1000} s`,
+      met: ready.many - ready.one < SHOPS_STARTUP_EXTRA_MS,
+    },
+    {
+      layout,
+      goal: "idle RSS, vs 1 shop (median)",
+      ours: `${fixed(rss.many, 1)} MiB`,
+      echo: `${fixed(rss.one, 1)} MiB`,
+      ratio: null,
+      target: `< +${SHOPS_RSS_EXTRA_MIB} MiB`,
+      met: rss.many - rss.one < SHOPS_RSS_EXTRA_MIB,
+    },
+    {
+      layout,
+      goal: `CPU per event @${f.cpu.rate}/s over ${f.cpu.spreadOver} shops, vs 1 shop`,
+      ours: `${fixed(f.cpu.spread.cpuSecondsPer1000, 3)} s/1k`,
+      echo: `${fixed(f.cpu.oneShop.cpuSecondsPer1000, 3)} s/1k`,
+      ratio: cpuRatio,
+      target: `<= ${fixed(SHOPS_CPU_RATIO, 2)}x`,
+      met: cpuRatio <= SHOPS_CPU_RATIO,
+    },
+    {
+      layout,
+      goal: `reload of every shop @${f.reload.rate}/s: lost / refused`,
+      ours: `${f.reload.during.eventsLost} / ${f.reload.during.refused} of ${f.reload.during.eventsSent}`,
+      echo: `${f.reload.shopsChanged} changed`,
+      ratio: null,
+      target: "0 / 0",
+      met: f.reload.during.eventsLost === 0 && f.reload.during.refused === 0 && f.reload.shopsChanged === f.startup.many.shops,
+    },
+    {
+      layout,
+      goal: `reload @${f.reload.rate}/s: e2e p99, vs the step before`,
+      ours: `${fixed(f.reload.during.e2eP99, 1)} ms`,
+      echo: `${fixed(f.reload.before.e2eP99, 1)} ms`,
+      ratio: p99Ratio,
+      target: `<= ${fixed(RELOAD_P99_RATIO, 1)}x`,
+      met: p99Ratio <= RELOAD_P99_RATIO,
+    },
+  ];
 }

@@ -16,6 +16,8 @@ export interface LoadTarget {
   /** The bot's webhook URLs; requests go to them in turn (one URL: a single instance). */
   webhookUrls: readonly string[];
   channelSecret: string;
+  /** Each webhook URL's own channel secret (many shops: one channel each), else `channelSecret` for all. */
+  channelSecrets?: readonly string[];
   /** Control URL of the LINE stand-in child (bench/line-stand-in.ts). */
   lineControlUrl: string;
 }
@@ -201,12 +203,18 @@ export async function runStep(target: LoadTarget, plan: StepPlan): Promise<StepM
   }
   const bodies = requests.map((request) => {
     const body = webhookBody(request.events, tokens);
-    const signature = signBody(body, target.channelSecret);
+    const signature = signBody(body, target.channelSecrets?.[request.urlIndex] ?? target.channelSecret);
     return { body, signature };
   });
 
   const urls = target.webhookUrls.map((webhookUrl) => new URL(webhookUrl));
-  const pools = urls.map((url) => new Pool(url.origin, { connections: 256, keepAliveTimeout: 30_000 }));
+  // One pool per bot (origin): many shops' webhooks on one bot share its connections, as LINE's would.
+  const poolOf = new Map<string, Pool>();
+  const pools = urls.map((url) => {
+    const pool = poolOf.get(url.origin) ?? new Pool(url.origin, { connections: 256, keepAliveTimeout: 30_000 });
+    poolOf.set(url.origin, pool);
+    return pool;
+  });
   const sentAt = new Map<string, number>();
   const ackMs: number[] = [];
   let ackErrors = 0;
@@ -292,7 +300,7 @@ export async function runStep(target: LoadTarget, plan: StepPlan): Promise<StepM
       lastArrival = Math.max(lastArrival, arrival.at);
     }
   }
-  await Promise.all(pools.map((pool) => pool.close()));
+  await Promise.all([...poolOf.values()].map((pool) => pool.close()));
 
   const endToEndMs: number[] = [];
   const endToEndByText = new Map<string, number[]>();

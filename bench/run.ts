@@ -15,10 +15,11 @@ import { benchQrCheck } from "./qr-check.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
-import { formatGoals, judgeGoals, judgeScaleOut, type LayoutSteps } from "./goals.js";
+import { formatGoals, judgeGoals, judgeManyShops, judgeScaleOut, type LayoutSteps } from "./goals.js";
 import { benchCapacity, capacityLine } from "./capacity.js";
 import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
 import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
+import { benchManyShops, manyShopsLine, type ManyShopsFigures, type ManyShopsOptions } from "./many-shops.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -29,7 +30,8 @@ const ONLY = process.env.BENCH_ONLY ?? "all";
 // BENCH_BEFORE=<dir> adds one more layout, measured in the same run: one instance of another build of the
 // bot (<dir>/main.js, e.g. an earlier commit's dist), to show what a change did as a ratio.
 const BEFORE = process.env.BENCH_BEFORE;
-if (!["all", "load", "one"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load" or "one", got "${ONLY}"`);
+// BENCH_ONLY=shops runs only the many-shops scenario (bench/many-shops.ts).
+if (!["all", "load", "one", "shops"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load", "one" or "shops", got "${ONLY}"`);
 const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
 // BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
@@ -46,6 +48,11 @@ const SIGTERM_EVENTS = QUICK ? 200 : 300;
 const SIGKILL = QUICK ? { events: 60, killAfterEvents: 30 } : { events: 300, killAfterEvents: 150 };
 // What a second instance adds: a burst of chats against the slow service, one instance, then two on Redis.
 const CAPACITY_EVENTS = QUICK ? 150 : 400;
+// Many shops: a file of 1,000 shops against one (start-up, idle memory), CPU per event spread over 100 shops
+// against all to one, and a reload of the whole file under load.
+const MANY_SHOPS: ManyShopsOptions = QUICK
+  ? { shops: 200, startupRuns: 1, idleMs: 2_000, rate: 100, stepMs: 2_000, spreadOver: 20, cpuRounds: 1, reloadRounds: 1 }
+  : { shops: 1_000, startupRuns: 3, idleMs: 5_000, rate: 250, stepMs: 5_000, spreadOver: 100, cpuRounds: 2, reloadRounds: 3 };
 // Redis back empty mid-burst (two instances, no persistence): the restart after a second of the burst.
 const REDIS_LOSS = QUICK ? { events: 150, restartAfterEvents: 60 } : { events: 200, restartAfterEvents: 100 };
 // The load's events come from staff: 3,000 staff users (1:1 chats) and 1,500 staff groups, in rotation. At
@@ -450,8 +457,24 @@ async function main(): Promise<void> {
   const line = await startChild("line stand-in", [...tsx, "bench/line-stand-in.ts"], {});
   const lineUrl = String(line.ready.url);
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
+  const manyShops = (): Promise<ManyShopsFigures> => {
+    process.stderr.write(`many shops: ${MANY_SHOPS.shops} in one file against one...\n`);
+    return benchManyShops(
+      { lineUrl, lineControlUrl: String(line.ready.controlUrl), sandboxUrl: String(sandbox.ready.url), slipSecret: "demo-shop-secret" },
+      MANY_SHOPS,
+    );
+  };
 
   try {
+    if (ONLY === "shops") {
+      const figures = await manyShops();
+      console.log(manyShopsLine(figures));
+      const goals = judgeManyShops(figures);
+      console.log("\nGoals (many shops, in this run):");
+      console.log(formatGoals(goals));
+      writeResults("shops", { manyShops: figures, goals });
+      return;
+    }
     // BENCH_PROFILE: every bot process (the echo bot's too, to compare) writes a CPU profile when it stops.
     const profileArgs = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
     const startSlipline = async (name: string, extraEnv: Record<string, string>, main = "dist/main.js"): Promise<Child> => {
@@ -526,6 +549,7 @@ async function main(): Promise<void> {
     if (!baseline || !slipline) throw new Error("a layout did not run");
 
     const scenarios = ONLY === "all" ? await runScenarios(line) : undefined;
+    const shopsFigures = ONLY === "all" ? await manyShops() : undefined;
 
     const rows = RATES.map((rate, index) => {
       const ours = slipline.steps[index];
@@ -578,6 +602,7 @@ async function main(): Promise<void> {
       `peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`,
     );
     if (scenarios) printScenarios(scenarios);
+    if (shopsFigures) console.log(manyShopsLine(shopsFigures));
 
     const goals = [
       ...judgeGoals(stepsOf("echo bot", baseline), [stepsOf("one instance", slipline), ...(redisPair ? [stepsOf("2 + Redis", redisPair)] : [])]),
@@ -593,53 +618,51 @@ async function main(): Promise<void> {
                   redisLoss: scenarios.redisLoss,
                 }),
           })),
+      ...(shopsFigures === undefined ? [] : judgeManyShops(shopsFigures)),
     ];
     console.log("\nGoals (slipline against the echo bot in this run):");
     console.log(formatGoals(goals));
     if (redisRoundTrip) console.log(redisRoundTripLine(redisRoundTrip));
     if (before) console.log(beforeAndAfter(before, slipline));
 
-    mkdirSync("bench/results", { recursive: true });
-    const file = `bench/results/bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
-    writeFileSync(
-      file,
-      JSON.stringify(
-        {
-          at: new Date().toISOString(),
-          node: process.version,
-          rates: RATES,
-          stepMs: STEP_MS,
-          staffPool: { users: STAFF.users.length, groups: STAFF.groups.length },
-          slipline,
-          baseline,
-          redisPair,
-          ...(before === undefined ? {} : { before: { dir: BEFORE, figures: before } }),
-          redisRoundTrip,
-          goals,
-          ...(scenarios === undefined
-            ? { only: ONLY }
-            : {
-                qrImage: scenarios.qrImage,
-                qrCheck: scenarios.qrCheck,
-                historyQuery: scenarios.historyQuery,
-                slowService: {
-                  goodput: scenarios.goodput,
-                  sigterm: scenarios.sigterm,
-                  sigkill: scenarios.sigkill,
-                  capacity: scenarios.capacity,
-                  redisLoss: scenarios.redisLoss,
-                },
-                idleConnections: scenarios.idleConnections,
-              }),
-        },
-        null,
-        2,
-      ),
-    );
-    console.log(`results: ${file}`);
+    writeResults("all", {
+      rates: RATES,
+      stepMs: STEP_MS,
+      staffPool: { users: STAFF.users.length, groups: STAFF.groups.length },
+      slipline,
+      baseline,
+      redisPair,
+      ...(before === undefined ? {} : { before: { dir: BEFORE, figures: before } }),
+      redisRoundTrip,
+      goals,
+      ...(scenarios === undefined
+        ? { only: ONLY }
+        : {
+            qrImage: scenarios.qrImage,
+            qrCheck: scenarios.qrCheck,
+            historyQuery: scenarios.historyQuery,
+            slowService: {
+              goodput: scenarios.goodput,
+              sigterm: scenarios.sigterm,
+              sigkill: scenarios.sigkill,
+              capacity: scenarios.capacity,
+              redisLoss: scenarios.redisLoss,
+            },
+            idleConnections: scenarios.idleConnections,
+          }),
+      ...(shopsFigures === undefined ? {} : { manyShops: shopsFigures }),
+    });
   } finally {
     await Promise.all([sandbox.stop(), line.stop()]);
   }
+}
+
+/** Writes one run's figures to bench/results/ as JSON and says where. */
+function writeResults(kind: string, results: Record<string, unknown>): void {
+  mkdirSync("bench/results", { recursive: true });
+  const file = `bench/results/bench-${kind === "all" ? "" : `${kind}-`}${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, ...results }, null, 2));
+  console.log(`results: ${file}`);
 }
 
 await main();

@@ -46,6 +46,8 @@ export interface LoggerOptions {
 
 // Short strings would match ordinary text; real secrets are long.
 const MIN_SCRUBBED_LENGTH = 8;
+/** Up to this many secrets, each is looked for in turn; more, and one pass finds them all (see secretScrubber). */
+const FEW_SECRETS = 32;
 
 /** The secrets to look for in a line: each long enough, and also as written in a JSON line (a quote or a backslash escaped). */
 function prepare(list: readonly (string | undefined)[]): string[] {
@@ -54,15 +56,70 @@ function prepare(list: readonly (string | undefined)[]): string[] {
   ];
 }
 
+/**
+ * Replaces every secret in a line with the censor, in one pass over the line however many secrets there
+ * are (a deployment of a thousand shops has three thousand): a rolling hash of each window as long as the
+ * shortest secret finds the places where a secret may start, and only those are compared in full. (Looking
+ * for each secret in turn cost 0.2 ms a line with a thousand shops, on every line.) The window is the whole
+ * shortest secret, not a fixed few characters, so that secrets sharing a beginning (zero-padded, or with a
+ * provider's prefix) do not all fall in one bucket.
+ */
+export function secretScrubber(secrets: readonly string[]): (line: string) => string {
+  const usable = [...new Set(secrets.filter((s) => s.length >= MIN_SCRUBBED_LENGTH))].sort((a, b) => b.length - a.length);
+  if (usable.length === 0) return (line) => line;
+  // A few secrets (one shop): the engine's own substring search is quicker than any hashing (0.2 µs a line
+  // against 2 µs); past some 30 secrets the one pass wins.
+  if (usable.length <= FEW_SECRETS) {
+    return (line) => usable.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(CENSOR) : out), line);
+  }
+  const width = Math.min(...usable.map((s) => s.length));
+  const hashAt = (text: string, start: number): number => {
+    let hash = 0;
+    for (let k = 0; k < width; k++) hash = (Math.imul(hash, 31) + text.charCodeAt(start + k)) | 0;
+    return hash;
+  };
+  // 31 to the power width - 1, modulo 2^32: what the character leaving the window weighed.
+  let leaving = 1;
+  for (let k = 1; k < width; k++) leaving = Math.imul(leaving, 31);
+  const byHead = new Map<number, string[]>();
+  for (const secret of usable) {
+    const head = hashAt(secret, 0);
+    byHead.set(head, [...(byHead.get(head) ?? []), secret]); // longest first, as sorted
+  }
+  return (line) => {
+    const last = line.length - width;
+    if (last < 0) return line;
+    let out = "";
+    let copiedTo = 0;
+    let i = 0;
+    let hash = hashAt(line, 0);
+    while (i <= last) {
+      const found = byHead.get(hash)?.find((secret) => line.startsWith(secret, i));
+      if (found !== undefined) {
+        out += line.slice(copiedTo, i) + CENSOR;
+        i += found.length;
+        copiedTo = i;
+        if (i <= last) hash = hashAt(line, i);
+        continue;
+      }
+      if (i < last) hash = (Math.imul(hash - Math.imul(line.charCodeAt(i), leaving), 31) + line.charCodeAt(i + width)) | 0;
+      i += 1;
+    }
+    return copiedTo === 0 ? line : out + line.slice(copiedTo);
+  };
+}
+
 export function createLogger(options: LoggerOptions): Logger {
   const source = options.secrets ?? [];
   let seen: readonly (string | undefined)[] | undefined;
   let prepared: string[] = [];
+  let scrub: (line: string) => string = (line) => line;
   const secretsNow = (): string[] => {
     const list = typeof source === "function" ? source() : source;
     if (list !== seen) {
       seen = list;
       prepared = prepare(list);
+      scrub = secretScrubber(prepared);
     }
     return prepared;
   };
@@ -78,11 +135,8 @@ export function createLogger(options: LoggerOptions): Logger {
           ? {}
           : {
               streamWrite(line: string): string {
-                let out = line;
-                for (const secret of secretsNow()) {
-                  if (out.includes(secret)) out = out.split(secret).join(CENSOR);
-                }
-                return out;
+                secretsNow();
+                return scrub(line);
               },
             },
     },

@@ -90,11 +90,18 @@ export function shopNamespace(prefix: string, shopId: string, many: boolean): st
  * shop is built anew and the old one retired.
  */
 export function sameParts(a: ShopConfig, b: ShopConfig): boolean {
-  return (
-    a.id === b.id &&
-    a.webhookPath === b.webhookPath &&
-    JSON.stringify([a.line, a.slip, a.alerts, a.accountCacheSeconds]) === JSON.stringify([b.line, b.slip, b.alerts, b.accountCacheSeconds])
-  );
+  return a.id === b.id && a.webhookPath === b.webhookPath && partsOf(a) === partsOf(b);
+}
+
+// A config is frozen: its parts are written out once (a reload of a thousand shops compares each).
+const partsWritten = new WeakMap<ShopConfig, string>();
+function partsOf(config: ShopConfig): string {
+  let written = partsWritten.get(config);
+  if (written === undefined) {
+    written = JSON.stringify([config.line, config.slip, config.alerts, config.accountCacheSeconds]);
+    partsWritten.set(config, written);
+  }
+  return written;
 }
 
 export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolean; handlers?: EventHandlers }): ShopBot {
@@ -192,7 +199,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       return current;
     },
     update(next) {
-      if (!sameParts(current, next)) throw new Error(`shop ${next.id}: these settings need the shop built anew`);
+      // The registry calls this only when sameParts(current, next) (checked as it compared the shops).
       current = next;
     },
     log,

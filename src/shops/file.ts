@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Env } from "../config.js";
 import * as field from "../settings/fields.js";
 import { shopSettingsSchema } from "../settings/shop.js";
+import { giveWay } from "./give-way.js";
 import { shopConfigOf, webhookPathOf } from "./shop.js";
 import type { ShopConfig } from "./shop.js";
 
@@ -39,11 +40,27 @@ export async function readShopsFile(path: string, env: Env): Promise<ShopsFileRe
   } catch (err) {
     return { ok: false, problems: [`${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`] };
   }
-  return parseShopsFile(text, env);
+  // Checked while events keep arriving (a reload): a thousand shops take some 50 ms, given in slices.
+  const checking = checkShopsFile(text, env);
+  const slice = giveWay();
+  for (;;) {
+    const step = checking.next();
+    if (step.done === true) return step.value;
+    await slice();
+  }
 }
 
 /** Checks a shops file's text against the environment (for `${NAME}`). Pure. */
 export function parseShopsFile(text: string, env: Env): ShopsFileResult {
+  const checking = checkShopsFile(text, env);
+  for (;;) {
+    const step = checking.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** The check itself, shop by shop: it pauses (yields) after each shop, so a caller may give way between them. */
+function* checkShopsFile(text: string, env: Env): Generator<void, ShopsFileResult> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -56,7 +73,8 @@ export function parseShopsFile(text: string, env: Env): ShopsFileResult {
   const problems: string[] = [];
   const shops: ShopConfig[] = [];
   const seen = { ids: new Map<string, string>(), secrets: new Map<string, string>(), tokens: new Map<string, string>() };
-  file.data.shops.forEach((raw, index) => {
+  for (const [index, raw] of file.data.shops.entries()) {
+    yield;
     const rawId = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
     const label = `shops[${index}]${typeof rawId === "string" ? ` "${rawId.slice(0, 32)}"` : ""}`;
     const unset: string[] = [];
@@ -87,12 +105,12 @@ export function parseShopsFile(text: string, env: Env): ShopsFileResult {
         problems.push(`${label}: ${path === "" ? "" : `${path}: `}${SECRET_PATHS.has(path) ? message.replace(/"[^"]*"/g, "(not shown)") : message}`);
       }
       problems.push(...duplicates);
-      return;
+      continue;
     }
     problems.push(...duplicates);
     const shop = entry.data;
     shops.push(shopConfigOf({ id: shop.id, name: shop.name, webhookPath: webhookPathOf(shop.id) }, shop));
-  });
+  }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, shops };
 }
 

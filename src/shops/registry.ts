@@ -2,6 +2,7 @@
 // a changed shop's next event uses its new settings, and a removed (or replaced) shop stops taking
 // webhooks at once but is kept for the events it still has in hand, then closed.
 import type { Logger } from "pino";
+import { giveWay } from "./give-way.js";
 import { sameShop } from "./shop.js";
 import type { ShopConfig } from "./shop.js";
 
@@ -66,44 +67,59 @@ export function createShopRegistry<T extends RunningShop>(options: ShopRegistryO
     void done.finally(() => retirements.delete(done));
   }
 
+  let applying: Promise<unknown> = Promise.resolve();
+
+  async function applyNow(configs: readonly ShopConfig[]): Promise<ShopChanges> {
+    const changes: ShopChanges = { added: [], changed: [], removed: [], kept: [] };
+    const nextById = new Map<string, T>();
+    const started: T[] = [];
+    const inPlace: [T, ShopConfig][] = [];
+    // Compared while events keep arriving, in slices; nothing changes until the swap below.
+    const slice = giveWay();
+    for (const config of configs) {
+      await slice();
+      const running = byIdNow.get(config.id);
+      if (running !== undefined && sameShop(running.config, config)) {
+        nextById.set(config.id, running);
+        changes.kept.push(config.id);
+        continue;
+      }
+      if (running !== undefined && options.sameParts(running.config, config)) {
+        // Staff, language, time zone, PromptPay id: the running shop takes them from its next event on.
+        inPlace.push([running, config]);
+        nextById.set(config.id, running);
+        changes.changed.push(config.id);
+        continue;
+      }
+      const built = options.build(config);
+      nextById.set(config.id, built);
+      started.push(built);
+      (running === undefined ? changes.added : changes.changed).push(config.id);
+    }
+    for (const [id, running] of byIdNow) {
+      if (nextById.get(id) !== running) {
+        if (!nextById.has(id)) changes.removed.push(id);
+        retire(running);
+      }
+    }
+    // Swapped in one step: a webhook sees the old set or the new one, never half of each.
+    for (const [running, config] of inPlace) running.update(config);
+    byIdNow = nextById;
+    byPath = new Map([...nextById.values()].map((shop) => [shop.config.webhookPath, shop]));
+    await Promise.all(started.map((shop) => shop.start(options.tickMs)));
+    return changes;
+  }
+
   return {
     atPath: (path) => byPath.get(path),
     byId: (id) => byIdNow.get(id) ?? retiring.get(id),
     current: () => [...byIdNow.values()],
-    async apply(configs) {
-      const changes: ShopChanges = { added: [], changed: [], removed: [], kept: [] };
-      const nextById = new Map<string, T>();
-      const started: T[] = [];
-      for (const config of configs) {
-        const running = byIdNow.get(config.id);
-        if (running !== undefined && sameShop(running.config, config)) {
-          nextById.set(config.id, running);
-          changes.kept.push(config.id);
-          continue;
-        }
-        if (running !== undefined && options.sameParts(running.config, config)) {
-          // Staff, language, time zone, PromptPay id: the running shop takes them from its next event on.
-          running.update(config);
-          nextById.set(config.id, running);
-          changes.changed.push(config.id);
-          continue;
-        }
-        const built = options.build(config);
-        nextById.set(config.id, built);
-        started.push(built);
-        (running === undefined ? changes.added : changes.changed).push(config.id);
-      }
-      for (const [id, running] of byIdNow) {
-        if (nextById.get(id) !== running) {
-          if (!nextById.has(id)) changes.removed.push(id);
-          retire(running);
-        }
-      }
-      // Swapped in one step: a webhook sees the old set or the new one, never half of each.
-      byIdNow = nextById;
-      byPath = new Map([...nextById.values()].map((shop) => [shop.config.webhookPath, shop]));
-      await Promise.all(started.map((shop) => shop.start(options.tickMs)));
-      return changes;
+    apply(configs) {
+      // One reload at a time (SIGHUP and the file's change can come together): each compares with what the
+      // one before it left.
+      const run = applying.then(() => applyNow(configs));
+      applying = run.catch(() => undefined);
+      return run;
     },
     async close() {
       // At shutdown the grace period has already been given to the events in hand: close every shop now.

@@ -65,9 +65,17 @@ export function shopConfigOf(
 
 /** Whether two configs run the same shop the same way (a reload leaves such a shop as it is). */
 export function sameShop(a: ShopConfig, b: ShopConfig): boolean {
-  return JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+  return a === b || writtenOut(a) === writtenOut(b);
 }
 
-function comparable(shop: ShopConfig): unknown {
-  return { ...shop, settings: { ...shop.settings, staffUserIds: [...shop.settings.staffUserIds].sort(), staffGroupIds: [...shop.settings.staffGroupIds].sort() } };
+// A config is frozen: it is written out once (a reload of a thousand shops compares each with the running one).
+const written = new WeakMap<ShopConfig, string>();
+function writtenOut(shop: ShopConfig): string {
+  let text = written.get(shop);
+  if (text === undefined) {
+    const { staffUserIds, staffGroupIds } = shop.settings;
+    text = JSON.stringify({ ...shop, settings: { ...shop.settings, staffUserIds: [...staffUserIds].sort(), staffGroupIds: [...staffGroupIds].sort() } });
+    written.set(shop, text);
+  }
+  return text;
 }

@@ -1,6 +1,6 @@
 // The bench's goals table: what it calls met and missed, from made-up figures whose answer is known.
 import { describe, expect, it } from "vitest";
-import { formatGoals, highestSustained, judgeGoals, judgeScaleOut } from "../../bench/goals.js";
+import { formatGoals, highestSustained, judgeGoals, judgeManyShops, judgeScaleOut } from "../../bench/goals.js";
 import type { StepFigures } from "../../bench/goals.js";
 
 function step(rate: number, over: Partial<StepFigures> = {}): StepFigures {
@@ -85,5 +85,26 @@ describe("the goals table", () => {
     expect(lines[0]).toMatch(/^layout\s+goal\s+slipline\s+against\s+ratio\s+target$/);
     expect(lines.at(-1)).toBe("9 of 9 goals met");
     expect(lines.filter((line) => line.endsWith("MISSED"))).toEqual([]);
+  });
+
+  it("judges many shops against one: start-up and memory by the median, CPU and the reload's p99 as ratios, a reload that changed too few as missed", () => {
+    const measured = {
+      startup: { one: { readyMs: [600, 700, 650], idleRssMiB: [120, 121, 119] }, many: { shops: 1_000, readyMs: [1_640, 1_600, 9_000], idleRssMiB: [169.9, 170, 500] } },
+      cpu: { rate: 250, spreadOver: 100, oneShop: { cpuSecondsPer1000: 2 }, spread: { cpuSecondsPer1000: 2.2 } },
+      reload: { rate: 250, before: { e2eP99: 10 }, during: { eventsSent: 3_750, eventsLost: 0, refused: 0, e2eP99: 12.1 }, shopsChanged: 1_000 },
+    };
+    const verdicts = (m: typeof measured) => judgeManyShops(m).map((row) => [row.goal, row.met]);
+    // 1,640 - 650 = 990 ms; 170 - 120 = 50 MiB (not under 50); 1.1 times; 0 / 0; 1.21 times.
+    expect(verdicts(measured)).toEqual([
+      ["start-up to ready, vs 1 shop (median)", true],
+      ["idle RSS, vs 1 shop (median)", false],
+      ["CPU per event @250/s over 100 shops, vs 1 shop", true],
+      ["reload of every shop @250/s: lost / refused", true],
+      ["reload @250/s: e2e p99, vs the step before", false],
+    ]);
+    const fewerChanged = { ...measured, reload: { ...measured.reload, shopsChanged: 999 } };
+    expect(judgeManyShops(fewerChanged).find((row) => row.goal.startsWith("reload of"))?.met).toBe(false);
+    const oneRefused = { ...measured, reload: { ...measured.reload, during: { ...measured.reload.during, refused: 1 } } };
+    expect(judgeManyShops(oneRefused).find((row) => row.goal.startsWith("reload of"))?.met).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
+import { createLogger, secretScrubber } from "../../src/log.js";
 import { captureLogs } from "../helpers/log-capture.js";
 
 describe("logger", () => {
@@ -47,5 +48,40 @@ describe("logger", () => {
     log.info("hidden");
     log.warn("shown");
     expect(logs.entries().map((e) => e.msg)).toEqual(["shown"]);
+  });
+});
+
+describe("the secret scrubber", () => {
+  /** The plain way, secret by secret (longest first), to compare with: slow with many secrets, but obviously right. */
+  const naive = (secrets: readonly string[], line: string): string =>
+    [...secrets].sort((a, b) => b.length - a.length).reduce((out, secret) => out.split(secret).join("[redacted]"), line);
+
+  it("finds every secret among thousands, wherever it sits in the line, and changes nothing else", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: fc.constantFrom(..."abcdef0123456789-_.~xyz"), minLength: 8, maxLength: 40 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.nat()), { maxLength: 12 }),
+        (secrets, parts) => {
+          // Secrets that contain one another are left out: then which one is hidden depends on the order.
+          const distinct = secrets.filter((s) => !secrets.some((t) => t !== s && (t.includes(s) || s.includes(t))));
+          const line = parts.map((part) => (typeof part === "number" ? distinct[part % distinct.length] : part)).join("");
+          // Secrets of other shops, never in the line, so that there are many (the one-pass search).
+          const others = Array.from({ length: 40 }, (_, i) => `QQQQ-other-shop-${i}-QQQQ`);
+          for (const list of [distinct, [...distinct, ...others]]) {
+            const scrubbed = secretScrubber(list)(line);
+            for (const secret of distinct) expect(scrubbed).not.toContain(secret);
+            expect(scrubbed).toBe(naive(distinct, line));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("with 3,000 secrets (a thousand shops) finds the one in a line, and short ones are ignored", () => {
+    const secrets = Array.from({ length: 3_000 }, (_, i) => `shop-token-${String(i).padStart(6, "0")}-${"k".repeat(i % 20)}`);
+    const scrub = secretScrubber([...secrets, "short"]);
+    expect(scrub(`{"msg":"LINE refused","err":"401 for ${secrets[2_345] ?? ""} at /v2/bot"}`)).toBe('{"msg":"LINE refused","err":"401 for [redacted] at /v2/bot"}');
+    expect(scrub("a short word stays")).toBe("a short word stays");
   });
 });

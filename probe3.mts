@@ -1,0 +1,28 @@
+import { spawn } from "node:child_process";
+import { writeFileSync, mkdtempSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { makeStaffPool } from "./bench/load.ts";
+const STAFF = makeStaffPool(100, 30);
+const mk = (suffix: string) => JSON.stringify({ shops: Array.from({ length: 1000 }, (_, i) => {
+  const n = i + 1;
+  const own = { users: [0, 1, 2].map((k) => `U${(0x5b000000 * 4 + n * 4 + k).toString(16).padStart(32, "0")}`), groups: [] as string[] };
+  return { id: `shop-${String(n).padStart(4, "0")}`, name: `Bench shop ${n}${suffix}`, line: { channelSecret: (0xbe000000 + n).toString(16).padStart(32, "0"), channelAccessToken: `bench-shop-token-${n}` }, slip: { baseUrl: "http://127.0.0.1:9", apiSecret: "demo-shop-secret" }, promptPayId: "0812345678", staff: n <= 100 ? { users: STAFF.users, groups: STAFF.groups } : own, lang: "en" };
+}) });
+const dir = mkdtempSync(join(tmpdir(), "probe-"));
+const file = join(dir, "s.json");
+writeFileSync(file, mk(""));
+const port = 18000 + Math.floor(Math.random() * 1000);
+const child = spawn(process.execPath, [...(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir", "/tmp/prof"] : []), "dist/main.js"], { env: { ...process.env, SHOPS_FILE: file, PORT: String(port), LINE_API_BASE_URL: "http://127.0.0.1:9", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "inherit"] });
+child.stdout.setEncoding("utf8").on("data", (c: string) => { for (const l of c.split("\n")) { const m = /"msg":"(shops reloaded|SIGHUP[^"]*)"/.exec(l); if (m) console.log(performance.now().toFixed(0), m[1]); } });
+await new Promise((r) => setTimeout(r, 5000));
+let worst = 0; let stop = false;
+const ping = (async () => { while (!stop) { const t = performance.now(); await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.arrayBuffer()); const d = performance.now() - t; if (d > worst) { worst = d; console.log(performance.now().toFixed(0), "ping", d.toFixed(1)); } await new Promise((r) => setTimeout(r, 2)); } })();
+await new Promise((r) => setTimeout(r, 1000));
+console.log("worst before", worst.toFixed(1)); worst = 0;
+writeFileSync(join(dir, "n.json"), mk(" x")); renameSync(join(dir, "n.json"), file);
+console.log(performance.now().toFixed(0), "HUP"); child.kill("SIGHUP");
+await new Promise((r) => setTimeout(r, 3000));
+stop = true; await ping;
+console.log("worst during", worst.toFixed(1));
+child.kill("SIGTERM");
