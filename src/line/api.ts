@@ -61,18 +61,23 @@ function webHeaders(headers: Dispatcher.ResponseData["headers"]): Headers {
 
 export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
   const timeouts = options.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
-  const pool = new Pool(new URL(options.baseUrl).origin, {
-    connections: options.connections ?? 64,
-    connectTimeout: timeouts.connectTimeoutMs,
-    headersTimeout: timeouts.headersTimeoutMs,
-    bodyTimeout: timeouts.bodyTimeoutMs,
-  });
+  const origin = new URL(options.baseUrl).origin;
+  // Made at the first call: a deployment of a thousand shops, most of them quiet at any moment, would
+  // otherwise hold a thousand pools (20 KiB each) from the start.
+  let pool: Pool | undefined;
+  const poolNow = (): Pool =>
+    (pool ??= new Pool(origin, {
+      connections: options.connections ?? 64,
+      connectTimeout: timeouts.connectTimeoutMs,
+      headersTimeout: timeouts.headersTimeoutMs,
+      bodyTimeout: timeouts.bodyTimeoutMs,
+    }));
   const authorization = `Bearer ${options.channelAccessToken}`;
 
   async function post(path: string, body: unknown, retryKey?: string): Promise<LineAnswer> {
     const headers: Record<string, string> = { authorization, "content-type": "application/json", "user-agent": USER_AGENT };
     if (retryKey !== undefined) headers["x-line-retry-key"] = retryKey;
-    const response = await pool.request({ method: "POST", path, headers, body: JSON.stringify(body) });
+    const response = await poolNow().request({ method: "POST", path, headers, body: JSON.stringify(body) });
     if (response.statusCode >= 200 && response.statusCode < 300) {
       await response.body.dump();
       return { requestId: headerValue(response.headers, "x-line-request-id") };
@@ -91,6 +96,6 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
     push: (request, retryKey) => post("/v2/bot/message/push", request, retryKey),
     showLoading: (request) => post("/v2/bot/chat/loading/start", request),
     markAsRead: (request) => post("/v2/bot/chat/markAsRead", request),
-    close: () => pool.close(),
+    close: () => pool?.close() ?? Promise.resolve(),
   };
 }

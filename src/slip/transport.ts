@@ -68,12 +68,16 @@ async function readLimited(body: Dispatcher.ResponseData["body"], maxBytes: numb
 }
 
 export function createTransport(settings: Settings): Transport {
-  const pool = new Pool(settings.origin, {
-    connections: settings.maxConnections,
-    connect: { timeout: settings.connectTimeoutMs },
-    headersTimeout: settings.headersTimeoutMs,
-    bodyTimeout: settings.bodyTimeoutMs,
-  });
+  // Made at the first call: a deployment of a thousand shops, most of them quiet at any moment, would
+  // otherwise hold a thousand pools from the start.
+  let pool: Pool | undefined;
+  const poolNow = (): Pool =>
+    (pool ??= new Pool(settings.origin, {
+      connections: settings.maxConnections,
+      connect: { timeout: settings.connectTimeoutMs },
+      headersTimeout: settings.headersTimeoutMs,
+      bodyTimeout: settings.bodyTimeoutMs,
+    }));
   // Calls in flight never outnumber the pool's connections (see attempt).
   const slots = new PQueue({ concurrency: settings.maxConnections });
 
@@ -81,7 +85,7 @@ export function createTransport(settings: Settings): Transport {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), settings.timeoutMs);
     try {
-      const response = await pool.request({
+      const response = await poolNow().request({
         method: request.method,
         path: `${settings.pathPrefix}${request.path}${request.query === "" ? "" : `?${request.query}`}`,
         headers: {
@@ -127,6 +131,6 @@ export function createTransport(settings: Settings): Transport {
       }
     },
 
-    close: () => pool.close(),
+    close: () => pool?.close() ?? Promise.resolve(),
   };
 }
