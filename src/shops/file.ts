@@ -120,6 +120,8 @@ function* checkShopsFile(text: string, env: Env): Generator<void, ShopsFileResul
  */
 function substitute(value: unknown, env: Env, path: readonly string[], unset: string[]): unknown {
   if (typeof value === "string") {
+    // Most strings name nothing: the same string back (a reload of a thousand shops makes less garbage).
+    if (!value.includes("${")) return value;
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
       const found = env[name]?.trim();
       if (found === undefined || found === "") {
@@ -129,9 +131,15 @@ function substitute(value: unknown, env: Env, path: readonly string[], unset: st
       return found;
     });
   }
-  if (Array.isArray(value)) return value.map((item, i) => substitute(item, env, [...path, String(i)], unset));
+  // Arrays and objects are copied only when something inside them named a variable.
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => (typeof item === "string" && !item.includes("${") ? item : substitute(item, env, [...path, String(i)], unset)));
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, env, [...path, key], unset)]));
+    const entries = Object.entries(value);
+    const replaced = entries.map(([key, item]) => [key, substitute(item, env, [...path, key], unset)] as const);
+    return replaced.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(replaced);
   }
   return value;
 }
