@@ -1,4 +1,4 @@
-// id: the sender's user id and the group or room id, so the owner can fill the staff lists.
+// id: the ids the owner needs for the staff lists, as much of them as the place's readers may see.
 import type { Command } from "../commands/types.js";
 import { hasStaff } from "../roles/audience.js";
 import { renderId } from "../render/id.js";
@@ -9,6 +9,8 @@ export async function handleId(
   ctx: ChatContext,
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
-  await ctx.send(renderId({ lang: command.lang, userId: ctx.userId, chat: ctx.chat, noStaffYet: !hasStaff(deps.settings) }));
+  await ctx.send(
+    renderId({ lang: command.lang, userId: ctx.userId, chat: ctx.chat, staffPlace: ctx.audience.staffPlace, noStaffYet: !hasStaff(deps.settings) }),
+  );
   return { command: "id", outcome: "answered" };
 }

@@ -131,14 +131,18 @@ async function answerUsage(
   // A mistyped private command is still private: a customer is thanked, never shown its usage.
   const admission = admitCommand(failure.command, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, failure.command, failure.lang, ctx, deps);
-  if (ctx.audience.role === "customer") return answerCustomerUsage(failure, use, ctx, deps);
+  // Where customers read the answer it is theirs, whoever mistyped: never a command's error or notation.
+  if (!ctx.audience.staffPlace) return answerCustomerUsage(failure, use, ctx, deps);
   await ctx.send(renderUsageError(failure));
   return { command: failure.command, outcome: "usage_error" };
 }
 
 /**
- * Text that is no command. A customer gets at most one friendly note per chat per 12 hours, then quiet
- * so the shop can answer by hand. Staff get a greeting back, a "did you mean" for a typo, or a short help.
+ * Text that is no command, answered by where the answer goes. In a staff place: a greeting back, a "did you
+ * mean" for a typo, or a short help, each with the staff commands to tap. Anywhere else what a customer gets
+ * there, whoever wrote: at most one friendly note per chat per 12 hours (in a group only when the bot is
+ * addressed), then quiet so the shop can answer by hand; a staff member whose typo meant a private command
+ * gets the pointer that command would have got.
  */
 async function answerNoCommand(
   failure: Extract<ParseFailure, { kind: "unknown" | "empty" }>,
@@ -148,13 +152,19 @@ async function answerNoCommand(
   deps: HandlerDeps,
 ): Promise<HandlerOutcome> {
   if (ctx.chat.type !== "user" && !addressed) return ignored("none");
-  if (ctx.audience.role === "customer") return noteCustomer("none", failure.lang, addressed, ctx, deps);
+  const word = failure.kind === "unknown" ? failure.word : undefined;
+  const meant = word === undefined ? undefined : suggestCommand(word);
+  if (!ctx.audience.staffPlace) {
+    if (meant !== undefined) {
+      const asMeant = admitCommand(meant, { bare: false, addressed }, ctx.audience, hasStaff(deps.settings));
+      if (asMeant.kind === "ask_in_private") return answerAdmission(asMeant, meant, failure.lang, ctx, deps);
+    }
+    return noteCustomer("none", failure.lang, addressed, ctx, deps);
+  }
   if (isGreeting(text)) {
     await ctx.send(renderGreeting(failure.lang, "staff"));
     return { command: "none", outcome: "answered" };
   }
-  const word = failure.kind === "unknown" ? failure.word : undefined;
-  const meant = word === undefined ? undefined : suggestCommand(word);
   if (word !== undefined && meant !== undefined) {
     await ctx.send(renderDidYouMean(failure.lang, word, meant));
     return { command: "none", outcome: "unknown_command" };
@@ -298,13 +308,13 @@ export async function handleEditedText(input: TextInput, ctx: ChatContext, deps:
 }
 
 /**
- * A message that is not text, in a 1:1 chat. Customers send slips and stickers to the shop, which
- * answers by hand: silence. Staff get an answer, since a photo met by silence leaves them wondering
- * whether the bot works: for a photo (most likely a slip) where slips are checked, else the short help;
- * a sticker is a gesture, not a request.
+ * A message that is not text. Only a staff member's 1:1 chat gets an answer, since a photo met by silence
+ * leaves them wondering whether the bot works: for a photo (most likely a slip) where slips are checked,
+ * else the short help; a sticker is a gesture, not a request. Customers send slips and stickers to the
+ * shop, which answers by hand, and a photo cannot address the bot in a group: silence, whoever sent it.
  */
 export async function handleNonText(messageType: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
-  if (ctx.audience.role === "customer" || messageType === "sticker") return ignored("none");
+  if (ctx.chat.type !== "user" || !ctx.audience.staffPlace || messageType === "sticker") return ignored("none");
   await ctx.send(messageType === "image" ? renderSlipPhotoHint(deps.settings.defaultLang) : renderUnknownCommand(deps.settings.defaultLang));
   return { command: "none", outcome: "unknown_command" };
 }

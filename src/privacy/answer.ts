@@ -1,8 +1,12 @@
 // What the bot says, sealed with who may see it. The send boundary (line/outbox.ts) accepts nothing else,
 // and a kind belongs to one audience, so a staff-only answer cannot be labelled public by mistake.
 import type { messagingApi } from "@line/bot-sdk";
+import { COMMANDS, lookupCommandWord } from "../commands/registry.js";
 
-/** Answers fine for anyone: they carry nothing of the shop's own data or settings. */
+/**
+ * Answers fine for anyone: they carry nothing of the shop's own data or settings, and no button for a
+ * staff command. `help` and `greeting` are the customers' ones; `id` shows ids, never the set-up.
+ */
 export const PUBLIC_KINDS = [
   "qr_card",
   "qr_shop_only",
@@ -12,10 +16,6 @@ export const PUBLIC_KINDS = [
   "customer_note",
   "contact",
   "id",
-  "usage_error",
-  "unknown_command",
-  "did_you_mean",
-  "slip_photo_hint",
   "customer_thanks",
   "pay_hint",
   "ask_in_private",
@@ -26,7 +26,9 @@ export const PUBLIC_KINDS = [
 
 /**
  * Answers for staff places only: the shop's checks (payer names, references, amounts), summaries, token
- * and package figures, the configuration's names, and the buttons and pushes that lead to them.
+ * and package figures, the configuration's names, and the buttons and pushes that lead to them; and what
+ * only staff are told: the staff's help and greeting (with the staff commands as quick replies), command
+ * errors and their notation, "unknown command" and "did you mean", the hint for a staff member's photo.
  */
 export const STAFF_KINDS = [
   "history",
@@ -42,6 +44,12 @@ export const STAFF_KINDS = [
   "low_tokens_alert",
   "expiry_alert",
   "payment_received",
+  "staff_help",
+  "staff_greeting",
+  "usage_error",
+  "unknown_command",
+  "did_you_mean",
+  "slip_photo_hint",
 ] as const;
 
 export type PublicKind = (typeof PUBLIC_KINDS)[number];
@@ -78,8 +86,30 @@ export function isPublic(answer: Answer): answer is PublicAnswer {
   return answer.audience === "public" && PUBLIC.has(answer.kind) && sealed.has(answer);
 }
 
+/**
+ * The staff command a button or quick reply in these messages would send (`history …`, `เช็คยอด 150 …`),
+ * by the first word of its text or data; undefined when there is none.
+ */
+function staffCommandIn(messages: readonly messagingApi.Message[]): string | undefined {
+  const sent: string[] = [];
+  // Actions sit anywhere in a Flex tree; the serialiser visits every node of it once.
+  JSON.stringify(messages, (_key, node: unknown) => {
+    const action = typeof node === "object" && node !== null ? (node as { type?: unknown; text?: unknown; data?: unknown }) : {};
+    if (action.type === "message" && typeof action.text === "string") sent.push(action.text);
+    if (action.type === "postback" && typeof action.data === "string") sent.push(action.data);
+    return node;
+  });
+  return sent.find((text) => {
+    const first = lookupCommandWord(text.trim().replace(/^[/!]/u, "").split(/\s/u)[0] ?? "");
+    return first !== undefined && COMMANDS[first.name].audience === "staff";
+  });
+}
+
 export function publicAnswer(kind: PublicKind, messages: readonly messagingApi.Message[]): PublicAnswer {
   if (!PUBLIC.has(kind)) throw new TypeError(`${String(kind)} is not a public kind`);
+  // A button or quick reply asking for the shop's data makes an answer staff, whatever else it says.
+  const staffCommand = staffCommandIn(messages);
+  if (staffCommand !== undefined) throw new TypeError(`a public answer (${kind}) cannot carry a button that sends the staff command "${staffCommand}"`);
   const answer: PublicAnswer = Object.freeze({ audience: "public", kind });
   sealed.set(answer, Object.freeze([...messages]));
   return answer;

@@ -4,7 +4,7 @@ import { COMMANDS, commandWord } from "../commands/registry.js";
 import type { SlipErrorKind } from "../slip/errors.js";
 import type { Role } from "../roles/audience.js";
 import { publicAnswer, staffAnswer } from "../privacy/answer.js";
-import type { PublicAnswer, StaffAnswer } from "../privacy/answer.js";
+import type { Answer, PublicAnswer, StaffAnswer } from "../privacy/answer.js";
 import { customerQrExample, helpQuickReply } from "./help.js";
 import { safeText, truncateText } from "./limits.js";
 import { quickReply, textMessage } from "./messages.js";
@@ -30,22 +30,28 @@ function shortened(problem: UsageProblem): UsageProblem {
   return "input" in problem ? { ...problem, input: echo(problem.input) } : problem;
 }
 
-/** What was wrong, then how to type the command, from the registry. */
-export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): PublicAnswer {
+/**
+ * What was wrong, then how to type the command, from the registry: for staff, since customers never see a
+ * command's error or notation (a customer place gets one example to pay with, or the friendly note).
+ */
+export function renderUsageError(failure: { lang: Lang; command: CommandName; problem: UsageProblem }): StaffAnswer {
   const t = texts(failure.lang);
   const info = COMMANDS[failure.command];
-  return publicAnswer("usage_error", [
-    textMessage(
-      [t.usageProblem(shortened(failure.problem)), t.howToType(info.usage[failure.lang], info.example[failure.lang])].join("\n"),
-    ),
-  ]);
+  return staffAnswer(
+    "usage_error",
+    [textMessage([t.usageProblem(shortened(failure.problem)), t.howToType(info.usage[failure.lang], info.example[failure.lang])].join("\n"))],
+    failure.command === "qr" ? renderCustomerPayHint(failure.lang) : renderCustomerNote(failure.lang),
+  );
 }
 
-/** An unknown first word (`word`), or text with no command at all (no `word`), with the help quick replies. */
-export function renderUnknownCommand(lang: Lang, word?: string): PublicAnswer {
+/**
+ * An unknown first word (`word`), or text with no command at all (no `word`), with the staff commands as
+ * quick replies: for staff places (a customer place gets the friendly note).
+ */
+export function renderUnknownCommand(lang: Lang, word?: string): StaffAnswer {
   const t = texts(lang);
   const text = word === undefined || word === "" ? t.notUnderstood(suggestions(lang)) : t.unknownCommand(echo(word), suggestions(lang));
-  return publicAnswer("unknown_command", [textMessage(text, helpQuickReply(lang, "staff"))]);
+  return staffAnswer("unknown_command", [textMessage(text, helpQuickReply(lang, "staff"))], renderCustomerNote(lang));
 }
 
 /**
@@ -129,21 +135,35 @@ export function renderContact(lang: Lang): PublicAnswer {
   return publicAnswer("contact", [textMessage(texts(lang).contactShop)]);
 }
 
-/** A typo of a command word, with the command as a quick reply. */
-export function renderDidYouMean(lang: Lang, word: string, command: CommandName): PublicAnswer {
+/** A typo of a command word, with the command as a quick reply: for staff places (customers get no "did you mean"). */
+export function renderDidYouMean(lang: Lang, word: string, command: CommandName): StaffAnswer {
   const suggestion = commandWord(command, lang);
-  return publicAnswer("did_you_mean", [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))]);
+  return staffAnswer(
+    "did_you_mean",
+    [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))],
+    renderCustomerNote(lang),
+  );
 }
 
-export function renderGreeting(lang: Lang, role: Role): PublicAnswer {
+/**
+ * The greeting of a place: in a staff place what the bot does for the shop, with the staff commands as quick
+ * replies; anywhere else how to pay, with the customers' ones.
+ */
+export function renderGreeting(lang: Lang, role: "staff"): StaffAnswer;
+export function renderGreeting(lang: Lang, role: "customer"): PublicAnswer;
+export function renderGreeting(lang: Lang, role: Role): Answer;
+export function renderGreeting(lang: Lang, role: Role): Answer {
   const t = texts(lang);
-  const text = role === "staff" ? t.greeting : t.customerGreeting(commandWord("qr", lang));
-  return publicAnswer("greeting", [textMessage(text, helpQuickReply(lang, role))]);
+  const customers = publicAnswer("greeting", [textMessage(t.customerGreeting(commandWord("qr", lang)), helpQuickReply(lang, "customer"))]);
+  return role === "staff" ? staffAnswer("staff_greeting", [textMessage(t.greeting, helpQuickReply(lang, "staff"))], customers) : customers;
 }
 
-/** A photo from staff, most likely a slip: this bot reads none, so say where slips are checked. */
-export function renderSlipPhotoHint(lang: Lang): PublicAnswer {
-  return publicAnswer("slip_photo_hint", [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))]);
+/**
+ * A photo from staff in their 1:1 chat, most likely a slip: this bot reads none, so say where the shop's
+ * slips are checked. Elsewhere photos get no answer, so its fallback is nothing.
+ */
+export function renderSlipPhotoHint(lang: Lang): StaffAnswer {
+  return staffAnswer("slip_photo_hint", [textMessage(texts(lang).slipPhotoHint(commandWord("history", lang)), helpQuickReply(lang, "staff"))], undefined);
 }
 
 /** Before the answer to an edited message: it answers the new text. */

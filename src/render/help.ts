@@ -1,12 +1,13 @@
 // The help reply and the help quick replies, generated from the command registry so they cannot drift from the parser.
+// The staff's help (every command, the staff commands as quick replies) is a staff answer; the customers' is public.
 import type { messagingApi } from "@line/bot-sdk";
 import type { CommandName, Lang } from "../commands/types.js";
 import { COMMAND_NAMES, COMMANDS, commandWord } from "../commands/registry.js";
 import type { Role } from "../roles/audience.js";
 import { cardBubble, flexMessage, quickReply, textMessage } from "./messages.js";
 import { texts } from "./text.js";
-import { publicAnswer } from "../privacy/answer.js";
-import type { PublicAnswer } from "../privacy/answer.js";
+import { publicAnswer, staffAnswer } from "../privacy/answer.js";
+import type { Answer, PublicAnswer, StaffAnswer } from "../privacy/answer.js";
 
 /** Commands offered as quick replies: each one's word alone is a complete, useful command for that role. */
 const QUICK_COMMANDS: Readonly<Record<Role, readonly CommandName[]>> = {
@@ -56,11 +57,15 @@ function topicText(name: CommandName, lang: Lang): string {
   return [`${commandWord(name, lang)}: ${info.description[lang]}`, t.howToType(info.usage[lang], info.example[lang])].join("\n");
 }
 
-export function renderHelp(view: HelpView): PublicAnswer {
+export function renderHelp(view: HelpView & { role: "staff" }): StaffAnswer;
+export function renderHelp(view: HelpView & { role: "customer" }): PublicAnswer;
+export function renderHelp(view: HelpView): Answer;
+export function renderHelp(view: HelpView): Answer {
   const { lang } = view;
   const t = texts(lang);
   if (view.role === "customer") return renderCustomerHelp(lang);
-  if (view.topic !== undefined) return publicAnswer("help", [textMessage(topicText(view.topic, lang), helpQuickReply(lang, view.role))]);
+  const customers = renderCustomerHelp(lang);
+  if (view.topic !== undefined) return staffAnswer("staff_help", [textMessage(topicText(view.topic, lang), helpQuickReply(lang, "staff"))], customers);
 
   const rows: messagingApi.FlexComponent[] = COMMAND_NAMES.map((name) => ({
     type: "box",
@@ -97,5 +102,5 @@ export function renderHelp(view: HelpView): PublicAnswer {
     },
   };
   const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]));
-  return publicAnswer("help", [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))]);
+  return staffAnswer("staff_help", [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))], customers);
 }

@@ -1,7 +1,7 @@
-// The id reply: the sender's user id and the group or room id, to copy into the staff lists.
+// The id reply, by where it goes: ids to copy into the staff lists, never the set-up where customers read it.
 import type { Lang } from "../commands/types.js";
 import { commandWord } from "../commands/registry.js";
-import type { ChatType } from "../roles/audience.js";
+import type { Chat } from "../roles/audience.js";
 import { textMessage } from "./messages.js";
 import { texts } from "./text.js";
 import { publicAnswer } from "../privacy/answer.js";
@@ -10,16 +10,29 @@ import type { PublicAnswer } from "../privacy/answer.js";
 export interface IdView {
   lang: Lang;
   userId: string | undefined;
-  chat: { type: ChatType; id: string };
-  /** Nobody is on the staff lists yet: the owner is setting up, and gets the steps. */
-  noStaffYet?: boolean;
+  chat: Chat;
+  /** The answer goes to a staff place (a listed staff user's 1:1 chat, a staff group or room). */
+  staffPlace: boolean;
+  /** Nobody is on the staff lists yet: the owner is setting up. */
+  noStaffYet: boolean;
 }
 
+/**
+ * A 1:1 chat is read by the person who asked alone: their user id, and while nobody is staff yet the
+ * owner's set-up steps (no staff place exists to send them to). A staff group or room: the sender's id, the
+ * group's, and that it is a staff group. Any other group or room, which customers read: the group's own
+ * id (the owner needs it to list the group), no member's user id, no word of staff lists or settings, and
+ * where to ask for one's own id.
+ */
 export function renderId(view: IdView): PublicAnswer {
   const t = texts(view.lang);
-  const lines = [view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId)];
-  if (view.chat.type !== "user") lines.push(t.idChat(view.chat.type, view.chat.id));
-  // Before any staff are listed, whoever asks for an id is most likely the owner setting up.
-  lines.push(view.noStaffYet === true ? t.noStaffYet(commandWord("help", view.lang)) : t.idHint);
+  const { chat } = view;
+  const user = view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId);
+  const lines =
+    chat.type === "user"
+      ? [user, ...(view.staffPlace ? [t.idOnStaffList("user")] : view.noStaffYet ? [t.noStaffYet(commandWord("help", view.lang))] : [])]
+      : view.staffPlace
+        ? [user, t.idChat(chat.type, chat.id), t.idOnStaffList(chat.type)]
+        : [t.idChat(chat.type, chat.id), t.idUserInPrivate(commandWord("id", view.lang))];
   return publicAnswer("id", [textMessage(lines.join("\n"))]);
 }

@@ -162,7 +162,10 @@ export interface Texts {
   idYourUser: (userId: string) => string;
   idNoUser: string;
   idChat: (chatType: Exclude<ChatType, "user">, chatId: string) => string;
-  idHint: string;
+  /** In a staff place: the asker (a 1:1 chat) or the group is on the staff lists already. */
+  idOnStaffList: (chatType: ChatType) => string;
+  /** In a group customers read, instead of the sender's id: where to see it. */
+  idUserInPrivate: (idWord: string) => string;
 }
 
 /** The one way both languages quote what a person typed or should type. */
@@ -415,7 +418,12 @@ const th: Texts = {
   idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
   idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา เพราะยังไม่ได้ยินยอมให้ใช้ข้อมูลโปรไฟล์ค่ะ",
   idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชท"}นี้: ${chatId}`,
-  idHint: "ส่งไอดีนี้ให้เจ้าของร้าน เพื่อเพิ่มในรายชื่อพนักงานของบอทค่ะ",
+  idOnStaffList: (chatType) => {
+    if (chatType === "user") return "คุณอยู่ในรายชื่อพนักงานของบอทแล้วค่ะ";
+    const here = chatType === "group" ? "กลุ่มนี้" : "ห้องแชทนี้";
+    return `${here}เป็นกลุ่มพนักงานของบอทแล้ว ทุกคนใน${here}จะเห็นข้อมูลของร้านค่ะ`;
+  },
+  idUserInPrivate: (idWord) => `ดูไอดีผู้ใช้ของคุณได้ในแชทส่วนตัวกับร้าน โดยพิมพ์ ${quote(idWord)} ค่ะ`,
 };
 
 const en: Texts = {
@@ -653,7 +661,11 @@ const en: Texts = {
   idYourUser: (userId) => `Your user id: ${userId}`,
   idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
   idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
-  idHint: "Give this id to the shop owner to add to the bot's staff list.",
+  idOnStaffList: (chatType) =>
+    chatType === "user"
+      ? "You are on the bot's staff list."
+      : `This ${chatType === "group" ? "group" : "room"} is a staff group: everyone in it sees the shop's data.`,
+  idUserInPrivate: (idWord) => `To see your own user id, send ${quote(idWord)} in a 1:1 chat with the shop.`,
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };

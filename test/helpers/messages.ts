@@ -23,7 +23,7 @@ export function shownText(messages: readonly messagingApi.Message[]): string {
 }
 
 /** Every action (buttons, tappable boxes, quick replies) in these messages. */
-function actionsIn(messages: readonly messagingApi.Message[]): messagingApi.Action[] {
+export function actionsIn(messages: readonly messagingApi.Message[]): messagingApi.Action[] {
   const out: messagingApi.Action[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {

@@ -4,7 +4,15 @@ import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import { afterNote, followedBy, isPublic, messagesOf, publicAnswer, staffAnswer } from "../../src/privacy/answer.js";
 import type { Answer, PublicAnswer } from "../../src/privacy/answer.js";
-import { renderAskInPrivate } from "../../src/render/errors.js";
+import {
+  renderAskInPrivate,
+  renderDidYouMean,
+  renderGreeting,
+  renderSlipPhotoHint,
+  renderUnknownCommand,
+  renderUsageError,
+} from "../../src/render/errors.js";
+import { renderHelp } from "../../src/render/help.js";
 import { renderQr } from "../../src/render/qr.js";
 
 const SECRET: messagingApi.Message[] = [{ type: "text", text: "✅ 150 บาท จาก นาย ลับ มาก" }];
@@ -42,5 +50,46 @@ describe("a sealed answer", () => {
     // With the check-payment button, the fallback is still no card for another id.
     const withCheck = renderQr({ ...view, paysShop: false, checkPayment: "paid 200 after 2026-11-24T07:05:00.000Z" });
     expect(withCheck).toMatchObject({ audience: "staff", kind: "qr_card_with_check", fallback: { kind: "qr_shop_only" } });
+  });
+
+  it("cannot be public with a button or quick reply that asks for the shop's data", () => {
+    const tap = (action: messagingApi.Action): messagingApi.Message[] => [{ type: "text", text: "hi", quickReply: { items: [{ type: "action", action }] } }];
+    for (const action of [
+      { type: "message", label: "h", text: "history" },
+      { type: "message", label: "ยอด", text: "ยอด" },
+      { type: "message", label: "b", text: "/Balance" },
+      { type: "postback", label: "p", data: "เช็คยอด 150 หลัง 2026-11-24T07:05:00.000Z", displayText: "เช็คยอด 150" },
+    ] as const) {
+      expect(() => publicAnswer("customer_note", tap(action)), JSON.stringify(action)).toThrow(/staff command/);
+    }
+    const button: messagingApi.Message = {
+      type: "flex",
+      altText: "card",
+      contents: { type: "bubble", footer: { type: "box", layout: "vertical", contents: [{ type: "button", action: { type: "postback", label: "more", data: "history 7d page 2" } }] } },
+    };
+    expect(() => publicAnswer("help", [button])).toThrow(/staff command/);
+    // What customers may tap: pay by QR, help, contact the shop.
+    for (const text of ["คิวอาร์", "qr 150", "วิธีใช้", "help", "ติดต่อร้าน"]) {
+      expect(publicAnswer("customer_note", tap({ type: "message", label: "x", text }))).toMatchObject({ audience: "public" });
+    }
+  });
+
+  it("is staff for what only staff are told, each falling back to what a customer gets (or nothing, for a photo)", () => {
+    const cases: [string, Answer, string | undefined][] = [
+      ["the staff greeting", renderGreeting("th", "staff"), "greeting"],
+      ["the staff help", renderHelp({ lang: "en", role: "staff" }), "help"],
+      ["one command's help", renderHelp({ lang: "en", role: "staff", topic: "history" }), "help"],
+      ["unknown command", renderUnknownCommand("en", "abc"), "customer_note"],
+      ["did you mean", renderDidYouMean("en", "histroy", "history"), "customer_note"],
+      ["a QR's usage", renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "x" } }), "pay_hint"],
+      ["history's usage", renderUsageError({ lang: "en", command: "history", problem: { code: "bad_page", input: "0" } }), "customer_note"],
+      ["the photo hint", renderSlipPhotoHint("en"), undefined],
+    ];
+    for (const [what, answer, fallback] of cases) {
+      expect(answer.audience, what).toBe("staff");
+      expect(answer.audience === "staff" ? answer.fallback?.kind : "not staff", what).toBe(fallback);
+    }
+    expect(renderGreeting("en", "customer")).toMatchObject({ audience: "public", kind: "greeting" });
+    expect(renderHelp({ lang: "en", role: "customer" })).toMatchObject({ audience: "public", kind: "help" });
   });
 });

@@ -1,10 +1,14 @@
 // Privacy by construction, tried over the whole space rather than a few cases: every command word and
-// button, in every place (staff 1:1, customer 1:1, staff group, customer group, staff room, customer room,
-// a member LINE sends no id for), asked by staff or customers, with every answer the slip service can give
-// (ok, 402, 401, 400, 5xx, a timeout, a malformed body), in Thai and English; then the scheduled pushes
-// with staff lists that change under them. Nothing of the shop's own data (the sandbox's payer names,
-// references and amounts, token figures, the package) and no setting's name may reach a place that is not
-// a staff place; the send boundary must never have to stop anything (the harness fails on a block).
+// button, chatter, greetings and typos, a message and its edit (LINE's messageEdited), in every place (staff
+// 1:1, customer 1:1, staff group, customer group, staff room, customer room, a member LINE sends no id
+// for), asked by staff or customers, with every answer the slip service can give (ok, 402, 401, 400, 5xx, a
+// timeout, a malformed body), in Thai and English; then the scheduled pushes with staff lists that change
+// under them. Every answer reaching a place that is not a staff place must be of a public kind and hold
+// nothing of the shop's own data (the sandbox's payer names, references and amounts, token figures, the
+// package), no setting's name, no button for a staff command, nothing only staff are told (their greeting,
+// "did you mean", command errors, the set-up) and no member's user id; the send boundary must never have
+// to stop anything (the harness fails on a block). What counts as public or staff-only is written out
+// here, never read from the bot.
 import type { ServerResponse } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,11 +17,14 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import type { RecordedSend } from "../../src/local-line/platform.js";
 import { createSlipClient } from "../../src/slip/client.js";
+import type { ChatContext } from "../../src/handlers/context.js";
+import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
+import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { sendJson, startFaultServer } from "../helpers/fault-server.js";
 import type { FaultServer, RecordedRequest } from "../helpers/fault-server.js";
-import { shownText } from "../helpers/messages.js";
+import { actionsIn, shownText } from "../helpers/messages.js";
 import { followEvent, imageEvent, joinEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
 import type { TestSource } from "../helpers/webhook.js";
 
@@ -43,7 +50,16 @@ const TEXTS = [
   "balance", "credit", "tokens", "info", "โทเคน", "เครดิต", "คงเหลือ", "ยอด",
   "help", "?", "menu", "help history", "help qr", "ช่วยเหลือ", "วิธีใช้", "เมนู",
   "id", "whoami", "ไอดี", "contact", "ติดต่อร้าน",
-  "hello", "สวัสดีค่ะ", "โอนแล้วนะคะ", "qrr 150", "histroy", "balanse", "",
+  "hello", "สวัสดีค่ะ", "โอนแล้วนะคะ", "ขอบคุณนะ", "qrr 150", "histroy", "balanse", "hepl", "เชคยอด", "ประวัต", "ยอดค่ะ", "",
+  "qr 0812345678 0", "qr 15o", "คิวอาร์ 1.234", "history page 0", "paid", "help nothing",
+] as const;
+
+/** Texts that ask nothing of the service: greetings, chatter, typos of every command, `id`, mistyped commands. */
+const TALK = [
+  "hello", "Hi!", "สวัสดีค่ะ", "หวัดดีครับ", "ขอบคุณนะ", "whatever", "โอนแล้วนะคะ", "🙏",
+  "histroy", "balanse", "blance", "summry", "hepl", "qrr 150", "เชคยอด", "ประวัต", "ยอดค่ะ", "สลิปค่ะ",
+  "id", "whoami", "ไอดี", "ไอดีกลุ่ม", "help", "วิธีใช้", "history", "ยอด", "contact",
+  "qr 0812345678 0", "qr 15o", "คิวอาร์ 1.234", "history page 0", "paid", "help nothing", "",
 ] as const;
 
 /** Button data the bot writes (paging, "check payment", rich menu taps) and data it never wrote. */
@@ -77,6 +93,8 @@ const SPEAKERS = [STAFF, CUSTOMER, undefined] as const;
 
 type Action =
   | { kind: "text"; text: string; addressed: boolean }
+  /** A text, then LINE's messageEdited for it: the same message id, a later time, another text. */
+  | { kind: "edit"; text: string; addressed: boolean; edited: string; editedAddressed: boolean }
   | { kind: "postback"; data: string }
   | { kind: "image" | "sticker" | "follow" | "join" | "memberJoined" };
 
@@ -86,9 +104,46 @@ const QR_TEXTS = TEXTS.filter((text) => /^(qr|pay|promptpay|คิวอาร�
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom(...TEXTS), addressed: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom(...QR_TEXTS), addressed: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("edit" as const),
+      text: fc.constantFrom(...TEXTS),
+      addressed: fc.boolean(),
+      edited: fc.constantFrom(...TEXTS),
+      editedAddressed: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("postback" as const), data: fc.constantFrom(...POSTBACKS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("image" as const, "sticker" as const, "follow" as const, "join" as const, "memberJoined" as const) }) },
 );
+
+/** The kinds of answer fine for anyone, written out here (the issue's list), not read from the bot's tables. */
+const PUBLIC_ANSWER_KINDS: ReadonlySet<string> = new Set([
+  "qr_card", "qr_shop_only", "qr_ask_staff", "help", "greeting", "customer_note", "contact", "id",
+  "customer_thanks", "pay_hint", "ask_in_private", "apology", "restarting", "edited_note",
+]);
+
+/**
+ * What a button or quick reply may send where customers read it: pay by QR, help, contact the shop. Any
+ * other (history, ยอด, โทเคน, เช็คยอด, id, a history page, the check-payment button) is a staff one.
+ */
+const CUSTOMER_TAPS = /^(?:qr|คิวอาร์|help|วิธีใช้|contact|ติดต่อร้าน)(?:\s|$)/u;
+
+/** What only staff are told, as a person reads it (the bot's own words in both languages, written out). */
+const STAFF_ONLY_WORDS: readonly [RegExp, string][] = [
+  [/shows the shop's slip checks|ดูประวัติตรวจสลิป สรุปยอด/u, "the staff greeting"],
+  [/Did you mean|หมายถึง “[^”]*” หรือเปล่า/u, "a did-you-mean"],
+  [/Unknown command|ไม่รู้จักคำสั่ง|ดูคำสั่งทั้งหมด|send “help” to see every command/u, "unknown command"],
+  [/“(?:history|summary|balance|paid|ประวัติ|ยอด|โทเคน|เช็คยอด)[^”]*”/u, "a staff command to type"],
+  [/Usage:|Example:|พิมพ์ตามตัวอย่างนี้/u, "a command's notation"],
+  [/does not read slip images|ตรวจสลิปจากรูปไม่ได้/u, "the staff's photo hint"],
+  [/No staff are set up|set it up|staff list|[Rr]estart the bot|ยังไม่ได้ตั้งรายชื่อพนักงาน|เจ้าของร้านทำตามนี้|รายชื่อพนักงาน|เริ่มบอทใหม่/u, "the set-up"],
+  [/is a staff group|เป็นกลุ่มพนักงาน/u, "the staff lists"],
+];
+
+/** A LINE user id, as the staff lists hold them. */
+const USER_ID = /U[0-9a-f]{32}/g;
 
 /** The shop's own data, read from the sandbox (the outside source), never from the bot. */
 interface Secrets {
@@ -167,54 +222,103 @@ const readable = (send: RecordedSend): string => `${shownText(send.messages)}\n$
 /** What a place that is not a staff place may never read, with the amount the case itself asked for allowed. */
 function leaksIn(send: RecordedSend, askedBaht: readonly string[]): string[] {
   const text = readable(send);
+  const shown = shownText(send.messages);
   const found: string[] = [];
   for (const name of secrets.names) if (text.includes(name)) found.push(`payer or receiver name ${name}`);
   for (const ref of secrets.refs) if (text.includes(ref)) found.push(`reference ${ref}`);
   for (const figure of secrets.tokenFigures) if (new RegExp(`(^|[^\\d,.])${figure.replace(/[.,]/g, "\\$&")}([^\\d]|$)`).test(text)) found.push(`token figure ${figure}`);
   if (/\bPro\b/.test(text.replace(/PromptPay|พร้อมเพย์/g, ""))) found.push("package name");
   // The package's state (expired, renew) is the shop's business, not its customers'.
-  for (const word of shownText(send.messages).match(/package|แพ็กเกจ|expired|หมดอายุ|renew|ต่ออายุ/gi) ?? []) found.push(`package state "${word}"`);
+  for (const word of shown.match(/package|แพ็กเกจ|expired|หมดอายุ|renew|ต่ออายุ/gi) ?? []) found.push(`package state "${word}"`);
   for (const setting of text.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g) ?? []) found.push(`setting ${setting}`);
+  for (const action of actionsIn(send.messages)) {
+    const sends = action.type === "message" ? action.text : action.type === "postback" ? action.data : undefined;
+    if (sends !== undefined && !CUSTOMER_TAPS.test(sends)) found.push(`staff button or quick reply "${sends}"`);
+  }
+  for (const [pattern, what] of STAFF_ONLY_WORDS) if (pattern.test(shown)) found.push(`${what}: ${JSON.stringify(shown)}`);
+  // A member's user id only to themselves, in their own 1:1 chat.
+  for (const id of text.match(USER_ID) ?? []) if (id !== send.chatId) found.push(`user id ${id}`);
   // The "check payment" button (and any button or quick reply asking whether money arrived) is for staff.
   for (const action of JSON.stringify(send.messages).match(/"(?:data|text)":"(?:paid|received|ได้รับ|เช็ค\S*|เช็ก\S*|ยอดเข้า|เงินเข้า) [^"]*"/g) ?? []) {
     found.push(`payment check ${action}`);
   }
   // Money shown (฿1,500.00 or 1,500.00 บาท) may only be the amount asked for in this very message.
-  for (const money of shownText(send.messages).matchAll(/฿\s?([\d,]+\.\d\d)|([\d,]+(?:\.\d\d)?)\s?บาท/g)) {
+  for (const money of shown.matchAll(/฿\s?([\d,]+\.\d\d)|([\d,]+(?:\.\d\d)?)\s?บาท/g)) {
     const amount = (money[1] ?? money[2] ?? "").replace(/,/g, "");
     if (!askedBaht.some((asked) => Number(asked) === Number(amount))) found.push(`amount ${money[0]}`);
   }
   return found;
 }
 
-function eventFor(action: Action, source: TestSource, replyToken: string): unknown {
-  const common = { source, replyToken };
+const MENTION = "@slipline ";
+
+/** A text as LINE sends it: mentioning the bot at its start when addressed (in a group or room). */
+function textOf(words: string, addressed: boolean, source: TestSource): { text: string; mentionees: { index: number; length: number; isSelf: boolean }[] } {
+  if (!addressed || source.type === "user") return { text: words, mentionees: [] };
+  return { text: `${MENTION}${words}`, mentionees: [{ index: 0, length: MENTION.length - 1, isSelf: true }] };
+}
+
+let lastMessageId = 7_000_000;
+
+/** The events of an action; each takes a reply token for `chatId` from `token`. */
+function eventsFor(action: Action, source: TestSource, token: () => string): unknown[] {
+  const common = { source, replyToken: token() };
   switch (action.kind) {
-    case "text": {
-      if (!action.addressed || source.type === "user") return textEvent({ ...common, text: action.text });
-      const mention = "@slipline ";
-      return textEvent({ ...common, text: `${mention}${action.text}`, mentionees: [{ index: 0, length: mention.length - 1, isSelf: true }] });
+    case "text":
+      return [textEvent({ ...common, ...textOf(action.text, action.addressed, source) })];
+    case "edit": {
+      const id = String(++lastMessageId);
+      const at = Date.now();
+      const original = textEvent({ ...common, timestamp: at, ...textOf(action.text, action.addressed, source) });
+      const edited = textOf(action.edited, action.editedAddressed, source);
+      const mention = edited.mentionees.length === 0 ? {} : { mention: { mentionees: edited.mentionees.map((m) => ({ ...m, type: "user" })) } };
+      return [
+        { ...original, message: { ...original.message, id } },
+        otherEvent({ source, replyToken: token(), timestamp: at + 1_000, type: "messageEdited", extra: { message: { type: "text", id, text: edited.text, ...mention } } }),
+      ];
     }
     case "postback":
-      return postbackEvent({ ...common, data: action.data });
+      return [postbackEvent({ ...common, data: action.data })];
     case "image":
-      return imageEvent(common);
+      return [imageEvent(common)];
     case "sticker":
-      return stickerEvent(common);
+      return [stickerEvent(common)];
     case "follow":
-      return followEvent(common);
+      return [followEvent(common)];
     case "join":
-      return joinEvent(common);
+      return [joinEvent(common)];
     case "memberJoined":
-      return otherEvent({ ...common, type: "memberJoined", extra: { joined: { members: [{ type: "user", userId: lineId("U", 0x5af) }] } } });
+      return [otherEvent({ ...common, type: "memberJoined", extra: { joined: { members: [{ type: "user", userId: lineId("U", 0x5af) }] } } })];
   }
 }
 
 /** The amounts (in baht, as typed) an action asks a QR for: the only money a customer place may read. */
 function askedAmounts(action: Action): string[] {
-  const text = action.kind === "text" ? action.text : action.kind === "postback" ? action.data : "";
+  const text = action.kind === "text" ? action.text : action.kind === "edit" ? `${action.text} ${action.edited}` : action.kind === "postback" ? action.data : "";
   return [...text.matchAll(/(?:^|\s)([\d,]+(?:\.\d+)?)(?=\s|$)/g)].map((m) => (m[1] ?? "").replace(/,/g, "")).filter((n) => n.length > 0 && n.length <= 9);
 }
+
+/** Every answer the handlers gave, with its audience and kind, as the send boundary got it. */
+const answered: { chatId: string; audience: string; kind: string }[] = [];
+
+/** The bot's own handlers, each with a context that notes what it is given to send. */
+const NOTING: EventHandlers = (() => {
+  const noting = (ctx: ChatContext): ChatContext => ({
+    ...ctx,
+    send(answer) {
+      answered.push({ chatId: ctx.chat.id, audience: answer.audience, kind: answer.kind });
+      return ctx.send(answer);
+    },
+  });
+  return {
+    handleText: (input, ctx, deps) => REAL_HANDLERS.handleText(input, noting(ctx), deps),
+    handleEditedText: (input, ctx, deps) => REAL_HANDLERS.handleEditedText(input, noting(ctx), deps),
+    handleNonText: (type, ctx, deps) => REAL_HANDLERS.handleNonText(type, noting(ctx), deps),
+    handlePostback: (data, ctx, deps) => REAL_HANDLERS.handlePostback(data, noting(ctx), deps),
+    handleGreeting: (ctx, deps) => REAL_HANDLERS.handleGreeting(noting(ctx), deps),
+    handleMemberJoined: (joined, ctx, deps) => REAL_HANDLERS.handleMemberJoined(joined, noting(ctx), deps),
+  };
+})();
 
 beforeAll(async () => {
   sandbox = await startSandbox({});
@@ -227,6 +331,7 @@ beforeAll(async () => {
     // Every case gets the service's own answer, not an open circuit left by the case before.
     slipOptions: { breakAfterFailures: 1_000 },
     settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]) },
+    handlers: NOTING,
   });
 }, 60_000);
 afterAll(async () => {
@@ -234,6 +339,25 @@ afterAll(async () => {
   await proxy?.close();
   await sandbox?.close();
 });
+
+/**
+ * Sends an action's events from `speaker` in `place` and checks what came back: where customers read it,
+ * every answer of a public kind and no send with anything of `leaksIn`.
+ */
+async function expectOnlyPublic(action: Action, place: Place, speaker: string | undefined, chosen: Outcome): Promise<void> {
+  answered.length = 0;
+  const sends = await bot.exchange(eventsFor(action, place.source(speaker), () => bot.token(place.chatId)));
+  const staffPlace = STAFF_PLACES.has(place.chatId);
+  const where = { place: place.name, speaker: speaker ?? "no id", action, outcome: chosen };
+  for (const answer of answered) {
+    expect(answer.chatId).toBe(place.chatId);
+    if (!staffPlace) expect({ ...where, answer, isPublic: answer.audience === "public" && PUBLIC_ANSWER_KINDS.has(answer.kind) }).toMatchObject({ isPublic: true });
+  }
+  for (const send of sends) {
+    expect(send.chatId).toBe(place.chatId);
+    if (!staffPlace) expect({ ...where, leaks: leaksIn(send, askedAmounts(action)) }).toMatchObject({ leaks: [] });
+  }
+}
 
 describe("what reaches a place that is not a staff place", { timeout: 300_000 }, () => {
   it("is never the shop's data or settings, for any command, place, speaker, service answer or language", async () => {
@@ -245,15 +369,37 @@ describe("what reaches a place that is not a staff place", { timeout: 300_000 },
         fc.constantFrom(...OUTCOMES),
         async (action, place, speaker, chosen) => {
           outcome = chosen;
-          const sends = await bot.exchange([eventFor(action, place.source(speaker), bot.token(place.chatId))]);
-          for (const send of sends) {
-            expect(send.chatId).toBe(place.chatId);
-            if (STAFF_PLACES.has(send.chatId)) continue;
-            expect({ place: place.name, action, outcome: chosen, leaks: leaksIn(send, askedAmounts(action)) }).toMatchObject({ leaks: [] });
-          }
+          await expectOnlyPublic(action, place, speaker, chosen);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 400 },
+    );
+  });
+
+  // The talk that never reaches the service (greetings, chatter, typos, `id`, mistyped commands, a
+  // message and its edit, photos), where the answer used to follow who wrote instead of where it went:
+  // cheap, so tried often, and only where customers read.
+  it("is what a customer gets there, whoever writes chatter, a greeting, a typo, `id`, a mistake or an edit", async () => {
+    const talkArb: fc.Arbitrary<Action> = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom(...TALK), addressed: fc.boolean() }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          kind: fc.constant("edit" as const),
+          text: fc.constantFrom(...TALK, "qr 150"),
+          addressed: fc.boolean(),
+          edited: fc.constantFrom(...TALK, "qr 200"),
+          editedAddressed: fc.boolean(),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("image" as const, "sticker" as const, "follow" as const, "join" as const) }) },
+    );
+    outcome = "ok";
+    await fc.assert(
+      fc.asyncProperty(talkArb, fc.constantFrom(...PLACES.filter((p) => !STAFF_PLACES.has(p.chatId))), fc.constantFrom(...SPEAKERS), (action, place, speaker) =>
+        expectOnlyPublic(action, place, speaker, "ok"),
+      ),
+      { numRuns: 400 },
     );
   });
 
@@ -267,6 +413,29 @@ describe("what reaches a place that is not a staff place", { timeout: 300_000 },
       const balance = (await bot.exchange([textEvent({ source, replyToken: bot.token(chatId), text: "balance" })])).map(readable).join("\n");
       expect(balance, `${place.name}: balance shows the package`).toMatch(/\bPro\b/);
       expect(secrets.tokenFigures.some((f) => balance.includes(f)), `${place.name}: balance shows token figures`).toBe(true);
+    }
+  });
+});
+
+describe("the check itself", { timeout: 60_000 }, () => {
+  it("sees what it looks for: in staff places the same words bring what only staff are told", async () => {
+    outcome = "ok";
+    const cases: [Place, unknown, string][] = [
+      [PLACES[0] as Place, "hello", "the staff greeting"],
+      [PLACES[0] as Place, "hello", "staff button or quick reply"],
+      [PLACES[0] as Place, "histroy", "a did-you-mean"],
+      [PLACES[0] as Place, "whatever", "unknown command"],
+      [PLACES[0] as Place, "history page 0", "a command's notation"],
+      [PLACES[2] as Place, "วิธีใช้", "staff button or quick reply"],
+      [PLACES[2] as Place, "id", "the staff lists"],
+      [PLACES[2] as Place, "id", `user id ${STAFF}`],
+      [PLACES[0] as Place, { kind: "image" }, "the staff's photo hint"],
+    ];
+    for (const [place, said, flagged] of cases) {
+      const source = place.source(STAFF);
+      const event = typeof said === "string" ? textEvent({ source, replyToken: bot.token(place.chatId), text: said }) : imageEvent({ source, replyToken: bot.token(place.chatId) });
+      const sends = await bot.exchange([event]);
+      expect(sends.flatMap((send) => leaksIn(send, [])).join("\n"), `${place.name}: ${JSON.stringify(said)}`).toContain(flagged);
     }
   });
 });

@@ -463,12 +463,27 @@ describe("error and other short replies", () => {
     expect(quickReplyTexts(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
     expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
     expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
-    expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "group", id: "C5678" } }))])).toBe(
-      "Your user id: U1234\nThis group's id: C5678\nGive this id to the shop owner to add to the bot's staff list.",
-    );
-    // Before anyone is staff, whoever asks for an id is most likely the owner: the set-up steps instead.
-    expect(visibleText([...messagesOf(renderId({ lang: "en", userId: "U1234", chat: { type: "user", id: "U1234" }, noStaffYet: true }))])).toBe(
+  });
+
+  // The id reply by place: who reads it decides how much of the ids and the set-up it shows.
+  it.each([
+    ["a staff group", { type: "group", id: "C5678" }, true, false, "Your user id: U1234\nThis group's id: C5678\nThis group is a staff group: everyone in it sees the shop's data."],
+    ["a staff member's 1:1 chat", { type: "user", id: "U1234" }, true, false, "Your user id: U1234\nYou are on the bot's staff list."],
+    // Customers read it: the group's own id (the owner lists it), no member's id, no staff list or setting.
+    ["a group with customers", { type: "group", id: "C5678" }, false, false, "This group's id: C5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
+    ["a room with customers, before anyone is staff", { type: "room", id: "R5678" }, false, true, "This room's id: R5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
+    ["a 1:1 chat that is no staff place", { type: "user", id: "U1234" }, false, false, "Your user id: U1234"],
+    // Before anyone is staff no staff place exists; the asker alone reads a 1:1 chat: the owner's steps.
+    [
+      "a 1:1 chat before anyone is staff",
+      { type: "user", id: "U1234" },
+      false,
+      true,
       "Your user id: U1234\nNo staff are set up yet, so the shop's data is shown to nobody.\nOwner, to set it up:\n1. Add the id above to the bot's staff list\n2. Restart the bot, then send “help” here",
-    );
+    ],
+  ] as const)("shows in %s only what its readers may see", (_where, chat, staffPlace, noStaffYet, expected) => {
+    const answer = renderId({ lang: "en", userId: "U1234", chat, staffPlace, noStaffYet });
+    expect(answer).toMatchObject({ audience: "public", kind: "id" });
+    expect(visibleText([...messagesOf(answer)])).toBe(expected);
   });
 });

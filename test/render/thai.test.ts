@@ -202,7 +202,8 @@ const KIND: Record<keyof Texts, Kind> = {
   idYourUser: "label",
   idNoUser: "sentence",
   idChat: "label",
-  idHint: "sentence",
+  idOnStaffList: "sentence",
+  idUserInPrivate: "sentence",
 };
 
 const PROBLEMS: readonly UsageProblem[] = [
@@ -283,6 +284,8 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   slipPhotoHint: [["ประวัติ"]],
   idYourUser: [["U1234"]],
   idChat: [["group", "C5678"], ["room", "R5678"]],
+  idOnStaffList: [["user"], ["group"], ["room"]],
+  idUserInPrivate: [["ไอดี"]],
 };
 
 /** Every string an entry can give: its value, its record's values, or its results for the sample arguments. */
@@ -443,8 +446,9 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     balance: renderBalance({ lang: "th", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }),
     help: renderHelp({ lang: "th", role: "staff" }),
     customerHelp: renderHelp({ lang: "th", role: "customer" }),
-    id: renderId({ lang: "th", userId: "U1234", chat: { type: "room", id: "R5678" } }),
-    idNoStaffYet: renderId({ lang: "th", userId: "U1234", chat: { type: "user", id: "U1234" }, noStaffYet: true }),
+    id: renderId({ lang: "th", userId: "U1234", chat: { type: "room", id: "R5678" }, staffPlace: true, noStaffYet: false }),
+    idCustomerGroup: renderId({ lang: "th", userId: "U1234", chat: { type: "group", id: "C5678" }, staffPlace: false, noStaffYet: false }),
+    idNoStaffYet: renderId({ lang: "th", userId: "U1234", chat: { type: "user", id: "U1234" }, staffPlace: false, noStaffYet: true }),
     unknown: renderUnknownCommand("th", "abc"),
     didYouMean: renderDidYouMean("th", "เชคยอด", "paid"),
     customerThanks: renderCustomerThanks("th"),
