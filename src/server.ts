@@ -71,6 +71,9 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const takesWebhooks = deps.takesWebhooks ?? true;
   metrics?.watchQueue(dispatcher);
   let state: State = "starting";
+  // Webhooks admitted whose bodies are still arriving: a burst is admitted faster than bodies are read, so
+  // the bound counts them too, or a thousand could pass the check before the first one is queued.
+  let arriving = 0;
 
   const refuse = (res: Response, status: number, reason: string, message: string): void => {
     metrics?.webhookRefused(reason);
@@ -85,7 +88,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     if (shop === undefined) return refuse(res, 404, "unknown_shop", "No shop has its webhook here");
     if (!takesWebhooks) return refuse(res, 503, "worker_only", "This instance only works the event queue (INSTANCE_ROLE=worker)");
     if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
-    if (!dispatcher.hasRoom()) {
+    if (!dispatcher.hasRoom(arriving)) {
       log.warn({ waiting: dispatcher.waiting }, "webhook refused: too many events waiting");
       res.set("Retry-After", "1");
       return refuse(res, 503, "busy", "Busy; send again shortly");
@@ -96,6 +99,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       return refuse(res, 401, "unsigned", "Invalid signature");
     }
     req.slipline = { shop };
+    arriving += 1;
+    res.once("close", () => (arriving -= 1));
     next();
   };
 

@@ -80,8 +80,11 @@ export interface DrainReport {
 }
 
 export interface EventDispatcher {
-  /** Whether another webhook's events may be accepted: false once the waiting events reach the bound. */
-  hasRoom(): boolean;
+  /**
+   * Whether another webhook's events may be accepted: false once the waiting events, with `arriving`
+   * webhooks already admitted whose bodies are still being read, reach the bound.
+   */
+  hasRoom(arriving?: number): boolean;
   /** Accepts one webhook's events (of one shop) at once and handles them: in order within a chat, chats side by side. Never rejects. */
   dispatchAll(shop: ShopPipeline, events: readonly unknown[]): Promise<void>;
   /**
@@ -364,8 +367,8 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   }
 
   return {
-    hasRoom() {
-      return queue.size < maxQueued;
+    hasRoom(arriving = 0) {
+      return queue.size + arriving < maxQueued;
     },
     get waiting() {
       return queue.size;
