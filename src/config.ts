@@ -34,6 +34,11 @@ export interface Config {
   readonly accountCacheSeconds: number;
   /** On SIGTERM/SIGINT, how long accepted events may take to finish. */
   readonly shutdownGraceSeconds: number;
+  /**
+   * On SIGTERM, how long the listener stays open with /readyz answering 503 (webhooks still handled), so
+   * load balancers stop sending before the port closes; the grace runs after it.
+   */
+  readonly shutdownDrainSeconds: number;
   /** Events that may wait for a turn before the webhook answers 503. */
   readonly maxQueuedEvents: number;
   /**
@@ -118,6 +123,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "BUSINESS_TIMEZONE", schema: "shop", path: ["timeZone"] },
   { name: "ACCOUNT_CACHE_SECONDS", schema: "shop", path: ["accountCacheSeconds"], form: "integer" },
   { name: "SHUTDOWN_GRACE_SECONDS", schema: "process", path: ["shutdownGraceSeconds"], form: "integer" },
+  { name: "SHUTDOWN_DRAIN_SECONDS", schema: "process", path: ["shutdownDrainSeconds"], form: "integer" },
   { name: "MAX_QUEUED_EVENTS", schema: "process", path: ["maxQueuedEvents"], form: "integer" },
   { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
@@ -278,6 +284,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     sandbox: Object.freeze({ dbPath: proc.sandboxDbPath, publicUrl: proc.sandboxPublicUrl, withLine: line !== undefined && proc.sandboxWithLine }),
     accountCacheSeconds: shop.accountCacheSeconds,
     shutdownGraceSeconds: proc.shutdownGraceSeconds,
+    shutdownDrainSeconds: proc.shutdownDrainSeconds,
     maxQueuedEvents: proc.maxQueuedEvents,
     maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,

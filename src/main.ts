@@ -105,7 +105,9 @@ async function run(): Promise<void> {
       secrets = [...processSecrets, ...shopSecrets];
       await deployment.reload(read.shops).catch((err: unknown) => log.error({ err }, "shops file not reloaded"));
     }
-    handleSignals(deployment, config, log, reload, async () => {
+    // Local mode has no load balancer to drain.
+    const drainSeconds = local === undefined ? config.shutdownDrainSeconds : 0;
+    handleSignals(deployment, config, drainSeconds, log, reload, async () => {
       watcher?.close();
       await local?.close();
     });
@@ -167,7 +169,7 @@ function watchShopsFile(path: string, changed: () => void): FSWatcher | undefine
   }
 }
 
-function handleSignals(deployment: Deployment, config: Config, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
+function handleSignals(deployment: Deployment, config: Config, drainSeconds: number, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -176,9 +178,12 @@ function handleSignals(deployment: Deployment, config: Config, log: Logger, relo
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running }, "shutting down");
+    log.info(
+      { signal, drainSeconds, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running },
+      "shutting down",
+    );
     void deployment
-      .shutdown(config.shutdownGraceSeconds * 1000)
+      .shutdown(config.shutdownGraceSeconds * 1000, drainSeconds * 1000)
       .then(async ({ abandoned, leftForOthers }) => {
         await closeLocal();
         log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");

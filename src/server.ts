@@ -48,8 +48,14 @@ export interface BotApp {
   /** From now on /readyz says ready (call once every part has started). */
   markReady(): void;
   /**
-   * Shutdown, step one: /readyz answers 503 and the webhook refuses new events with 503 (LINE
-   * redelivers them when redelivery is on), so that what is accepted can finish.
+   * Shutdown, step one (the drain): /readyz answers 503 so load balancers stop sending here, while webhooks
+   * that still arrive are handled as usual (LINE does not redeliver unless redelivery is on, so handling
+   * them loses nothing); answers ask the client to close its connection.
+   */
+  stopReady(): void;
+  /**
+   * Shutdown, step two: the webhook also refuses new events with 503 (for requests on connections still
+   * open after the listener closed), so that what is accepted can finish.
    */
   stopAccepting(): void;
 }
@@ -61,7 +67,8 @@ export interface BotApp {
  */
 export const WEBHOOK_BODY_LIMIT_BYTES = 128 * 1024;
 
-type State = "starting" | "ready" | "draining";
+/** `draining`: /readyz 503, webhooks still handled; `closing`: webhooks refused too. */
+type State = "starting" | "ready" | "draining" | "closing";
 
 /** The webhook's shop, found by admission before the body is read. */
 type WithShop = Request & { slipline?: { shop: WebhookShop } };
@@ -87,7 +94,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     // No such shop (or a shops file's deployment asked on /webhook): no body is read for it.
     if (shop === undefined) return refuse(res, 404, "unknown_shop", "No shop has its webhook here");
     if (!takesWebhooks) return refuse(res, 503, "worker_only", "This instance only works the event queue (INSTANCE_ROLE=worker)");
-    if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
+    if (state === "closing") return refuse(res, 503, "draining", "Shutting down; send again shortly");
     if (!dispatcher.hasRoom(arriving)) {
       log.warn({ waiting: dispatcher.waiting }, "webhook refused: too many events waiting");
       res.set("Retry-After", "1");
@@ -152,6 +159,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   const app = express();
   app.disable("x-powered-by");
+  // While shutting down, kept-alive connections are not reused: the next request opens one to another instance.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    if (state === "draining" || state === "closing") res.set("Connection", "close");
+    next();
+  });
 
   const webhookPaths = ["/webhook", "/webhook/:shop"];
   // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
@@ -172,7 +184,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       res.status(503).json({ status: "redis_unreachable", ...line });
       return;
     }
-    res.status(state === "ready" ? 200 : 503).json({ status: state, ...line });
+    res.status(state === "ready" ? 200 : 503).json({ status: state === "closing" ? "draining" : state, ...line });
   });
 
   if (metrics !== undefined) {
@@ -209,8 +221,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     markReady() {
       if (state === "starting") state = "ready";
     },
+    stopReady() {
+      if (state !== "closing") state = "draining";
+    },
     stopAccepting() {
-      state = "draining";
+      state = "closing";
     },
   };
 }

@@ -243,19 +243,21 @@ describe("loadConfig: the alerts and the process's bounds", () => {
   });
 
   it("reads the process's settings and their defaults", () => {
-    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
-    expect([config.role, config.redisUrl, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
+    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", SHUTDOWN_DRAIN_SECONDS: "0", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
+    expect([config.role, config.redisUrl, config.shutdownDrainSeconds, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
       "worker",
       "redis://:pw@cache.internal:6379/0",
+      0,
       30,
       50,
       "0123456789abcdefXYZ",
     ]);
     const defaults = loadConfig({});
-    expect([defaults.role, defaults.redisUrl, defaults.shutdownGraceSeconds, defaults.maxQueuedEvents, defaults.lineDataApiBaseUrl]).toEqual([
+    expect([defaults.role, defaults.redisUrl, defaults.shutdownDrainSeconds, defaults.shutdownGraceSeconds, defaults.maxQueuedEvents, defaults.lineDataApiBaseUrl]).toEqual([
       "both",
       undefined,
-      25,
+      5,
+      20,
       1000,
       "https://api-data.line.me",
     ]);

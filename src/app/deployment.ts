@@ -75,11 +75,13 @@ export interface Deployment {
   /** Serves exactly these shops from now on (a reload). */
   reload(shops: readonly ShopConfig[]): Promise<ShopChanges>;
   /**
-   * /readyz goes 503 and new events are refused; no new connections; every accepted event is handled to
-   * the end, up to the grace period; only then do the parts it needs close. `abandoned`: events still
-   * unfinished then; `leftForOthers`: stored events left locked for another instance.
+   * In two steps. The drain (`drainMs`, default none): /readyz answers 503 while the listener stays open and
+   * webhooks are still handled, so load balancers stop sending before the port closes. Then new events are
+   * refused, the listener closes, and every accepted event is handled to the end, up to the grace period;
+   * only then do the parts it needs close. `abandoned`: events still unfinished then; `leftForOthers`:
+   * stored events left locked for another instance.
    */
-  shutdown(graceMs?: number): Promise<{ abandoned: AbandonedEvent[]; leftForOthers: number }>;
+  shutdown(graceMs?: number, drainMs?: number): Promise<{ abandoned: AbandonedEvent[]; leftForOthers: number }>;
 }
 
 /** How often the opt-in pushes look at the clock (and poll for watched payments). */
@@ -236,8 +238,14 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         log.info(applied, "shops reloaded");
         return applied;
       },
-      async shutdown(graceMs) {
+      async shutdown(graceMs, drainMs = 0) {
+        bot.stopReady();
+        if (drainMs > 0) {
+          log.info({ drainSeconds: drainMs / 1000 }, "draining: /readyz answers 503, webhooks are still handled until the listener closes");
+          await new Promise((resolve) => setTimeout(resolve, drainMs));
+        }
         bot.stopAccepting();
+        log.info({ graceSeconds: graceMs === undefined ? undefined : graceMs / 1000 }, "listener closed: finishing the accepted events");
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Stored events still in hand at the deadline are not lost: their locks expire and another instance
