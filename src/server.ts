@@ -39,7 +39,11 @@ export interface BotAppDeps {
   store?: Pick<DurableEventQueue, "store">;
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
-  /** Whether what the bot depends on (Redis) is reachable; /readyz is 503 while it is not. */
+  /**
+   * Whether what the bot depends on (Redis) is reachable. While it is not, an instance that takes webhooks
+   * still serves (their events are handled in-process): /readyz stays 200 and says `degraded`; a worker-only
+   * instance can serve nothing, and its /readyz is 503 `redis_unreachable`.
+   */
   dependenciesUp?: () => boolean;
 }
 
@@ -181,7 +185,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     // The LINE channels' check is reported, not waited for: LINE being down must not take the bot out.
     const line = lineReport(deps.shops());
     if (state === "ready" && deps.dependenciesUp?.() === false) {
-      res.status(503).json({ status: "redis_unreachable", ...line });
+      if (takesWebhooks) res.status(200).json({ status: "degraded", redis: "unreachable", ...line });
+      else res.status(503).json({ status: "redis_unreachable", ...line });
       return;
     }
     res.status(state === "ready" ? 200 : 503).json({ status: state === "closing" ? "draining" : state, ...line });

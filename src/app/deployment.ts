@@ -223,6 +223,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       log.info("event queue workers started");
     }
     bot.markReady();
+    if (shared !== undefined) watchDegraded(shared, metrics, log);
 
     return {
       url: `http://${options.host ?? "127.0.0.1"}:${port}`,
@@ -264,6 +265,23 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     await closeAll();
     throw err;
   }
+}
+
+/**
+ * Degraded: Redis is away, so events are handled in-process without its protection (an instance that dies
+ * loses them). One log line on entering and one on leaving; the gauge says it at every scrape.
+ */
+function watchDegraded(shared: SharedState, metrics: Metrics, log: Logger): void {
+  let degraded = false;
+  const judge = (up: boolean): void => {
+    if (degraded === !up) return;
+    degraded = !up;
+    if (degraded) log.warn("degraded: redis unreachable; webhooks' events are handled in this process, not stored");
+    else log.info("no longer degraded: redis reachable again");
+  };
+  metrics.watchDegraded(() => degraded);
+  shared.redis.onChange(judge);
+  judge(shared.redis.isUp());
 }
 
 /** Listens, or fails with a message that says what to do (a taken port is the usual case). */

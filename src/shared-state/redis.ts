@@ -10,6 +10,8 @@ export interface RedisLink {
   readonly workers: Redis;
   /** Both connections are up. */
   isUp(): boolean;
+  /** Called with isUp() each time it changes. */
+  onChange(listener: (up: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,17 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     retryStrategy: reconnect,
     connectionName: "slipline-workers",
   });
+  const isUp = (): boolean => commands.status === "ready" && workers.status === "ready";
+  const listeners: ((up: boolean) => void)[] = [];
+  let wasBothUp = false;
+  const changed = (): void => {
+    const up = isUp();
+    if (up === wasBothUp) return;
+    wasBothUp = up;
+    for (const listener of listeners) listener(up);
+  };
   for (const [name, connection] of [["commands", commands], ["workers", workers]] as const) {
+    for (const event of ["ready", "close", "end", "reconnecting"]) connection.on(event, changed);
     let wasUp = false;
     connection.on("ready", () => {
       if (!wasUp) log.info({ connection: name }, "redis connected");
@@ -62,7 +74,8 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
   return {
     commands,
     workers,
-    isUp: () => commands.status === "ready" && workers.status === "ready",
+    isUp,
+    onChange: (listener) => void listeners.push(listener),
     async close() {
       await Promise.allSettled([commands.quit(), workers.quit()]);
       commands.disconnect();
