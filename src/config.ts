@@ -39,6 +39,8 @@ export interface Config {
    * load balancers stop sending before the port closes; the grace runs after it.
    */
   readonly shutdownDrainSeconds: number;
+  /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. */
+  readonly httpKeepAliveSeconds: number;
   /** Events that may wait for a turn before the webhook answers 503. */
   readonly maxQueuedEvents: number;
   /**
@@ -124,6 +126,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "ACCOUNT_CACHE_SECONDS", schema: "shop", path: ["accountCacheSeconds"], form: "integer" },
   { name: "SHUTDOWN_GRACE_SECONDS", schema: "process", path: ["shutdownGraceSeconds"], form: "integer" },
   { name: "SHUTDOWN_DRAIN_SECONDS", schema: "process", path: ["shutdownDrainSeconds"], form: "integer" },
+  { name: "HTTP_KEEP_ALIVE_SECONDS", schema: "process", path: ["httpKeepAliveSeconds"], form: "integer" },
   { name: "MAX_QUEUED_EVENTS", schema: "process", path: ["maxQueuedEvents"], form: "integer" },
   { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
@@ -285,6 +288,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     accountCacheSeconds: shop.accountCacheSeconds,
     shutdownGraceSeconds: proc.shutdownGraceSeconds,
     shutdownDrainSeconds: proc.shutdownDrainSeconds,
+    httpKeepAliveSeconds: proc.httpKeepAliveSeconds,
     maxQueuedEvents: proc.maxQueuedEvents,
     maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,

@@ -80,6 +80,7 @@ async function run(): Promise<void> {
       metricsToken: config.metricsToken,
       maxQueuedEvents: config.maxQueuedEvents,
       maxConcurrentEvents: config.maxRunningEvents,
+      keepAliveSeconds: config.httpKeepAliveSeconds,
       mount: local === undefined ? undefined : (root) => local?.mount(root),
     });
 

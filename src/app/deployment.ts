@@ -13,7 +13,7 @@ import { createMetrics } from "../metrics/metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { createEventDispatcher } from "../pipeline/dispatcher.js";
 import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
-import { createBotApp, createBotServer } from "../server.js";
+import { createBotApp, createBotServer, SERVER_LIMITS, serverLimitsWith } from "../server.js";
 import type { BotApp } from "../server.js";
 import type { SharedState } from "../shared-state/open.js";
 import { createShopRegistry } from "../shops/registry.js";
@@ -49,6 +49,8 @@ export interface DeploymentOptions {
    * each shop's connections to its slip service.
    */
   maxConcurrentEvents?: number | undefined;
+  /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. Default 5 s. */
+  keepAliveSeconds?: number | undefined;
   /** How often the opt-in pushes look at the clock. Default 15 s. */
   tickMs?: number;
   /** Parts to put in front of the bot's routes (local mode's console). */
@@ -192,7 +194,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     root.disable("x-powered-by");
     options.mount?.(root);
     root.use(bot.app);
-    const server = await listen(createBotServer(root), options.port, options.host);
+    const limits = options.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(options.keepAliveSeconds);
+    const server = await listen(createBotServer(root, limits), options.port, options.host);
     closers.push(
       () =>
         new Promise<void>((resolve) => {

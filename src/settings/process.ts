@@ -16,6 +16,8 @@ export const processSettingsSchema = z.object({
   /** Drain (listener open, /readyz 503) then grace (events finish): 5 + 20 = 25 s, under the 30 s most platforms give. */
   shutdownGraceSeconds: field.shutdownGraceSeconds.default(20),
   shutdownDrainSeconds: field.shutdownDrainSeconds.default(5),
+  /** 5 s keeps idle connections cheap; behind a load balancer, above its idle timeout. */
+  httpKeepAliveSeconds: field.httpKeepAliveSeconds.default(5),
   maxQueuedEvents: field.maxQueuedEvents.default(1_000),
   maxRunningEvents: field.maxRunningEvents.default(field.DEFAULT_MAX_RUNNING_EVENTS),
   /** The demo sandbox beside a real LINE channel, for a test channel only. */
