@@ -52,6 +52,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Shared, durable state for several instances; absent: one process, in memory. */
   readonly redisUrl: string | undefined;
+  /** REDIS_TLS_CA: a PEM file of the CA certificates for a rediss:// provider with its own CA. */
+  readonly redisTlsCa: string | undefined;
   /** What this instance does with Redis: take webhooks, work the event queue, or both. */
   readonly role: InstanceRole;
   /** The opt-in pushes; each unset one is off. */
@@ -131,6 +133,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
   { name: "REDIS_URL", schema: "process", path: ["redisUrl"] },
+  { name: "REDIS_TLS_CA", schema: "process", path: ["redisTlsCa"] },
   { name: "INSTANCE_ROLE", schema: "process", path: ["role"] },
   { name: "DAILY_SUMMARY_AT", schema: "shop", path: ["dailySummaryAt"] },
   { name: "LOW_TOKEN_ALERT_SLIPS", schema: "shop", path: ["lowTokenAlertSlips"], form: "integer" },
@@ -243,6 +246,9 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
       });
     }
   }
+  if (inputs.process.redisTlsCa !== undefined && !(typeof proc.redisUrl === "string" && proc.redisUrl.startsWith("rediss://"))) {
+    problems.push({ variable: "REDIS_TLS_CA", problem: "needs REDIS_URL to be a rediss:// URL (TLS): the certificates check a TLS connection only", after: "REDIS_TLS_CA" });
+  }
   if (proc.role !== undefined && proc.role !== "both" && inputs.process.redisUrl === undefined) {
     problems.push({
       variable: "INSTANCE_ROLE",
@@ -293,6 +299,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,
     redisUrl: proc.redisUrl,
+    redisTlsCa: proc.redisTlsCa,
     role: proc.role,
     alerts: Object.freeze({
       dailySummaryAt: shop.dailySummaryAt,

@@ -2,7 +2,7 @@
 // local mode's demo shops), start the one deployment, and answer the signals: SIGTERM/SIGINT stop it cleanly,
 // SIGHUP (and a change of the shops file) reloads the shops. Entry points (this one, sandbox/main.ts,
 // rich-menu/main.ts) are the only readers of process.env.
-import { watch } from "node:fs";
+import { readFileSync, watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import type { Logger } from "pino";
 import { startDeployment } from "./app/deployment.js";
@@ -40,6 +40,9 @@ async function run(): Promise<void> {
     fileShops = read.shops;
   }
 
+  // REDIS_TLS_CA is read now: a file that cannot be read or holds no certificate stops the start.
+  const redisTlsCa = config.redisTlsCa === undefined ? undefined : readCertificates(config.redisTlsCa);
+
   // Every secret any shop has, now and after a reload, is kept out of the log.
   let shopSecrets: readonly string[] = secretsOf(fileShops ?? []);
   const processSecrets = [config.line?.channelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
@@ -75,7 +78,7 @@ async function run(): Promise<void> {
       mode: local === undefined ? "line" : "local",
       lineApiBaseUrl,
       lineCheck: local === undefined ? { publicUrl: config.publicUrl } : undefined,
-      redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops) },
+      redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops), tlsCa: redisTlsCa },
       role: config.role,
       metricsToken: config.metricsToken,
       maxQueuedEvents: config.maxQueuedEvents,
@@ -150,6 +153,22 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
     },
     qrImageOrigins,
   );
+}
+
+/** The PEM certificates in `path`, or the process stops naming REDIS_TLS_CA and why. */
+function readCertificates(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, "utf8");
+  } catch (err) {
+    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})\n`);
+    process.exit(1);
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`);
+    process.exit(1);
+  }
+  return pem;
 }
 
 function secretsOf(shops: readonly ShopConfig[]): string[] {

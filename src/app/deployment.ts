@@ -39,8 +39,8 @@ export interface DeploymentOptions {
   lineApiBaseUrl: string;
   /** LINE mode: look at each shop's channel at start-up (PUBLIC_URL: the webhook URLs expected). */
   lineCheck?: { publicUrl: string | undefined } | undefined;
-  /** With REDIS_URL: its address and the deployment's key prefix. */
-  redis?: { url: string; prefix: string } | undefined;
+  /** With REDIS_URL: its address, the deployment's key prefix, and REDIS_TLS_CA's certificates. */
+  redis?: { url: string; prefix: string; tlsCa?: string | undefined } | undefined;
   role?: InstanceRole;
   metricsToken?: string | undefined;
   maxQueuedEvents?: number | undefined;
@@ -129,6 +129,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
             },
             {
               prefix: redis.prefix,
+              tlsCa: redis.tlsCa,
               runningEvents: options.maxConcurrentEvents,
               // The event's mark is its shop's ledger key: one mark for "stored" and "answered".
               onceKey: (item) => answeredKey(shopNamespace(redis.prefix, storedEventOf(item.payload)?.shop ?? "", options.many), item.id),
@@ -141,6 +142,13 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       metrics.watchSharedQueue(() => shared.queue.stats);
       log.info({ role, prefix: shared.prefix }, "REDIS_URL set: events are stored in redis and shared by every instance");
     }
+    // The server's version, eviction policy and persistence, once it answers. Instances that work the queue
+    // refuse a Redis too old for it; a web-only one (which starts without Redis) logs it.
+    const serverChecked =
+      shared === undefined ? undefined : shared.checkServer(role !== "web");
+    serverChecked?.catch((err: unknown) => {
+      if (role === "web") log.error({ err }, "redis server check failed");
+    });
 
     const dispatcher = createEventDispatcher({
       log,
@@ -209,6 +217,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     log.info({ port, mode: options.mode ?? "line", shops: changes.added.length }, "slipline bot listening");
 
     if (shared !== undefined && role !== "web") {
+      await serverChecked;
       // Claims its share of the queue's partitions; ready once Redis is reachable.
       await shared.queue.startWorkers(async (payload, taken) => {
         const stored = storedEventOf(payload);

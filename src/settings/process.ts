@@ -28,6 +28,8 @@ export const processSettingsSchema = z.object({
   publicUrl: field.publicUrl.optional(),
   /** Many shops in one deployment: the JSON file that lists them. */
   shopsFile: z.string().min(1).optional(),
+  /** A PEM file of the CA certificates a rediss:// provider's certificate chains to (read at start-up). */
+  redisTlsCa: z.string().min(1).optional(),
   /** What every Redis key of this deployment starts with, so several deployments can share one Redis. */
   redisKeyPrefix: field.redisKeyPrefix.optional(),
 });

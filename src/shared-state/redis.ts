@@ -20,6 +20,8 @@ export interface RedisLinkOptions {
   log: Logger;
   /** Told about every connection error (metrics). */
   onError?: () => void;
+  /** REDIS_TLS_CA's certificates (PEM): for a rediss:// provider whose certificate chains to its own CA. */
+  tlsCa?: string | undefined;
 }
 
 /** A command that waits longer than this counts as failed: the callers have fallbacks. */
@@ -28,7 +30,9 @@ const COMMAND_TIMEOUT_MS = 1_000;
 export function connectRedis(options: RedisLinkOptions): RedisLink {
   const { log } = options;
   const reconnect = (times: number): number => Math.min(100 * 2 ** Math.min(times, 5), 2_000);
+  const tls = options.tlsCa === undefined ? {} : { tls: { ca: options.tlsCa } };
   const commands = new Redis(options.url, {
+    ...tls,
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -38,6 +42,7 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     enableAutoPipelining: true,
   });
   const workers = new Redis(options.url, {
+    ...tls,
     maxRetriesPerRequest: null,
     // Commands issued in one turn of the event loop go out in one write: on a busy host each write (a system
     // call that wakes redis-server) costs more than the command itself.
