@@ -20,7 +20,7 @@ export interface BotSettings {
 export interface Config {
   readonly port: number;
   /** Absent: local mode with the LINE stand-in and the chat console. */
-  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string } | undefined;
+  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string; readonly previousChannelSecret?: string | undefined } | undefined;
   readonly lineApiBaseUrl: string;
   /** LINE's data host (rich menu images). */
   readonly lineDataApiBaseUrl: string;
@@ -115,6 +115,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "PORT", schema: "process", path: ["port"], form: "integer" },
   { name: "LINE_CHANNEL_SECRET", schema: "shop", path: ["line", "channelSecret"] },
   { name: "LINE_CHANNEL_ACCESS_TOKEN", schema: "shop", path: ["line", "channelAccessToken"] },
+  { name: "LINE_CHANNEL_SECRET_PREVIOUS", schema: "shop", path: ["line", "previousChannelSecret"] },
   { name: "LINE_API_BASE_URL", schema: "process", path: ["lineApiBaseUrl"] },
   { name: "LINE_DATA_API_BASE_URL", schema: "process", path: ["lineDataApiBaseUrl"] },
   { name: "SLIP_API_BASE_URL", schema: "shop", path: ["slip", "baseUrl"] },
@@ -245,6 +246,15 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
         after: "REDIS_KEY_PREFIX",
       });
     }
+  }
+  // The default prefix is a digest of the channel secret: rotating it would move every key out of reach.
+  if (shop.line?.previousChannelSecret !== undefined && inputs.process.redisUrl !== undefined && inputs.process.redisKeyPrefix === undefined && inputs.process.shopsFile === undefined) {
+    problems.push({
+      variable: "REDIS_KEY_PREFIX",
+      problem:
+        "is missing: during a rotation of the channel secret the default prefix (derived from the secret) would change; set it to the prefix this deployment has used (the `prefix` of the start-up line `REDIS_URL set…`)",
+      after: "REDIS_KEY_PREFIX",
+    });
   }
   if (inputs.process.redisTlsCa !== undefined && !(typeof proc.redisUrl === "string" && proc.redisUrl.startsWith("rediss://"))) {
     problems.push({ variable: "REDIS_TLS_CA", problem: "needs REDIS_URL to be a rediss:// URL (TLS): the certificates check a TLS connection only", after: "REDIS_TLS_CA" });

@@ -45,7 +45,7 @@ async function run(): Promise<void> {
 
   // Every secret any shop has, now and after a reload, is kept out of the log.
   let shopSecrets: readonly string[] = secretsOf(fileShops ?? []);
-  const processSecrets = [config.line?.channelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
+  const processSecrets = [config.line?.channelSecret, config.line?.previousChannelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
   let secrets: readonly (string | undefined)[] = [...processSecrets, ...shopSecrets];
   const log = createLogger({ level: config.logLevel, secrets: () => secrets });
   installHttpTimeouts();
@@ -172,7 +172,7 @@ function readCertificates(path: string): string {
 }
 
 function secretsOf(shops: readonly ShopConfig[]): string[] {
-  return shops.flatMap((shop) => [shop.line.channelSecret, shop.line.channelAccessToken, shop.slip.apiSecret]);
+  return shops.flatMap((shop) => [shop.line.channelSecret, shop.line.previousChannelSecret, shop.line.channelAccessToken, shop.slip.apiSecret].filter((s): s is string => s !== undefined));
 }
 
 /** Reloads when the file changes (editors often replace it: its directory is watched); bursts count once. */

@@ -16,7 +16,7 @@ import type { LineCheck } from "./line/self-check.js";
 
 /** A shop as the webhook needs it: where its webhook is, its channel secret, and its pipeline. */
 export interface WebhookShop extends ShopPipeline {
-  readonly config: { readonly webhookPath: string; readonly line: { readonly channelSecret: string } };
+  readonly config: { readonly webhookPath: string; readonly line: { readonly channelSecret: string; readonly previousChannelSecret?: string | undefined } };
   /** Runs `work` counted as this shop's (a retired shop closes once none are left). */
   busy<T>(work: () => Promise<T>): Promise<T>;
   lineCheck(): LineCheck | undefined;
@@ -115,6 +115,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     next();
   };
 
+  // Shops (by their config) already told that LINE signs with the new secret: said once, not per webhook.
+  const toldCurrent = new WeakSet<object>();
   const receive = (req: WithShop, res: Response): void => {
     const shop = req.slipline?.shop;
     const raw: unknown = req.body;
@@ -123,7 +125,20 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       return;
     }
     // Checked over exactly the bytes LINE signed, with this shop's secret: another shop's signature is 401.
-    if (!validateSignature(raw, shop.config.line.channelSecret, String(req.headers["x-line-signature"]))) {
+    // During a rotation the previous secret is accepted too, and the log says so (never the secret).
+    const signature = String(req.headers["x-line-signature"]);
+    const { channelSecret, previousChannelSecret } = shop.config.line;
+    const signedWith = validateSignature(raw, channelSecret, signature)
+      ? "current"
+      : previousChannelSecret !== undefined && validateSignature(raw, previousChannelSecret, signature)
+        ? "previous"
+        : undefined;
+    if (signedWith === "previous") shop.log.info({ signedWith }, "webhook signed with the previous channel secret: LINE still uses it, so keep it until this line stops");
+    if (signedWith === "current" && previousChannelSecret !== undefined && !toldCurrent.has(shop.config)) {
+      toldCurrent.add(shop.config);
+      shop.log.info({ signedWith }, "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it");
+    }
+    if (signedWith === undefined) {
       metrics?.webhookRefused("bad_signature");
       shop.log.warn("webhook refused: bad signature");
       res.status(401).json({ message: "Invalid signature" });

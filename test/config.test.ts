@@ -385,3 +385,26 @@ describe("the shop's settings as JSON (the shape of a shops file)", () => {
     );
   });
 });
+
+describe("loadConfig: a rotation of the channel secret", () => {
+  const line = { LINE_CHANNEL_SECRET: "0123456789abcdef0123456789abcdef", LINE_CHANNEL_ACCESS_TOKEN: TOKEN, SLIP_SANDBOX: "1" };
+  it("reads LINE_CHANNEL_SECRET_PREVIOUS beside the current secret", () => {
+    expect(loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210" }).line).toEqual({
+      channelSecret: "0123456789abcdef0123456789abcdef",
+      channelAccessToken: TOKEN,
+      previousChannelSecret: "fedcba9876543210fedcba9876543210",
+    });
+  });
+
+  it("refuses a previous secret that is no channel secret, without quoting it", () => {
+    expect(problemsOf({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "old-secret-not-hex" })).toEqual([
+      { variable: "LINE_CHANNEL_SECRET_PREVIOUS", problem: "must be the 32-character hexadecimal channel secret from the LINE Developers Console" },
+    ]);
+  });
+
+  it("with Redis wants REDIS_KEY_PREFIX named, since the default prefix derives from the secret that is changing", () => {
+    const problems = problemsOf({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390" });
+    expect(problems.map((p) => p.variable)).toEqual(["REDIS_KEY_PREFIX"]);
+    expect(loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390", REDIS_KEY_PREFIX: "slipline:0a1b2c3d4e5f" }).redisKeyPrefix).toBe("slipline:0a1b2c3d4e5f");
+  });
+});
