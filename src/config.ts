@@ -149,6 +149,9 @@ const VARIABLES: readonly Variable[] = [
   { name: "SANDBOX_PUBLIC_URL", schema: "process", path: ["sandboxPublicUrl"] },
 ];
 
+/** Every variable's name: what deployment files may set (test/deploy checks them against this). */
+export const VARIABLE_NAMES: readonly string[] = VARIABLES.map((v) => v.name);
+
 /** The shop's parts that take two variables, both or neither, and what neither means. */
 const PAIRS: Readonly<Record<string, string>> = {
   line: "the channel needs both (or neither, for local mode)",
