@@ -1,13 +1,15 @@
 // The start-up look at Redis, from outside the process: a redis-server of the test's own set up as hosted
 // plans often are (an eviction policy, no persistence, INFO and CONFIG forbidden to the bot's user), and
 // REDIS_TLS_CA refused when it cannot be used.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { killLeftovers, startEntry } from "../helpers/entry-process.js";
-import { startBot, startWorld, whenReady } from "../helpers/loopback-world.js";
+import { qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
+import { freePort } from "../helpers/free-port.js";
 import { startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedisOptions } from "../helpers/redis-server.js";
 
@@ -61,6 +63,40 @@ describe("Redis start-up checks", { timeout: 60_000 }, () => {
     expect(log).toMatch(/"msg":"redis server not checked: the provider does not allow INFO/);
     expect(log).toMatch(/event queue workers started/);
     expect(log).not.toContain("limited-password-123");
+  });
+
+  it("connects over rediss:// to a server whose certificate chains to its own CA with REDIS_TLS_CA, and not without it", async () => {
+    // A CA of the test's own, and a certificate for 127.0.0.1 signed by it.
+    const dir = mkdtempSync(join(tmpdir(), "slipline-tls-"));
+    const openssl = (...args: string[]): void => void execFileSync("openssl", args, { cwd: dir, stdio: "ignore" });
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=slipline test CA");
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1");
+    writeFileSync(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1\n");
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf");
+    const tlsPort = await freePort();
+    const redis = await startTestRedis({
+      persistence: true,
+      args: ["--port", "0", "--tls-port", String(tlsPort), "--tls-cert-file", join(dir, "server.pem"), "--tls-key-file", join(dir, "server.key"), "--tls-ca-cert-file", join(dir, "ca.pem"), "--tls-auth-clients", "no"],
+    });
+    cleanups.push(() => redis.stop());
+    const world = await startWorld(0);
+    cleanups.push(() => world.close());
+    const url = `rediss://127.0.0.1:${tlsPort}`;
+
+    const refused = await startBot(world, { REDIS_URL: url });
+    await refused.process.waitFor(/"msg":"redis error"/);
+    expect((await fetch(`${refused.url}/readyz`)).status).toBe(503);
+    await refused.process.stop();
+
+    const bot = await startBot(world, { REDIS_URL: url, REDIS_TLS_CA: join(dir, "ca.pem") });
+    await whenReady(bot);
+    await bot.process.waitFor(/event queue workers started/);
+    const { chatId, body } = qrWebhook(world, 0x715);
+    expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(world.platform.sent.some((s) => s.chatId === chatId)).toBe(true);
+    // Stored in Redis (not handled in-process for want of it).
+    expect(bot.process.output()).not.toMatch(/events not stored in redis/);
   });
 
   it("refuses REDIS_TLS_CA that cannot be read, holds no certificate, or goes with a plain redis:// URL", async () => {
