@@ -285,15 +285,20 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
  */
 function watchDegraded(shared: SharedState, metrics: Metrics, log: Logger): void {
   let degraded = false;
+  let started = false;
   const judge = (up: boolean): void => {
-    if (degraded === !up) return;
+    // Not before the first connection attempts end: a web instance starts before Redis has answered.
+    if (!started || degraded === !up) return;
     degraded = !up;
     if (degraded) log.warn("degraded: redis unreachable; webhooks' events are handled in this process, not stored");
     else log.info("no longer degraded: redis reachable again");
   };
   metrics.watchDegraded(() => degraded);
   shared.redis.onChange(judge);
-  judge(shared.redis.isUp());
+  void shared.redis.firstAttempt.then(() => {
+    started = true;
+    judge(shared.redis.isUp());
+  });
 }
 
 /** Listens, or fails with a message that says what to do (a taken port is the usual case). */

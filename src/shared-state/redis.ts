@@ -12,6 +12,8 @@ export interface RedisLink {
   isUp(): boolean;
   /** Called with isUp() each time it changes. */
   onChange(listener: (up: boolean) => void): void;
+  /** Settles once the first connection attempts have either succeeded or failed (then isUp() means something). */
+  readonly firstAttempt: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,10 +78,19 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
       wasUp = false;
     });
   }
+  const firstAttempt = new Promise<void>((resolve) => {
+    for (const connection of [commands, workers]) {
+      connection.once("error", () => resolve());
+      connection.once("ready", () => {
+        if (isUp()) resolve();
+      });
+    }
+  });
   return {
     commands,
     workers,
     isUp,
+    firstAttempt,
     onChange: (listener) => void listeners.push(listener),
     async close() {
       await Promise.allSettled([commands.quit(), workers.quit()]);
