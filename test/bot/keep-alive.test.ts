@@ -2,6 +2,7 @@
 // the same connection serves a second request.
 import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { SERVER_LIMITS, serverLimitsWith } from "../../src/server.js";
 import { killLeftovers, startEntry } from "../helpers/entry-process.js";
 import { startLineModeMain } from "../helpers/line-mode-main.js";
 
@@ -37,6 +38,11 @@ describe("keep-alive", { timeout: 60_000 }, () => {
     expect([first.status, first.keepAlive]).toEqual([200, expected]);
     expect(second.keepAlive).toBe(expected);
     expect(second.localPort).toBe(first.localPort);
+  });
+
+  it("keeps the header and request deadlines above a long keep-alive, and the other limits as they are", () => {
+    expect(serverLimitsWith(5)).toEqual(SERVER_LIMITS);
+    expect(serverLimitsWith(65)).toEqual({ ...SERVER_LIMITS, keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000, requestTimeoutMs: 71_000 });
   });
 
   it("refuses a keep-alive outside 1 to 600 seconds, naming the variable", async () => {
