@@ -198,12 +198,14 @@ function handleSignals(deployment: Deployment, config: Config, drainSeconds: num
       process.exit(1);
     }
     stopping = true;
+    // SIGTERM comes from a platform, behind a load balancer; SIGINT is someone at a terminal: no drain.
+    const drain = signal === "SIGTERM" ? drainSeconds : 0;
     log.info(
-      { signal, drainSeconds, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running },
+      { signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running },
       "shutting down",
     );
     void deployment
-      .shutdown(config.shutdownGraceSeconds * 1000, drainSeconds * 1000)
+      .shutdown(config.shutdownGraceSeconds * 1000, drain * 1000)
       .then(async ({ abandoned, leftForOthers }) => {
         await closeLocal();
         log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");

@@ -46,4 +46,13 @@ describe("shutdown", { timeout: 60_000 }, () => {
     expect(output.indexOf("listener closed")).toBeGreaterThan(output.indexOf("draining:"));
     expect(output).toMatch(/"abandoned":0/);
   });
+
+  it("on SIGINT (someone at a terminal) closes at once, without the drain", async () => {
+    const bot = await startLineModeMain({ SHUTDOWN_DRAIN_SECONDS: "30" });
+    cleanups.push(() => bot.close());
+    bot.main.child.kill("SIGINT");
+    expect(await bot.main.exited).toBe(0);
+    expect(bot.main.output()).toMatch(/"signal":"SIGINT","drainSeconds":0/);
+    expect(bot.main.output()).not.toMatch(/"msg":"draining/);
+  });
 });
