@@ -8,6 +8,7 @@ import { PARTITIONS, partitionOf, queueKeys } from "../../src/shared-state/event
 import { killLeftovers } from "../helpers/entry-process.js";
 import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { BotProcess, World } from "../helpers/loopback-world.js";
+import { freePort } from "../helpers/free-port.js";
 import { startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
 import { lineId, newEventId, textEvent, webhookBody } from "../helpers/webhook.js";
@@ -239,6 +240,23 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(log.indexOf("no longer degraded")).toBeGreaterThan(log.indexOf("degraded: redis unreachable"));
     const metrics = await (await fetch(`${bot.url}/metrics`)).text();
     expect(metrics).toMatch(/^slipline_redis_errors_total [1-9]/m);
+  });
+});
+
+describe("a web instance that starts while Redis is away", { timeout: 60_000 }, () => {
+  it("is ready and degraded, says so once, and answers webhooks in-process", async () => {
+    const world = await startWorld(0);
+    cleanups.push(() => world.close());
+    // Nothing listens there: Redis is away from the start.
+    const bot = await startBot(world, { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, INSTANCE_ROLE: "web" });
+    await bot.process.waitFor(/"msg":"degraded: redis unreachable/);
+    expect(await readyz(bot)).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
+    expect(await gauge(bot, "slipline_degraded")).toBe(1);
+    const { chatId, body } = qrWebhook(world, 0x90000);
+    expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+    expect(bot.process.output().match(/"msg":"degraded: redis unreachable/g)).toHaveLength(1);
   });
 });
 
