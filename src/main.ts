@@ -144,6 +144,7 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
       watchPaymentsMinutes: config.alerts.watchMinutes,
       accountCacheSeconds: config.accountCacheSeconds,
       markAsRead: config.markAsRead,
+      login: config.login,
     },
     qrImageOrigins,
   );

@@ -14,6 +14,7 @@ import type { Metrics } from "../metrics/metrics.js";
 import { createEventDispatcher } from "../pipeline/dispatcher.js";
 import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
 import { createBotApp, createBotServer } from "../server.js";
+import { createStaffApp } from "../staff-app/router.js";
 import type { BotApp } from "../server.js";
 import type { SharedState } from "../shared-state/open.js";
 import { createShopRegistry } from "../shops/registry.js";
@@ -189,6 +190,19 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     const root = express();
     root.disable("x-powered-by");
     options.mount?.(root);
+    // The staff web app (/app/), beside the webhooks; each shop's is on only with its LINE Login channel set.
+    root.use(
+      createStaffApp({
+        shopAt: (path) => {
+          const shop = registry.atPath(path);
+          return shop === undefined ? undefined : { id: shop.id, config: shop.config, slip: shop.slip, summaries: shop.handlerDeps.summaries };
+        },
+        lineApiBaseUrl: options.lineApiBaseUrl,
+        log,
+        mode: options.mode ?? "line",
+        now: options.now,
+      }),
+    );
     root.use(bot.app);
     const server = await listen(createBotServer(root), options.port, options.host);
     closers.push(

@@ -369,6 +369,13 @@
     });
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
     $("join-group").addEventListener("click", () => void post("/api/member-joined", { userId: state.me, chatId: state.chatId }));
+    // The staff web app as this persona: the stand-in logs them in (as LINE Login would) and the app opens.
+    $("open-staff-app").addEventListener("click", () => {
+      void post("/api/staff-app", { userId: state.me }).then((answer) => {
+        if (answer.url) window.open(answer.url, "_blank", "noopener");
+        else addLocalNotice(answer.error || "The staff app is off for this shop.");
+      });
+    });
     // With the embedded sandbox: a customer's transfer lands in the shop's history, for "has it arrived?".
     $("pay-form").addEventListener("submit", (event) => {
       event.preventDefault();
