@@ -20,6 +20,7 @@ import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { startSandbox } from "./sandbox/server.js";
 import type { RunningSandbox } from "./sandbox/server.js";
 import { webhookPathOf } from "./shops/shop.js";
+import { appPathOf } from "./staff-app/router.js";
 import type { ShopConfig } from "./shops/shop.js";
 
 /** Local mode's made-up LINE Login channel ids: this, and one more for each further shop. */
@@ -28,7 +29,7 @@ const LOCAL_LOGIN_CHANNEL_BASE = 2_000_000_001;
 /** Where the console opens a shop's staff app, and for which login channel. */
 function staffAppOf(shop: ShopConfig | undefined): Pick<ConsoleShop, "staffApp"> {
   if (shop?.login === undefined) return {};
-  return { staffApp: { path: `${shop.webhookPath.replace(/^\/webhook/, "/app")}/`, loginChannelId: shop.login.channelId } };
+  return { staffApp: { path: `${appPathOf(shop.webhookPath)}/`, loginChannelId: shop.login.channelId } };
 }
 
 /** The second demo shop's PromptPay id (the bot's setting; the sandbox knows none). */

@@ -75,6 +75,7 @@ async function run(): Promise<void> {
       mode: local === undefined ? "line" : "local",
       lineApiBaseUrl,
       lineCheck: local === undefined ? { publicUrl: config.publicUrl } : undefined,
+      publicUrl: config.publicUrl,
       redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops) },
       role: config.role,
       metricsToken: config.metricsToken,

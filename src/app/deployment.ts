@@ -52,6 +52,8 @@ export interface DeploymentOptions {
   maxConcurrentEvents?: number | undefined;
   /** How often the opt-in pushes look at the clock. Default 15 s. */
   tickMs?: number;
+  /** PUBLIC_URL: the chat's `export` links are made on it. */
+  publicUrl?: string | undefined;
   /** Parts to put in front of the bot's routes (local mode's console). */
   mount?: ((root: Express) => void) | undefined;
   // Tests' knobs.
@@ -167,6 +169,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           outboxOptions: options.outboxOptions,
           menuRecheckMs: options.menuRecheckMs,
           keepMenuLinks: options.keepMenuLinks,
+          publicUrl: options.publicUrl,
         }),
     });
     shops = registry;

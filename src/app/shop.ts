@@ -29,6 +29,8 @@ import { createSlipClient } from "../slip/client.js";
 import type { SlipClientOptions } from "../slip/client.js";
 import type { SlipClient } from "../slip/types.js";
 import { createSummaryLoader } from "../summary/load.js";
+import { signExportLink } from "../staff-app/export-link.js";
+import { appPathOf, EXPORT_MAX_DAYS } from "../staff-app/router.js";
 
 /** What every shop of a deployment shares. */
 export interface SharedParts {
@@ -53,6 +55,8 @@ export interface SharedParts {
   readonly menuRecheckMs?: number | undefined;
   /** Keep each user's rich menu in line with the staff list. Default true. */
   readonly keepMenuLinks?: boolean | undefined;
+  /** PUBLIC_URL: where the chat's `export` links point; without it the command says what to set. */
+  readonly publicUrl?: string | undefined;
 }
 
 export interface ShopBot extends ShopPipeline {
@@ -185,6 +189,14 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     summaries,
     watches: parts.runsPushes ? notifier?.watches : undefined,
     versions: stores?.versions ?? memoryVersions(),
+    exportLinks:
+      parts.publicUrl === undefined
+        ? undefined
+        : {
+            maxDays: EXPORT_MAX_DAYS,
+            link: (request, at) =>
+              `${parts.publicUrl}${appPathOf(config.webhookPath)}/api/export.csv?link=${signExportLink({ shopId: config.id, ...request }, current.line.channelSecret, at.getTime())}`,
+          },
   };
   const ledger: EventLedger = stores?.ledger ?? memoryLedger();
 

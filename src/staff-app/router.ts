@@ -41,6 +41,11 @@ export interface StaffAppOptions {
   identity?: IdentityChecker;
 }
 
+/** Where a shop's app is: `/app` beside `/webhook`, `/app/<id>` beside `/webhook/<id>`. */
+export function appPathOf(webhookPath: string): string {
+  return webhookPath.replace(/^\/webhook/, "/app");
+}
+
 /** Days an export covers at most, as the chat's summary. */
 export const EXPORT_MAX_DAYS = 31;
 

@@ -60,6 +60,8 @@ export interface BotHarnessOptions {
   keepMenuLinks?: boolean;
   /** The staff web app's LINE Login channel (the stand-in plays LINE Login). Default off. */
   login?: StaffLogin;
+  /** PUBLIC_URL (the chat's `export` links are made on it). Default unset. */
+  publicUrl?: string;
   /** Who is in which group, as the stand-in tells the group member endpoint. */
   groupMembers?: Readonly<Record<string, readonly string[]>>;
 }
@@ -179,6 +181,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       outboxOptions: { backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.outbox },
       menuRecheckMs: 0,
       keepMenuLinks: options.keepMenuLinks === true,
+      publicUrl: options.publicUrl,
     });
     closers.push(async () => {
       await deployment.shutdown();
