@@ -28,7 +28,7 @@ async function say(userId: string, text: string, on: BotHarness = bot): Promise<
 
 /** The link in the answer, reached on the bot's own address (PUBLIC_URL is the proxy in front of it). */
 function linkIn(sent: readonly RecordedSend[]): string {
-  const text = sent.flatMap((s) => s.messages).map(shownText).join("\n");
+  const text = shownText(sent.flatMap((s) => s.messages));
   const found = /https:\/\/bot\.example\.com(\/app\/api\/export\.csv\?link=[A-Za-z0-9_.-]+)/.exec(text);
   if (found?.[1] === undefined) throw new Error(`no export link in ${text}`);
   return `${bot.url}${found[1]}`;
@@ -76,14 +76,14 @@ describe("export in the chat", () => {
 
   it("gives a customer no link", async () => {
     const sent = await say(CUSTOMER, "export today");
-    expect(sent.flatMap((s) => s.messages).map(shownText).join("\n")).not.toContain("export.csv");
+    expect(shownText(sent.flatMap((s) => s.messages))).not.toContain("export.csv");
   });
 
   it("says what to set without PUBLIC_URL", async () => {
     const plain = await startBotHarness({ settings: { staffUserIds: new Set([OWNER]), defaultLang: "en" } });
     try {
       const sent = await say(OWNER, "export", plain);
-      expect(sent.flatMap((s) => s.messages).map(shownText).join("\n")).toContain("PUBLIC_URL");
+      expect(shownText(sent.flatMap((s) => s.messages))).toContain("PUBLIC_URL");
     } finally {
       await plain.close();
     }
