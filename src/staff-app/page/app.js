@@ -41,7 +41,7 @@
       source: { api: "API", dashboard: "Dashboard", line_partner: "LINE partner", line_group: "LINE group", line_oa_system: "LINE OA (system)", line_oa_merchant: "LINE OA (shop)", facebook_page: "Facebook page" },
     },
   }[cfg.lang];
-  const COLORS = { valid: "#1DB446", invalid: "#E67E22", fraud: "#D32F2F", duplicate: "#8E44AD", not_found: "#607D8B", error: "#7F7F7F" };
+  const STATUSES = ["valid", "invalid", "fraud", "duplicate", "not_found", "error"];
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -89,9 +89,10 @@
 
   function showFailure(err) {
     if (!(err instanceof ApiError)) return notice(String(err.message || err), "error");
-    if (err.status === 403 && err.body.userId) return notice(`${err.body.message} (${err.body.userId})`, "error");
-    notice(err.body.message || err.message, "error");
-    if (err.status === 401 || err.status === 403) $("controls").hidden = true;
+    // Not logged in, or not staff: nothing of the shop is shown, only what to do.
+    if (err.status === 401 || err.status === 403) for (const id of ["controls", "summary", "history"]) $(id).hidden = true;
+    // The user's own id, so that they can give it to the owner.
+    notice(err.status === 403 && err.body.userId ? `${err.body.message} (${err.body.userId})` : err.body.message || err.message, "error");
   }
 
   function filters() {
@@ -162,7 +163,7 @@
       el("span", { class: "who" }, item.senderName || "–"),
       el("span", { class: "amount" }, item.amount === null ? "–" : baht(Math.round(item.amount * 100))),
       el("span", { class: "when" }, `${when(item.createdAt)} · ${item.transRef || ""}`),
-      el("span", { class: "badge", style: `background:${COLORS[item.status] || "#999"}` }, statusWord(item.status)),
+      el("span", { class: `badge${STATUSES.includes(item.status) ? ` s-${item.status}` : ""}` }, statusWord(item.status)),
     );
     li.addEventListener("click", () => showDetails(item));
     return li;
