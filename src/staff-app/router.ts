@@ -1,7 +1,6 @@
 // The staff web app's HTTP face, served by the bot: the page at /app/ (/app/<shop id>/ with a shops file), its
 // files, and its data under .../api/: history, summary and a CSV export. Every data answer wants a LINE ID
 // token that LINE itself vouches for and a user who is the shop's staff; none is cached by a browser or proxy.
-import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import express from "express";
@@ -73,6 +72,19 @@ function privately(res: Response): void {
 function fail(res: Response, status: number, error: string, message: string, extra: Record<string, unknown> = {}): void {
   privately(res);
   res.status(status).json({ error, message, ...extra });
+}
+
+/** Until the client has taken what was written, or gone; the listeners go with it. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 /** The page's files: next to this module in src/, or in src/ when this module runs from dist/. */
@@ -332,7 +344,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
         .filter((item) => matches(item, query))
         .map((item) => csvRow(item, timeZone))
         .join("");
-      if (text !== "" && !res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+      if (text !== "" && !res.write(text)) await drained(res);
     };
     if (first.done !== true) await write(first.value);
     for (let step = await pages.next(); step.done !== true && !closed; step = await pages.next()) await write(step.value);
