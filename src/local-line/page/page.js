@@ -243,6 +243,9 @@
   // ---------------------------------------------------------------- who and where
 
   function fillChats() {
+    // "Open the staff app" only for a shop that has one.
+    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    $("open-staff-app").hidden = !(shop && shop.hasStaffApp);
     const where = $("where");
     const previous = where.value;
     where.textContent = "";
