@@ -14,6 +14,9 @@ export interface ExportGrant {
   from: string;
   to: string;
   status?: SlipStatus | undefined;
+  /** The app's channel filter and search, when the link was made from the app. */
+  source?: string | undefined;
+  q?: string | undefined;
   /** Milliseconds since the epoch. */
   expiresAt: number;
   /** Makes each link its own, so that using one leaves the others good. */
@@ -30,7 +33,7 @@ function sign(body: string, channelSecret: string): string {
 
 /** A signed link token for `grant`'s user, shop and days. */
 export function signExportLink(
-  grant: { shopId: string; userId: string; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus | undefined },
+  grant: { shopId: string; userId: string; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus | undefined; source?: string | undefined; q?: string | undefined },
   channelSecret: string,
   now: number,
 ): string {
@@ -40,6 +43,8 @@ export function signExportLink(
     from: formatIsoDate(grant.fromDate),
     to: formatIsoDate(grant.toDate),
     ...(grant.status === undefined ? {} : { status: grant.status }),
+    ...(grant.source === undefined ? {} : { source: grant.source }),
+    ...(grant.q === undefined ? {} : { q: grant.q }),
     expiresAt: now + EXPORT_LINK_TTL_MS,
     nonce: randomBytes(9).toString("base64url"),
   };

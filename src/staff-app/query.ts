@@ -38,6 +38,7 @@ export const PARAMETERS = {
   history: ["from", "to", "status", "source", "q", "page", "limit"],
   summary: ["from", "to", "status"],
   export: ["from", "to", "status", "source", "q"],
+  "export-link": ["from", "to", "status", "source", "q"],
 } as const;
 
 const bad = (parameter: string, message: string): { ok: false; parameter: string; message: string } => ({ ok: false, parameter, message });

@@ -13,7 +13,7 @@ import { addCalendarDays, calendarDaysBetween, formatIsoDate, startOfDay } from 
 import { createHistoryReader, matches, MAX_CHECKS, readChecks } from "./checks.js";
 import type { HistoryAnswer } from "./checks.js";
 import { CSV_BOM, csvHeader, csvRow } from "./csv.js";
-import { readExportLink, UsedLinks } from "./export-link.js";
+import { EXPORT_LINK_TTL_MS, readExportLink, signExportLink, UsedLinks } from "./export-link.js";
 import { createIdentityChecker } from "./identity.js";
 import type { IdentityChecker } from "./identity.js";
 import { PARAMETERS, readChecksQuery } from "./query.js";
@@ -225,7 +225,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
     return who.userId;
   }
 
-  const api = (name: keyof typeof PARAMETERS, answer: (req: Request, res: Response, shop: StaffAppShop, query: ChecksQuery) => Promise<void>) =>
+  const api = (name: keyof typeof PARAMETERS, answer: (req: Request, res: Response, shop: StaffAppShop, query: ChecksQuery, userId: string) => Promise<void>) =>
     async (req: Request, res: Response): Promise<void> => {
       const shop = shopOf(req);
       if (shop === undefined) return void fail(res, 404, "not_found", "No shop has its staff app here.");
@@ -235,7 +235,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
       if (userId === undefined) return;
       const read = readChecksQuery(req.query, PARAMETERS[name], now(), shop.config.settings.timeZone);
       if (!read.ok) return void fail(res, 400, "bad_parameter", read.message, { parameter: read.parameter });
-      await answer(req, res, shop, read.value);
+      await answer(req, res, shop, read.value, userId);
     };
 
   const guard =
@@ -293,6 +293,21 @@ export function createStaffApp(options: StaffAppOptions): Router {
     guard(api("export", (_req, res, shop, query) => streamExport(res, shop, query))),
   );
 
+  // The export as a link for this user (LINE's in-app browser downloads a plain link, not a script's file).
+  router.get(
+    ["/app/api/export-link", "/app/:shop/api/export-link"],
+    guard(
+      api("export-link", (req, res, shop, query, userId) => {
+        const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
+        const at = now().getTime();
+        const link = signExportLink({ shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q }, shop.config.line.channelSecret, at);
+        privately(res);
+        res.status(200).json({ url: `${base}/api/export.csv?link=${link}`, expiresAt: new Date(at + EXPORT_LINK_TTL_MS).toISOString() });
+        return Promise.resolve();
+      }),
+    ),
+  );
+
   async function exportByLink(req: Request, res: Response, shop: StaffAppShop): Promise<void> {
     const extra = Object.keys(req.query).filter((k) => k !== "link");
     if (extra.length > 0) return void fail(res, 400, "bad_parameter", `${extra[0] ?? ""} is not a parameter of an export link`, { parameter: extra[0] });
@@ -314,7 +329,9 @@ export function createStaffApp(options: StaffAppOptions): Router {
     }
     if (!staff) return void fail(res, 403, "not_staff", "The user this link was made for is no longer staff of the shop.");
     if (!usedLinks.take(grant, at)) return void fail(res, 410, "link_used", "This link was already used. Send export in the chat again for a new one.");
-    const query = readChecksQuery({ from: grant.from, to: grant.to, ...(grant.status === undefined ? {} : { status: grant.status }) }, PARAMETERS.export, now(), shop.config.settings.timeZone);
+    const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q };
+    const fields = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+    const query = readChecksQuery(fields, PARAMETERS.export, now(), shop.config.settings.timeZone);
     if (!query.ok) return void fail(res, 400, "link_invalid", "This link's range is not valid. Send export in the chat for a new one.");
     await streamExport(res, shop, query.value);
   }

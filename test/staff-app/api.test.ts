@@ -228,6 +228,28 @@ describe("the chat's export link", () => {
   });
 });
 
+describe("the app's export as a link (for LINE's in-app browser)", () => {
+  it("gives staff a one-time link with the filters, which downloads the same rows", async () => {
+    const all = await sandboxHistory("2026-11-18", "2026-11-20");
+    const ref = all[5]?.transRef ?? "";
+    const res = await get(`/app/api/export-link?from=2026-11-18&to=2026-11-20&q=${ref}`, tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const { url } = (await res.json()) as { url: string };
+    expect(url).toMatch(/^\/app\/api\/export\.csv\?link=/);
+    const csv = await get(url, undefined);
+    expect(csv.status).toBe(200);
+    const rows = (await csv.text()).split("\r\n").filter((l) => l !== "");
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain(ref);
+    expect((await get(url, undefined)).status).toBe(410);
+  });
+
+  it("gives a customer none", async () => {
+    expect((await get("/app/api/export-link", tokenOf(CUSTOMER))).status).toBe(403);
+  });
+});
+
 describe("the rate limit", () => {
   it("answers one user 429 past 120 requests a minute, and others still", async () => {
     const token = tokenOf(GROUP_MEMBER);

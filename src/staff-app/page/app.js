@@ -9,7 +9,7 @@
     th: {
       title: "แอปพนักงาน", today: "วันนี้", yesterday: "เมื่อวาน", days7: "7 วัน", month: "เดือนนี้", lastmonth: "เดือนที่แล้ว", custom: "เลือกวันที่",
       from: "ตั้งแต่", to: "ถึง", apply: "ดู", search: "ค้นหา", searchHint: "เลขอ้างอิง หรือชื่อผู้โอน/ผู้รับเงิน",
-      allStatuses: "ทุกสถานะ", allChannels: "ทุกช่องทาง", checks: "ตรวจ (สลิป)", validAmount: "ยอดโอนเข้า (สลิปที่ผ่าน)",
+      allStatuses: "ทุกสถานะ", allChannels: "ทุกช่องทาง", checks: "สลิปที่ตรวจ", validAmount: "ยอดโอนเข้า (สลิปที่ผ่าน)",
       byStatus: "แยกตามสถานะ", byChannel: "แยกตามช่องทาง", history: "ประวัติตรวจสลิป", export: "ส่งออก CSV",
       prev: "ก่อนหน้า", next: "ถัดไป", details: "รายละเอียดสลิป", close: "ปิด", loading: "กำลังโหลด…", empty: "ไม่มีสลิปที่ตรวจในวันที่เลือก",
       page: (p, n) => `หน้า ${p} จาก ${n}`,
@@ -18,7 +18,7 @@
       searchCut: (n) => `ค้นหาเฉพาะ ${n} สลิปล่าสุดของช่วงนี้`,
       exportCut: "ไฟล์ถูกตัด: ดูหมายเหตุด้านบน", exporting: "กำลังส่งออก…",
       noLogin: "เปิดแอปนี้จากเมนูพนักงานในแชท LINE ของร้าน (ในโหมดทดลองบนเครื่อง: กด “เปิดแอปพนักงาน” ในหน้าแชท)",
-      retry: "ลองใหม่",
+      retry: "ลองใหม่", offline: "ติดต่อบอทของร้านไม่ได้ค่ะ ตรวจสอบอินเทอร์เน็ตแล้วลองใหม่อีกครั้งนะคะ",
       fields: { createdAt: "เวลาตรวจ", transDate: "เวลาโอน", status: "สถานะ", amount: "ยอด", transRef: "เลขอ้างอิง", senderName: "ผู้โอน", receiverName: "ผู้รับเงิน", receiverAccount: "บัญชีผู้รับ", source: "ช่องทาง", tokensCharged: "โทเคนที่ใช้", code: "รหัส" },
       status: { valid: "ผ่าน", invalid: "ไม่ผ่าน", fraud: "ปลอม", duplicate: "ซ้ำ", not_found: "ไม่พบ", error: "ผิดพลาด" },
       source: { api: "API", dashboard: "แดชบอร์ด", line_partner: "LINE พาร์ทเนอร์", line_group: "กลุ่ม LINE", line_oa_system: "LINE OA ของระบบ", line_oa_merchant: "LINE OA ของร้าน", facebook_page: "เพจ Facebook" },
@@ -35,7 +35,7 @@
       searchCut: (n) => `Searched the newest ${n} checks of these days only`,
       exportCut: "The file was cut: see the note above", exporting: "Exporting…",
       noLogin: "Open this app from the staff menu in the shop's LINE chat (in local mode: “Open the staff app” in the chat console).",
-      retry: "Try again",
+      retry: "Try again", offline: "The shop's bot could not be reached. Check the connection and try again.",
       fields: { createdAt: "Checked", transDate: "Transferred", status: "Status", amount: "Amount", transRef: "Reference", senderName: "Payer", receiverName: "Receiver", receiverAccount: "Receiver's account", source: "Channel", tokensCharged: "Tokens", code: "Code" },
       status: { valid: "Valid", invalid: "Invalid", fraud: "Fraud", duplicate: "Duplicate", not_found: "Not found", error: "Error" },
       source: { api: "API", dashboard: "Dashboard", line_partner: "LINE partner", line_group: "LINE group", line_oa_system: "LINE OA (system)", line_oa_merchant: "LINE OA (shop)", facebook_page: "Facebook page" },
@@ -82,7 +82,12 @@
 
   async function api(path, params) {
     const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v !== undefined));
-    const res = await fetch(`${cfg.api}/${path}?${query}`, { headers: { Authorization: `Bearer ${state.token}` }, cache: "no-store" });
+    let res;
+    try {
+      res = await fetch(`${cfg.api}/${path}?${query}`, { headers: { Authorization: `Bearer ${state.token}` }, cache: "no-store" });
+    } catch {
+      throw new Error(T.offline);
+    }
     if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => ({})));
     return res;
   }
@@ -224,6 +229,12 @@
     button.disabled = true;
     button.textContent = T.exporting;
     try {
+      // Inside LINE a script's file is not saved: a one-time link opens in the phone's browser, which downloads it.
+      if (cfg.mode !== "local" && window.liff && window.liff.isInClient()) {
+        const { url } = await (await api("export-link", filters())).json();
+        window.liff.openWindow({ url: new URL(url, location.href).href, external: true });
+        return;
+      }
       const res = await api("export.csv", filters());
       const blob = await res.blob();
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") || "");
