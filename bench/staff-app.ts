@@ -45,6 +45,7 @@ export async function benchStaffApp(): Promise<StaffAppFigures> {
   const sandbox = await startSandbox({ store, now: () => NOW });
   const bot = await startBotHarness({
     now: () => NOW,
+    lineNow: () => NOW.getTime(),
     slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop },
     login: LOGIN,
     settings: { staffUserIds: new Set(STAFF) },

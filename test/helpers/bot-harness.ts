@@ -60,6 +60,8 @@ export interface BotHarnessOptions {
   keepMenuLinks?: boolean;
   /** The staff web app's LINE Login channel (the stand-in plays LINE Login). Default off. */
   login?: StaffLogin;
+  /** The LINE stand-in's clock (its ID tokens' times, reply tokens' expiry); default the real one. */
+  lineNow?: () => number;
   /** PUBLIC_URL (the chat's `export` links are made on it). Default unset. */
   publicUrl?: string;
   /** Who is in which group, as the stand-in tells the group member endpoint. */
@@ -131,6 +133,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const platform = await startLinePlatform({
       channelAccessToken: accessToken,
       ...(options.groupMembers === undefined ? {} : { groupMembers: options.groupMembers }),
+      ...(options.lineNow === undefined ? {} : { now: options.lineNow }),
       ...(options.replyTokenTtlMs === undefined ? {} : { replyTokenTtlMs: options.replyTokenTtlMs }),
     });
     closers.push(() => platform.close());

@@ -47,6 +47,8 @@ const tokenOf = (userId: string, ttlMs?: number): string => bot.platform.issueId
 beforeAll(async () => {
   bot = await startBotHarness({
     now: () => new Date(clock),
+    // The tokens' times on the same clock as the bot's, whatever the machine's date.
+    lineNow: () => clock,
     login: LOGIN,
     settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP]) },
     groupMembers: { [STAFF_GROUP]: [GROUP_MEMBER] },
