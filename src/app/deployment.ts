@@ -198,7 +198,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       createStaffApp({
         shopAt: (path) => {
           const shop = registry.atPath(path);
-          return shop === undefined ? undefined : { id: shop.id, config: shop.config, slip: shop.slip, summaries: shop.handlerDeps.summaries };
+          return shop === undefined ? undefined : { id: shop.id, config: shop.config, slip: shop.slip, summaries: shop.handlerDeps.summaries, onceMarks: shop.onceMarks };
         },
         lineApiBaseUrl: options.lineApiBaseUrl,
         log,

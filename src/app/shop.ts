@@ -24,6 +24,7 @@ import type { Notifier } from "../schedules/notifier.js";
 import { readQuota } from "../schedules/quota.js";
 import { memoryScheduleStore } from "../schedules/store.js";
 import type { ShopSharedState } from "../shared-state/open.js";
+import type { OnceMarks } from "../shared-state/stores.js";
 import type { ShopConfig } from "../shops/shop.js";
 import { createSlipClient } from "../slip/client.js";
 import type { SlipClientOptions } from "../slip/client.js";
@@ -65,6 +66,8 @@ export interface ShopBot extends ShopPipeline {
   /** Takes settings that need nothing rebuilt (see `sameParts`): from the next event on. */
   update(config: ShopConfig): void;
   readonly slip: SlipClient;
+  /** Marks shared by the shop's instances (with REDIS_URL): the staff app's used export links. */
+  readonly onceMarks: OnceMarks | undefined;
   readonly notifier: Notifier | undefined;
   readonly menuLinks: MenuLinkKeeper;
   /** The SDK's client for the shop's rare calls (quota, rich menus, bot info). */
@@ -224,6 +227,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       return current.markAsRead;
     },
     slip,
+    onceMarks: stores?.onceMarks,
     notifier,
     menuLinks,
     api,

@@ -7,7 +7,7 @@ import { redisScheduleStore } from "../schedules/store.js";
 import { createDurableEventQueue } from "./event-queue.js";
 import type { EventQueueObserver, QueueItem } from "./event-queue.js";
 import { connectRedis } from "./redis.js";
-import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
+import { redisAccountCache, redisJournal, redisLedger, redisOnceMarks, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
@@ -55,6 +55,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
         accountCache: redisAccountCache(redis.commands, namespace),
         versions: redisVersions(redis.commands, namespace),
         scheduleStore: redisScheduleStore(redis.commands, namespace),
+        onceMarks: redisOnceMarks(redis.commands, namespace),
       };
     },
   };

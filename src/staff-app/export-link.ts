@@ -5,6 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { formatIsoDate } from "../time/calendar.js";
 import type { CalendarDate } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
+import type { OnceMarks } from "../shared-state/stores.js";
 
 export const EXPORT_LINK_TTL_MS = 10 * 60_000;
 
@@ -72,15 +73,21 @@ export function readExportLink(token: string, shopId: string, channelSecret: str
   return { ok: true, grant };
 }
 
-/** The links already used, each remembered until it would have expired anyway. */
-export class UsedLinks {
-  private readonly used = new Map<string, number>();
-  /** Marks the link used; false when it already was. */
-  take(grant: ExportGrant, now: number): boolean {
-    for (const [nonce, until] of this.used) if (until <= now) this.used.delete(nonce);
-    const key = `${grant.shopId}|${grant.nonce}`;
-    if (this.used.has(key)) return false;
-    this.used.set(key, grant.expiresAt);
-    return true;
-  }
+/** The mark that a link was used: its nonce, kept until the link would have expired anyway. */
+export function usedLinkMark(grant: ExportGrant, now: number): { key: string; ttlMs: number } {
+  return { key: `export-link:${grant.nonce}`, ttlMs: Math.max(1, grant.expiresAt - now) };
+}
+
+/** Once-marks in this process (without Redis), each forgotten after its time. */
+export function memoryOnceMarks(now: () => number): OnceMarks {
+  const marks = new Map<string, number>();
+  return {
+    take(key, ttlMs) {
+      const at = now();
+      for (const [k, until] of marks) if (until <= at) marks.delete(k);
+      if (marks.has(key)) return Promise.resolve(false);
+      marks.set(key, at + ttlMs);
+      return Promise.resolve(true);
+    },
+  };
 }

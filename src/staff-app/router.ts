@@ -13,7 +13,8 @@ import { addCalendarDays, calendarDaysBetween, formatIsoDate, startOfDay } from 
 import { createHistoryReader, matches, MAX_CHECKS, readChecks } from "./checks.js";
 import type { HistoryAnswer } from "./checks.js";
 import { CSV_BOM, csvHeader, csvRow } from "./csv.js";
-import { EXPORT_LINK_TTL_MS, readExportLink, signExportLink, UsedLinks } from "./export-link.js";
+import { EXPORT_LINK_TTL_MS, memoryOnceMarks, readExportLink, signExportLink, usedLinkMark } from "./export-link.js";
+import type { OnceMarks } from "../shared-state/stores.js";
 import { createIdentityChecker } from "./identity.js";
 import type { IdentityChecker } from "./identity.js";
 import { PARAMETERS, readChecksQuery } from "./query.js";
@@ -25,6 +26,8 @@ export interface StaffAppShop {
   readonly config: ShopConfig;
   readonly slip: SlipClient;
   readonly summaries: SummaryLoader;
+  /** Where used export links are marked: the shop's Redis namespace with REDIS_URL (every instance sees them), else this process. */
+  readonly onceMarks?: OnceMarks | undefined;
 }
 
 export interface StaffAppOptions {
@@ -125,7 +128,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
     }
     return reader;
   };
-  const usedLinks = new UsedLinks();
+  const localMarks = memoryOnceMarks(() => now().getTime());
   // Requests per shop and user in the current minute.
   const windows = new Map<string, { minute: number; count: number }>();
   const allowed = (key: string): boolean => {
@@ -328,7 +331,15 @@ export function createStaffApp(options: StaffAppOptions): Router {
       return void fail(res, 503, "line_unreachable", "LINE could not be asked just now. Try again in a minute.");
     }
     if (!staff) return void fail(res, 403, "not_staff", "The user this link was made for is no longer staff of the shop.");
-    if (!usedLinks.take(grant, at)) return void fail(res, 410, "link_used", "This link was already used. Send export in the chat again for a new one.");
+    const mark = usedLinkMark(grant, at);
+    let first: boolean;
+    try {
+      first = await (shop.onceMarks ?? localMarks).take(mark.key, mark.ttlMs);
+    } catch {
+      // Whether it was used cannot be told: refused, not risked.
+      return void fail(res, 503, "try_again", "This link cannot be checked just now. Try again in a minute.");
+    }
+    if (!first) return void fail(res, 410, "link_used", "This link was already used. Send export in the chat again for a new one.");
     const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q };
     const fields = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     const query = readChecksQuery(fields, PARAMETERS.export, now(), shop.config.settings.timeZone);
