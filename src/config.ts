@@ -26,7 +26,7 @@ export interface BotSettings {
 export interface Config {
   readonly port: number;
   /** Absent: local mode with the LINE stand-in and the chat console. */
-  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string } | undefined;
+  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string; readonly previousChannelSecret?: string | undefined } | undefined;
   /** LINE_LOGIN_CHANNEL_ID and LIFF_ID: the staff web app's login; absent, the app is off. */
   readonly login: StaffLogin | undefined;
   readonly lineApiBaseUrl: string;
@@ -42,6 +42,13 @@ export interface Config {
   readonly accountCacheSeconds: number;
   /** On SIGTERM/SIGINT, how long accepted events may take to finish. */
   readonly shutdownGraceSeconds: number;
+  /**
+   * On SIGTERM, how long the listener stays open with /readyz answering 503 (webhooks still handled), so
+   * load balancers stop sending before the port closes; the grace runs after it.
+   */
+  readonly shutdownDrainSeconds: number;
+  /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. */
+  readonly httpKeepAliveSeconds: number;
   /** Events that may wait for a turn before the webhook answers 503. */
   readonly maxQueuedEvents: number;
   /**
@@ -53,6 +60,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Shared, durable state for several instances; absent: one process, in memory. */
   readonly redisUrl: string | undefined;
+  /** REDIS_TLS_CA: a PEM file of the CA certificates for a rediss:// provider with its own CA. */
+  readonly redisTlsCa: string | undefined;
   /** What this instance does with Redis: take webhooks, work the event queue, or both. */
   readonly role: InstanceRole;
   /** The opt-in pushes; each unset one is off. */
@@ -114,6 +123,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "PORT", schema: "process", path: ["port"], form: "integer" },
   { name: "LINE_CHANNEL_SECRET", schema: "shop", path: ["line", "channelSecret"] },
   { name: "LINE_CHANNEL_ACCESS_TOKEN", schema: "shop", path: ["line", "channelAccessToken"] },
+  { name: "LINE_CHANNEL_SECRET_PREVIOUS", schema: "shop", path: ["line", "previousChannelSecret"] },
   { name: "LINE_API_BASE_URL", schema: "process", path: ["lineApiBaseUrl"] },
   { name: "LINE_DATA_API_BASE_URL", schema: "process", path: ["lineDataApiBaseUrl"] },
   { name: "SLIP_API_BASE_URL", schema: "shop", path: ["slip", "baseUrl"] },
@@ -128,10 +138,13 @@ const VARIABLES: readonly Variable[] = [
   { name: "BUSINESS_TIMEZONE", schema: "shop", path: ["timeZone"] },
   { name: "ACCOUNT_CACHE_SECONDS", schema: "shop", path: ["accountCacheSeconds"], form: "integer" },
   { name: "SHUTDOWN_GRACE_SECONDS", schema: "process", path: ["shutdownGraceSeconds"], form: "integer" },
+  { name: "SHUTDOWN_DRAIN_SECONDS", schema: "process", path: ["shutdownDrainSeconds"], form: "integer" },
+  { name: "HTTP_KEEP_ALIVE_SECONDS", schema: "process", path: ["httpKeepAliveSeconds"], form: "integer" },
   { name: "MAX_QUEUED_EVENTS", schema: "process", path: ["maxQueuedEvents"], form: "integer" },
   { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
   { name: "REDIS_URL", schema: "process", path: ["redisUrl"] },
+  { name: "REDIS_TLS_CA", schema: "process", path: ["redisTlsCa"] },
   { name: "INSTANCE_ROLE", schema: "process", path: ["role"] },
   { name: "DAILY_SUMMARY_AT", schema: "shop", path: ["dailySummaryAt"] },
   { name: "LOW_TOKEN_ALERT_SLIPS", schema: "shop", path: ["lowTokenAlertSlips"], form: "integer" },
@@ -145,6 +158,9 @@ const VARIABLES: readonly Variable[] = [
   { name: "SANDBOX_DB", schema: "process", path: ["sandboxDbPath"] },
   { name: "SANDBOX_PUBLIC_URL", schema: "process", path: ["sandboxPublicUrl"] },
 ];
+
+/** Every variable's name: what deployment files may set (test/deploy checks them against this). */
+export const VARIABLE_NAMES: readonly string[] = VARIABLES.map((v) => v.name);
 
 /** The shop's parts that take two variables, both or neither, and what neither means. */
 const PAIRS: Readonly<Record<string, string>> = {
@@ -245,6 +261,18 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
       });
     }
   }
+  // The default prefix is a digest of the channel secret: rotating it would move every key out of reach.
+  if (shop.line?.previousChannelSecret !== undefined && inputs.process.redisUrl !== undefined && inputs.process.redisKeyPrefix === undefined && inputs.process.shopsFile === undefined) {
+    problems.push({
+      variable: "REDIS_KEY_PREFIX",
+      problem:
+        "is missing: during a rotation of the channel secret the default prefix (derived from the secret) would change; set it to the prefix this deployment has used (the `prefix` of the start-up line `REDIS_URL set…`)",
+      after: "REDIS_KEY_PREFIX",
+    });
+  }
+  if (inputs.process.redisTlsCa !== undefined && !(typeof proc.redisUrl === "string" && proc.redisUrl.startsWith("rediss://"))) {
+    problems.push({ variable: "REDIS_TLS_CA", problem: "needs REDIS_URL to be a rediss:// URL (TLS): the certificates check a TLS connection only", after: "REDIS_TLS_CA" });
+  }
   if (proc.role !== undefined && proc.role !== "both" && inputs.process.redisUrl === undefined) {
     problems.push({
       variable: "INSTANCE_ROLE",
@@ -289,10 +317,13 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     sandbox: Object.freeze({ dbPath: proc.sandboxDbPath, publicUrl: proc.sandboxPublicUrl, withLine: line !== undefined && proc.sandboxWithLine }),
     accountCacheSeconds: shop.accountCacheSeconds,
     shutdownGraceSeconds: proc.shutdownGraceSeconds,
+    shutdownDrainSeconds: proc.shutdownDrainSeconds,
+    httpKeepAliveSeconds: proc.httpKeepAliveSeconds,
     maxQueuedEvents: proc.maxQueuedEvents,
     maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,
     redisUrl: proc.redisUrl,
+    redisTlsCa: proc.redisTlsCa,
     role: proc.role,
     alerts: Object.freeze({
       dailySummaryAt: shop.dailySummaryAt,

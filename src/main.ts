@@ -2,7 +2,7 @@
 // local mode's demo shops), start the one deployment, and answer the signals: SIGTERM/SIGINT stop it cleanly,
 // SIGHUP (and a change of the shops file) reloads the shops. Entry points (this one, sandbox/main.ts,
 // rich-menu/main.ts) are the only readers of process.env.
-import { watch } from "node:fs";
+import { readFileSync, watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import type { Logger } from "pino";
 import { startDeployment } from "./app/deployment.js";
@@ -40,9 +40,12 @@ async function run(): Promise<void> {
     fileShops = read.shops;
   }
 
+  // REDIS_TLS_CA is read now: a file that cannot be read or holds no certificate stops the start.
+  const redisTlsCa = config.redisTlsCa === undefined ? undefined : readCertificates(config.redisTlsCa);
+
   // Every secret any shop has, now and after a reload, is kept out of the log.
   let shopSecrets: readonly string[] = secretsOf(fileShops ?? []);
-  const processSecrets = [config.line?.channelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
+  const processSecrets = [config.line?.channelSecret, config.line?.previousChannelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
   let secrets: readonly (string | undefined)[] = [...processSecrets, ...shopSecrets];
   const log = createLogger({ level: config.logLevel, secrets: () => secrets });
   installHttpTimeouts();
@@ -76,11 +79,12 @@ async function run(): Promise<void> {
       lineApiBaseUrl,
       lineCheck: local === undefined ? { publicUrl: config.publicUrl } : undefined,
       publicUrl: config.publicUrl,
-      redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops) },
+      redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops), tlsCa: redisTlsCa },
       role: config.role,
       metricsToken: config.metricsToken,
       maxQueuedEvents: config.maxQueuedEvents,
       maxConcurrentEvents: config.maxRunningEvents,
+      keepAliveSeconds: config.httpKeepAliveSeconds,
       mount: local === undefined ? undefined : (root) => local?.mount(root),
     });
 
@@ -106,7 +110,9 @@ async function run(): Promise<void> {
       secrets = [...processSecrets, ...shopSecrets];
       await deployment.reload(read.shops).catch((err: unknown) => log.error({ err }, "shops file not reloaded"));
     }
-    handleSignals(deployment, config, log, reload, async () => {
+    // Local mode has no load balancer to drain.
+    const drainSeconds = local === undefined ? config.shutdownDrainSeconds : 0;
+    handleSignals(deployment, config, drainSeconds, log, reload, async () => {
       watcher?.close();
       await local?.close();
     });
@@ -151,8 +157,24 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
   );
 }
 
+/** The PEM certificates in `path`, or the process stops naming REDIS_TLS_CA and why. */
+function readCertificates(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, "utf8");
+  } catch (err) {
+    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})\n`);
+    process.exit(1);
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`);
+    process.exit(1);
+  }
+  return pem;
+}
+
 function secretsOf(shops: readonly ShopConfig[]): string[] {
-  return shops.flatMap((shop) => [shop.line.channelSecret, shop.line.channelAccessToken, shop.slip.apiSecret]);
+  return shops.flatMap((shop) => [shop.line.channelSecret, shop.line.previousChannelSecret, shop.line.channelAccessToken, shop.slip.apiSecret].filter((s): s is string => s !== undefined));
 }
 
 /** Reloads when the file changes (editors often replace it: its directory is watched); bursts count once. */
@@ -169,7 +191,7 @@ function watchShopsFile(path: string, changed: () => void): FSWatcher | undefine
   }
 }
 
-function handleSignals(deployment: Deployment, config: Config, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
+function handleSignals(deployment: Deployment, config: Config, drainSeconds: number, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -178,9 +200,14 @@ function handleSignals(deployment: Deployment, config: Config, log: Logger, relo
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running }, "shutting down");
+    // SIGTERM comes from a platform, behind a load balancer; SIGINT is someone at a terminal: no drain.
+    const drain = signal === "SIGTERM" ? drainSeconds : 0;
+    log.info(
+      { signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running },
+      "shutting down",
+    );
     void deployment
-      .shutdown(config.shutdownGraceSeconds * 1000)
+      .shutdown(config.shutdownGraceSeconds * 1000, drain * 1000)
       .then(async ({ abandoned, leftForOthers }) => {
         await closeLocal();
         log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");

@@ -16,7 +16,7 @@ import type { LineCheck } from "./line/self-check.js";
 
 /** A shop as the webhook needs it: where its webhook is, its channel secret, and its pipeline. */
 export interface WebhookShop extends ShopPipeline {
-  readonly config: { readonly webhookPath: string; readonly line: { readonly channelSecret: string } };
+  readonly config: { readonly webhookPath: string; readonly line: { readonly channelSecret: string; readonly previousChannelSecret?: string | undefined } };
   /** Runs `work` counted as this shop's (a retired shop closes once none are left). */
   busy<T>(work: () => Promise<T>): Promise<T>;
   lineCheck(): LineCheck | undefined;
@@ -39,7 +39,11 @@ export interface BotAppDeps {
   store?: Pick<DurableEventQueue, "store">;
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
-  /** Whether what the bot depends on (Redis) is reachable; /readyz is 503 while it is not. */
+  /**
+   * Whether what the bot depends on (Redis) is reachable. While it is not, an instance that takes webhooks
+   * still serves (their events are handled in-process): /readyz stays 200 and says `degraded`; a worker-only
+   * instance can serve nothing, and its /readyz is 503 `redis_unreachable`.
+   */
   dependenciesUp?: () => boolean;
 }
 
@@ -48,8 +52,14 @@ export interface BotApp {
   /** From now on /readyz says ready (call once every part has started). */
   markReady(): void;
   /**
-   * Shutdown, step one: /readyz answers 503 and the webhook refuses new events with 503 (LINE
-   * redelivers them when redelivery is on), so that what is accepted can finish.
+   * Shutdown, step one (the drain): /readyz answers 503 so load balancers stop sending here, while webhooks
+   * that still arrive are handled as usual (LINE does not redeliver unless redelivery is on, so handling
+   * them loses nothing); answers ask the client to close its connection.
+   */
+  stopReady(): void;
+  /**
+   * Shutdown, step two: the webhook also refuses new events with 503 (for requests on connections still
+   * open after the listener closed), so that what is accepted can finish.
    */
   stopAccepting(): void;
 }
@@ -61,7 +71,8 @@ export interface BotApp {
  */
 export const WEBHOOK_BODY_LIMIT_BYTES = 128 * 1024;
 
-type State = "starting" | "ready" | "draining";
+/** `draining`: /readyz 503, webhooks still handled; `closing`: webhooks refused too. */
+type State = "starting" | "ready" | "draining" | "closing";
 
 /** The webhook's shop, found by admission before the body is read. */
 type WithShop = Request & { slipline?: { shop: WebhookShop } };
@@ -87,7 +98,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     // No such shop (or a shops file's deployment asked on /webhook): no body is read for it.
     if (shop === undefined) return refuse(res, 404, "unknown_shop", "No shop has its webhook here");
     if (!takesWebhooks) return refuse(res, 503, "worker_only", "This instance only works the event queue (INSTANCE_ROLE=worker)");
-    if (state === "draining") return refuse(res, 503, "draining", "Shutting down; send again shortly");
+    if (state === "closing") return refuse(res, 503, "draining", "Shutting down; send again shortly");
     if (!dispatcher.hasRoom(arriving)) {
       log.warn({ waiting: dispatcher.waiting }, "webhook refused: too many events waiting");
       res.set("Retry-After", "1");
@@ -104,6 +115,8 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     next();
   };
 
+  // Shops (by their config) already told that LINE signs with the new secret: said once, not per webhook.
+  const toldCurrent = new WeakSet<object>();
   const receive = (req: WithShop, res: Response): void => {
     const shop = req.slipline?.shop;
     const raw: unknown = req.body;
@@ -112,7 +125,20 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       return;
     }
     // Checked over exactly the bytes LINE signed, with this shop's secret: another shop's signature is 401.
-    if (!validateSignature(raw, shop.config.line.channelSecret, String(req.headers["x-line-signature"]))) {
+    // During a rotation the previous secret is accepted too, and the log says so (never the secret).
+    const signature = String(req.headers["x-line-signature"]);
+    const { channelSecret, previousChannelSecret } = shop.config.line;
+    const signedWith = validateSignature(raw, channelSecret, signature)
+      ? "current"
+      : previousChannelSecret !== undefined && validateSignature(raw, previousChannelSecret, signature)
+        ? "previous"
+        : undefined;
+    if (signedWith === "previous") shop.log.info({ signedWith }, "webhook signed with the previous channel secret: LINE still uses it, so keep it until this line stops");
+    if (signedWith === "current" && previousChannelSecret !== undefined && !toldCurrent.has(shop.config)) {
+      toldCurrent.add(shop.config);
+      shop.log.info({ signedWith }, "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it");
+    }
+    if (signedWith === undefined) {
       metrics?.webhookRefused("bad_signature");
       shop.log.warn("webhook refused: bad signature");
       res.status(401).json({ message: "Invalid signature" });
@@ -152,6 +178,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   const app = express();
   app.disable("x-powered-by");
+  // While shutting down, kept-alive connections are not reused: the next request opens one to another instance.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    if (state === "draining" || state === "closing") res.set("Connection", "close");
+    next();
+  });
 
   const webhookPaths = ["/webhook", "/webhook/:shop"];
   // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
@@ -169,10 +200,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     // The LINE channels' check is reported, not waited for: LINE being down must not take the bot out.
     const line = lineReport(deps.shops());
     if (state === "ready" && deps.dependenciesUp?.() === false) {
-      res.status(503).json({ status: "redis_unreachable", ...line });
+      if (takesWebhooks) res.status(200).json({ status: "degraded", redis: "unreachable", ...line });
+      else res.status(503).json({ status: "redis_unreachable", ...line });
       return;
     }
-    res.status(state === "ready" ? 200 : 503).json({ status: state, ...line });
+    res.status(state === "ready" ? 200 : 503).json({ status: state === "closing" ? "draining" : state, ...line });
   });
 
   if (metrics !== undefined) {
@@ -209,8 +241,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     markReady() {
       if (state === "starting") state = "ready";
     },
+    stopReady() {
+      if (state !== "closing") state = "draining";
+    },
     stopAccepting() {
-      state = "draining";
+      state = "closing";
     },
   };
 }
@@ -254,13 +289,28 @@ export const SERVER_LIMITS = {
   headersTimeoutMs: 10_000,
   /** The whole request, body included. LINE sends a webhook in one go. */
   requestTimeoutMs: 15_000,
-  /** An idle keep-alive connection is closed after this. */
+  /**
+   * An idle keep-alive connection is closed after this (HTTP_KEEP_ALIVE_SECONDS). Behind a load balancer
+   * that keeps connections longer, set it above the balancer's idle timeout (65 s behind 60 s), or the
+   * balancer sometimes sends on a connection the bot has just closed: a sporadic 502.
+   */
   keepAliveTimeoutMs: 5_000,
   /** Connections at once; past it new ones are closed at once. 512 bodies of 128 KB stay under 100 MB. */
   maxConnections: 512,
 } as const;
 
 export type ServerLimits = typeof SERVER_LIMITS;
+
+/**
+ * The limits with a keep-alive of `keepAliveSeconds`. The header and request deadlines stay above it, as a
+ * load balancer's guides ask (Node requires the request deadline to be at least the headers'); the
+ * connection cap and the first-request deadline still bound what idle or slow clients can hold.
+ */
+export function serverLimitsWith(keepAliveSeconds: number): { readonly [K in keyof ServerLimits]: number } {
+  const keepAliveTimeoutMs = keepAliveSeconds * 1_000;
+  const headersTimeoutMs = Math.max(SERVER_LIMITS.headersTimeoutMs, keepAliveTimeoutMs + 1_000);
+  return { ...SERVER_LIMITS, keepAliveTimeoutMs, headersTimeoutMs, requestTimeoutMs: Math.max(SERVER_LIMITS.requestTimeoutMs, headersTimeoutMs + 5_000) };
+}
 
 /** The HTTP server for the bot's app, with the limits above (Node checks the timeouts every second). */
 export function createBotServer(app: RequestListener, limits: { readonly [K in keyof ServerLimits]: number } = SERVER_LIMITS): Server {

@@ -253,19 +253,21 @@ describe("loadConfig: the alerts and the process's bounds", () => {
   });
 
   it("reads the process's settings and their defaults", () => {
-    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
-    expect([config.role, config.redisUrl, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
+    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", SHUTDOWN_DRAIN_SECONDS: "0", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
+    expect([config.role, config.redisUrl, config.shutdownDrainSeconds, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
       "worker",
       "redis://:pw@cache.internal:6379/0",
+      0,
       30,
       50,
       "0123456789abcdefXYZ",
     ]);
     const defaults = loadConfig({});
-    expect([defaults.role, defaults.redisUrl, defaults.shutdownGraceSeconds, defaults.maxQueuedEvents, defaults.lineDataApiBaseUrl]).toEqual([
+    expect([defaults.role, defaults.redisUrl, defaults.shutdownDrainSeconds, defaults.shutdownGraceSeconds, defaults.maxQueuedEvents, defaults.lineDataApiBaseUrl]).toEqual([
       "both",
       undefined,
-      25,
+      5,
+      20,
       1000,
       "https://api-data.line.me",
     ]);
@@ -391,5 +393,28 @@ describe("the shop's settings as JSON (the shape of a shops file)", () => {
     expect(staffUserIds.safeParse(["x", "y", "z", "w", "v", "u"]).error?.issues[0]?.message).toBe(
       '"x", "y", "z", "w", "v" and 1 more are not LINE user ids (U followed by 32 hex digits; the bot\'s "id" command shows yours)',
     );
+  });
+});
+
+describe("loadConfig: a rotation of the channel secret", () => {
+  const line = { LINE_CHANNEL_SECRET: "0123456789abcdef0123456789abcdef", LINE_CHANNEL_ACCESS_TOKEN: TOKEN, SLIP_SANDBOX: "1" };
+  it("reads LINE_CHANNEL_SECRET_PREVIOUS beside the current secret", () => {
+    expect(loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210" }).line).toEqual({
+      channelSecret: "0123456789abcdef0123456789abcdef",
+      channelAccessToken: TOKEN,
+      previousChannelSecret: "fedcba9876543210fedcba9876543210",
+    });
+  });
+
+  it("refuses a previous secret that is no channel secret, without quoting it", () => {
+    expect(problemsOf({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "old-secret-not-hex" })).toEqual([
+      { variable: "LINE_CHANNEL_SECRET_PREVIOUS", problem: "must be the 32-character hexadecimal channel secret from the LINE Developers Console" },
+    ]);
+  });
+
+  it("with Redis wants REDIS_KEY_PREFIX named, since the default prefix derives from the secret that is changing", () => {
+    const problems = problemsOf({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390" });
+    expect(problems.map((p) => p.variable)).toEqual(["REDIS_KEY_PREFIX"]);
+    expect(loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390", REDIS_KEY_PREFIX: "slipline:0a1b2c3d4e5f" }).redisKeyPrefix).toBe("slipline:0a1b2c3d4e5f");
   });
 });

@@ -13,7 +13,7 @@ import { createMetrics } from "../metrics/metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { createEventDispatcher } from "../pipeline/dispatcher.js";
 import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
-import { createBotApp, createBotServer } from "../server.js";
+import { createBotApp, createBotServer, SERVER_LIMITS, serverLimitsWith } from "../server.js";
 import { createStaffApp } from "../staff-app/router.js";
 import type { BotApp } from "../server.js";
 import type { SharedState } from "../shared-state/open.js";
@@ -40,8 +40,8 @@ export interface DeploymentOptions {
   lineApiBaseUrl: string;
   /** LINE mode: look at each shop's channel at start-up (PUBLIC_URL: the webhook URLs expected). */
   lineCheck?: { publicUrl: string | undefined } | undefined;
-  /** With REDIS_URL: its address and the deployment's key prefix. */
-  redis?: { url: string; prefix: string } | undefined;
+  /** With REDIS_URL: its address, the deployment's key prefix, and REDIS_TLS_CA's certificates. */
+  redis?: { url: string; prefix: string; tlsCa?: string | undefined } | undefined;
   role?: InstanceRole;
   metricsToken?: string | undefined;
   maxQueuedEvents?: number | undefined;
@@ -50,6 +50,8 @@ export interface DeploymentOptions {
    * each shop's connections to its slip service.
    */
   maxConcurrentEvents?: number | undefined;
+  /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. Default 5 s. */
+  keepAliveSeconds?: number | undefined;
   /** How often the opt-in pushes look at the clock. Default 15 s. */
   tickMs?: number;
   /** PUBLIC_URL: the chat's `export` links are made on it. */
@@ -78,11 +80,13 @@ export interface Deployment {
   /** Serves exactly these shops from now on (a reload). */
   reload(shops: readonly ShopConfig[]): Promise<ShopChanges>;
   /**
-   * /readyz goes 503 and new events are refused; no new connections; every accepted event is handled to
-   * the end, up to the grace period; only then do the parts it needs close. `abandoned`: events still
-   * unfinished then; `leftForOthers`: stored events left locked for another instance.
+   * In two steps. The drain (`drainMs`, default none): /readyz answers 503 while the listener stays open and
+   * webhooks are still handled, so load balancers stop sending before the port closes. Then new events are
+   * refused, the listener closes, and every accepted event is handled to the end, up to the grace period;
+   * only then do the parts it needs close. `abandoned`: events still unfinished then; `leftForOthers`:
+   * stored events left locked for another instance.
    */
-  shutdown(graceMs?: number): Promise<{ abandoned: AbandonedEvent[]; leftForOthers: number }>;
+  shutdown(graceMs?: number, drainMs?: number): Promise<{ abandoned: AbandonedEvent[]; leftForOthers: number }>;
 }
 
 /** How often the opt-in pushes look at the clock (and poll for watched payments). */
@@ -128,6 +132,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
             },
             {
               prefix: redis.prefix,
+              tlsCa: redis.tlsCa,
               runningEvents: options.maxConcurrentEvents,
               // The event's mark is its shop's ledger key: one mark for "stored" and "answered".
               onceKey: (item) => answeredKey(shopNamespace(redis.prefix, storedEventOf(item.payload)?.shop ?? "", options.many), item.id),
@@ -140,6 +145,13 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       metrics.watchSharedQueue(() => shared.queue.stats);
       log.info({ role, prefix: shared.prefix }, "REDIS_URL set: events are stored in redis and shared by every instance");
     }
+    // The server's version, eviction policy and persistence, once it answers. Instances that work the queue
+    // refuse a Redis too old for it; a web-only one (which starts without Redis) logs it.
+    const serverChecked =
+      shared === undefined ? undefined : shared.checkServer(role !== "web");
+    serverChecked?.catch((err: unknown) => {
+      if (role === "web") log.error({ err }, "redis server check failed");
+    });
 
     const dispatcher = createEventDispatcher({
       log,
@@ -207,7 +219,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       }),
     );
     root.use(bot.app);
-    const server = await listen(createBotServer(root), options.port, options.host);
+    const limits = options.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(options.keepAliveSeconds);
+    const server = await listen(createBotServer(root, limits), options.port, options.host);
     closers.push(
       () =>
         new Promise<void>((resolve) => {
@@ -221,6 +234,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     log.info({ port, mode: options.mode ?? "line", shops: changes.added.length }, "slipline bot listening");
 
     if (shared !== undefined && role !== "web") {
+      await serverChecked;
       // Claims its share of the queue's partitions; ready once Redis is reachable.
       await shared.queue.startWorkers(async (payload, taken) => {
         const stored = storedEventOf(payload);
@@ -238,6 +252,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       log.info("event queue workers started");
     }
     bot.markReady();
+    if (shared !== undefined) watchDegraded(shared, metrics, log);
 
     return {
       url: `http://${options.host ?? "127.0.0.1"}:${port}`,
@@ -253,8 +268,14 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
         log.info(applied, "shops reloaded");
         return applied;
       },
-      async shutdown(graceMs) {
+      async shutdown(graceMs, drainMs = 0) {
+        bot.stopReady();
+        if (drainMs > 0) {
+          log.info({ drainSeconds: drainMs / 1000 }, "draining: /readyz answers 503, webhooks are still handled until the listener closes");
+          await new Promise((resolve) => setTimeout(resolve, drainMs));
+        }
         bot.stopAccepting();
+        log.info({ graceSeconds: graceMs === undefined ? undefined : graceMs / 1000 }, "listener closed: finishing the accepted events");
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Stored events still in hand at the deadline are not lost: their locks expire and another instance
@@ -273,6 +294,28 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     await closeAll();
     throw err;
   }
+}
+
+/**
+ * Degraded: Redis is away, so events are handled in-process without its protection (an instance that dies
+ * loses them). One log line on entering and one on leaving; the gauge says it at every scrape.
+ */
+function watchDegraded(shared: SharedState, metrics: Metrics, log: Logger): void {
+  let degraded = false;
+  let started = false;
+  const judge = (up: boolean): void => {
+    // Not before the first connection attempts end: a web instance starts before Redis has answered.
+    if (!started || degraded === !up) return;
+    degraded = !up;
+    if (degraded) log.warn("degraded: redis unreachable; webhooks' events are handled in this process, not stored");
+    else log.info("no longer degraded: redis reachable again");
+  };
+  metrics.watchDegraded(() => degraded);
+  shared.redis.onChange(judge);
+  void shared.redis.firstAttempt.then(() => {
+    started = true;
+    judge(shared.redis.isUp());
+  });
 }
 
 /** Listens, or fails with a message that says what to do (a taken port is the usual case). */

@@ -37,6 +37,8 @@ export interface Metrics {
   watchStoredQueue(waiting: () => Promise<number>): void;
   /** Events Redis could not take in time, handled in-process instead. */
   notStored(count: number): void;
+  /** Reports at every scrape whether the instance is degraded (Redis away: events handled in-process). */
+  watchDegraded(degraded: () => boolean): void;
   /** A Redis connection error. */
   redisError(): void;
   /**
@@ -149,6 +151,15 @@ export function createMetrics(): Metrics {
     registers: [registry],
     async collect() {
       this.set(storedWaiting === undefined ? 0 : await storedWaiting().catch(() => Number.NaN));
+    },
+  });
+  let degraded: (() => boolean) | undefined;
+  new Gauge({
+    name: "slipline_degraded",
+    help: "1 while Redis is unreachable and this instance serves without it (events handled in-process, not stored); 0 otherwise, and without REDIS_URL",
+    registers: [registry],
+    collect() {
+      this.set(degraded?.() === true ? 1 : 0);
     },
   });
   const lineChecks = new Map<string, () => LineCheck>();
@@ -266,6 +277,9 @@ export function createMetrics(): Metrics {
       storedWaiting = waiting;
     },
     notStored: (count) => notStored.inc(count),
+    watchDegraded(source) {
+      degraded = source;
+    },
     redisError: () => redisErrors.inc(),
     queue: {
       recovered: (count) => recovered.inc(count),

@@ -137,7 +137,7 @@ const CLOCK_MARGIN_MS = 10_000;
 const UNJOURNALLED_AGE_MS = 20_000;
 
 /** Apologies at shutdown must not hold the exit up: each gets this long. */
-const APOLOGY_TIMEOUT_MS = 3_000;
+export const APOLOGY_TIMEOUT_MS = 3_000;
 
 export function createEventDispatcher(options: EventDispatcherOptions): EventDispatcher {
   const handlers = options.handlers ?? REAL_HANDLERS;

@@ -180,6 +180,9 @@ export const metricsToken = text(
 );
 
 export const shutdownGraceSeconds = wholeNumber(1, 3_600, "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)");
+/** 0 closes the listener at once on SIGTERM (no drain step). */
+export const shutdownDrainSeconds = wholeNumber(0, 600, "must be a whole number of seconds from 0 to 600 (drain plus grace must stay under the platform's kill timeout)");
+export const httpKeepAliveSeconds = wholeNumber(1, 600, "must be a whole number of seconds from 1 to 600 (set it above your load balancer's idle timeout, such as 65 behind 60)");
 export const maxQueuedEvents = wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000");
 export const maxRunningEvents = wholeNumber(1, 256, "must be a whole number from 1 to 256 (events one instance handles at once, and its connections to the slip service)");
 /** Measured with the bench's capacity scenario (the service answering in 2 s): see docs/operations.md. */

@@ -13,7 +13,11 @@ export const processSettingsSchema = z.object({
   role: field.instanceRole.default("both"),
   logLevel: field.logLevel.default("info"),
   metricsToken: field.metricsToken.optional(),
-  shutdownGraceSeconds: field.shutdownGraceSeconds.default(25),
+  /** Drain (listener open, /readyz 503) then grace (events finish): 5 + 20 = 25 s, under the 30 s most platforms give. */
+  shutdownGraceSeconds: field.shutdownGraceSeconds.default(20),
+  shutdownDrainSeconds: field.shutdownDrainSeconds.default(5),
+  /** 5 s keeps idle connections cheap; behind a load balancer, above its idle timeout. */
+  httpKeepAliveSeconds: field.httpKeepAliveSeconds.default(5),
   maxQueuedEvents: field.maxQueuedEvents.default(1_000),
   maxRunningEvents: field.maxRunningEvents.default(field.DEFAULT_MAX_RUNNING_EVENTS),
   /** The demo sandbox beside a real LINE channel, for a test channel only. */
@@ -24,6 +28,8 @@ export const processSettingsSchema = z.object({
   publicUrl: field.publicUrl.optional(),
   /** Many shops in one deployment: the JSON file that lists them. */
   shopsFile: z.string().min(1).optional(),
+  /** A PEM file of the CA certificates a rediss:// provider's certificate chains to (read at start-up). */
+  redisTlsCa: z.string().min(1).optional(),
   /** What every Redis key of this deployment starts with, so several deployments can share one Redis. */
   redisKeyPrefix: field.redisKeyPrefix.optional(),
 });

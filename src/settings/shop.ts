@@ -13,7 +13,14 @@ export const DEFAULT_ACCOUNT_CACHE_SECONDS = 30;
  */
 export const shopSettingsSchema = z.object({
   /** Absent: local mode, with the LINE stand-in. */
-  line: z.object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken }).optional(),
+  line: z
+    .object({
+      channelSecret: field.channelSecret,
+      channelAccessToken: field.channelAccessToken,
+      /** During a rotation of the channel secret: the old one, still accepted for webhook signatures. */
+      previousChannelSecret: field.channelSecret.optional(),
+    })
+    .optional(),
   /** Absent: the embedded sandbox. */
   slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }).optional(),
   /** The staff web app's LINE Login channel and LIFF app; absent: the app is off. */

@@ -6,7 +6,9 @@ import type { Logger } from "pino";
 import { redisScheduleStore } from "../schedules/store.js";
 import { createDurableEventQueue } from "./event-queue.js";
 import type { EventQueueObserver, QueueItem } from "./event-queue.js";
-import { connectRedis } from "./redis.js";
+import { connectRedis, whenUp } from "./redis.js";
+import { checkRedisServer } from "./server-checks.js";
+import type { RedisFinding } from "./server-checks.js";
 import { redisAccountCache, redisJournal, redisLedger, redisOnceMarks, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
@@ -29,10 +31,12 @@ export interface SharedStateOptions {
    * (an event answered in-process while Redis was slow is not stored after).
    */
   onceKey: (item: QueueItem) => string;
+  /** REDIS_TLS_CA's certificates (PEM). */
+  tlsCa?: string | undefined;
 }
 
 export function openSharedState(url: string, log: Logger, metrics: SharedStateObserver, options: SharedStateOptions) {
-  const redis = connectRedis({ url, log, onError: () => metrics.redisError() });
+  const redis = connectRedis({ url, log, onError: () => metrics.redisError(), tlsCa: options.tlsCa });
   const { prefix } = options;
   return {
     redis,
@@ -46,6 +50,11 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
       ...(options.runningEvents === undefined ? {} : { inHand: options.runningEvents }),
       ...(metrics.queue === undefined ? {} : { observer: metrics.queue }),
     }),
+    /** Once Redis answers: its version, eviction policy and persistence, each finding logged once. */
+    async checkServer(refuseTooOld: boolean): Promise<RedisFinding[]> {
+      await whenUp(redis.commands);
+      return checkRedisServer(redis.commands, log, refuseTooOld);
+    },
     /** One shop's stores: `namespace` ends with `:` and starts with the deployment's prefix. */
     forShop(namespace: string) {
       return {

@@ -10,6 +10,10 @@ export interface RedisLink {
   readonly workers: Redis;
   /** Both connections are up. */
   isUp(): boolean;
+  /** Called with isUp() each time it changes. */
+  onChange(listener: (up: boolean) => void): void;
+  /** Settles once the first connection attempts have either succeeded or failed (then isUp() means something). */
+  readonly firstAttempt: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,6 +22,8 @@ export interface RedisLinkOptions {
   log: Logger;
   /** Told about every connection error (metrics). */
   onError?: () => void;
+  /** REDIS_TLS_CA's certificates (PEM): for a rediss:// provider whose certificate chains to its own CA. */
+  tlsCa?: string | undefined;
 }
 
 /** A command that waits longer than this counts as failed: the callers have fallbacks. */
@@ -26,7 +32,9 @@ const COMMAND_TIMEOUT_MS = 1_000;
 export function connectRedis(options: RedisLinkOptions): RedisLink {
   const { log } = options;
   const reconnect = (times: number): number => Math.min(100 * 2 ** Math.min(times, 5), 2_000);
+  const tls = options.tlsCa === undefined ? {} : { tls: { ca: options.tlsCa } };
   const commands = new Redis(options.url, {
+    ...tls,
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -36,6 +44,7 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     enableAutoPipelining: true,
   });
   const workers = new Redis(options.url, {
+    ...tls,
     maxRetriesPerRequest: null,
     // Commands issued in one turn of the event loop go out in one write: on a busy host each write (a system
     // call that wakes redis-server) costs more than the command itself.
@@ -43,7 +52,17 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     retryStrategy: reconnect,
     connectionName: "slipline-workers",
   });
+  const isUp = (): boolean => commands.status === "ready" && workers.status === "ready";
+  const listeners: ((up: boolean) => void)[] = [];
+  let wasBothUp = false;
+  const changed = (): void => {
+    const up = isUp();
+    if (up === wasBothUp) return;
+    wasBothUp = up;
+    for (const listener of listeners) listener(up);
+  };
   for (const [name, connection] of [["commands", commands], ["workers", workers]] as const) {
+    for (const event of ["ready", "close", "end", "reconnecting"]) connection.on(event, changed);
     let wasUp = false;
     connection.on("ready", () => {
       if (!wasUp) log.info({ connection: name }, "redis connected");
@@ -59,10 +78,20 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
       wasUp = false;
     });
   }
+  const firstAttempt = new Promise<void>((resolve) => {
+    for (const connection of [commands, workers]) {
+      connection.once("error", () => resolve());
+      connection.once("ready", () => {
+        if (isUp()) resolve();
+      });
+    }
+  });
   return {
     commands,
     workers,
-    isUp: () => commands.status === "ready" && workers.status === "ready",
+    isUp,
+    firstAttempt,
+    onChange: (listener) => void listeners.push(listener),
     async close() {
       await Promise.allSettled([commands.quit(), workers.quit()]);
       commands.disconnect();

@@ -20,7 +20,9 @@ const shopEntrySchema = z
     name: z.string({ error: "must be text" }).min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }).optional(),
     ...shopSettingsSchema.shape,
     // A file's shops are real ones: a LINE channel and the slip service each (local mode has its own demo shops).
-    line: z.object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken }, { error: "is missing" }).strict(),
+    line: z
+      .object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken, previousChannelSecret: field.channelSecret.optional() }, { error: "is missing" })
+      .strict(),
     slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }, { error: "is missing" }).strict(),
   })
   .strict();
@@ -28,7 +30,7 @@ const shopEntrySchema = z
 const shopsFileSchema = z.object({ shops: z.array(z.unknown(), { error: "must be a list of shops" }).min(1, { error: "must list at least one shop" }) }).strict();
 
 /** Fields whose values are secrets: a problem with one never quotes it. */
-const SECRET_PATHS = new Set(["line.channelSecret", "line.channelAccessToken", "slip.apiSecret"]);
+const SECRET_PATHS = new Set(["line.channelSecret", "line.channelAccessToken", "line.previousChannelSecret", "slip.apiSecret"]);
 
 export type ShopsFileResult = { ok: true; shops: ShopConfig[] } | { ok: false; problems: string[] };
 

@@ -11,7 +11,8 @@ export interface ShopConfig {
   readonly name: string | undefined;
   /** Where LINE posts its events: `/webhook`, or `/webhook/<id>` with a shops file. */
   readonly webhookPath: string;
-  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string };
+  /** `previousChannelSecret`: during a rotation, the old secret, still accepted for webhook signatures. */
+  readonly line: { readonly channelSecret: string; readonly channelAccessToken: string; readonly previousChannelSecret?: string | undefined };
   /** `qrImageOrigins`: origins besides the service's own that a QR image may come from (the sandbox's public URL). */
   readonly slip: { readonly baseUrl: string; readonly apiSecret: string; readonly qrImageOrigins: readonly string[] };
   readonly settings: BotSettings;

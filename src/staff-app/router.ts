@@ -90,21 +90,19 @@ function drained(res: Response): Promise<void> {
   });
 }
 
-/** The page's files: next to this module in src/, or in src/ when this module runs from dist/. */
-function findPageDir(): string {
+/** The page's files: next to the compiled router (`npm run build` copies them), or in src/ when run from source. */
+function findPageDir(): string | undefined {
   for (const candidate of [new URL("./page/", import.meta.url), new URL("../../src/staff-app/page/", import.meta.url)]) {
     const dir = fileURLToPath(candidate);
     if (existsSync(`${dir}index.html`)) return dir;
   }
-  throw new Error("staff app: page files not found next to its module or in src/staff-app/page");
+  return undefined;
 }
 
 /** The LIFF SDK, bundled by `npm run build` into dist/staff-app/page/liff.js. */
-function findLiffBundle(pageDir: string): string | undefined {
-  for (const candidate of [`${pageDir}liff.js`, fileURLToPath(new URL("../../dist/staff-app/page/liff.js", import.meta.url))]) {
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+function findLiffBundle(pageDir: string | undefined): string | undefined {
+  const candidates = [...(pageDir === undefined ? [] : [`${pageDir}liff.js`]), fileURLToPath(new URL("../../dist/staff-app/page/liff.js", import.meta.url))];
+  return candidates.find((candidate) => existsSync(candidate));
 }
 
 const ASSET_TYPES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "liff.js": "text/javascript; charset=utf-8" };
@@ -117,7 +115,9 @@ export function createStaffApp(options: StaffAppOptions): Router {
   const perMinute = options.perMinute ?? 120;
   const identity = options.identity ?? createIdentityChecker({ lineApiBaseUrl: options.lineApiBaseUrl, now: () => now().getTime() });
   const pageDir = findPageDir();
-  const template = readFileSync(`${pageDir}index.html`, "utf8");
+  // Without its files (a build that skipped the page's step) the API still works; the page says what to run.
+  if (pageDir === undefined) log.warn("the staff app's page files are missing (run npm run build): /app/ answers 503, its API works");
+  const template = pageDir === undefined ? undefined : readFileSync(`${pageDir}index.html`, "utf8");
   const liffBundle = findLiffBundle(pageDir);
   const readers = new WeakMap<SlipClient, (query: ChecksQuery) => Promise<HistoryAnswer>>();
   const readerOf = (shop: StaffAppShop): ((query: ChecksQuery) => Promise<HistoryAnswer>) => {
@@ -148,7 +148,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
   router.get("/app/assets/:file", (req: Request, res: Response) => {
     const file = String(req.params["file"]);
     const type = ASSET_TYPES[file];
-    const path = file === "liff.js" ? liffBundle : type === undefined ? undefined : `${pageDir}${file}`;
+    const path = file === "liff.js" ? liffBundle : type === undefined || pageDir === undefined ? undefined : `${pageDir}${file}`;
     if (type === undefined || path === undefined) return void res.status(404).json({ error: "not_found", message: "Not found" });
     res.set({ "Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" });
     res.send(readFileSync(path));
@@ -177,6 +177,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
           "The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }), then restart. The README says how.",
         );
     }
+    if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
     const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
     const html = template
       .replaceAll("{{lang}}", escapeHtml(shop.config.settings.defaultLang))

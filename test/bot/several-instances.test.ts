@@ -8,6 +8,7 @@ import { PARTITIONS, partitionOf, queueKeys } from "../../src/shared-state/event
 import { killLeftovers } from "../helpers/entry-process.js";
 import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { BotProcess, World } from "../helpers/loopback-world.js";
+import { freePort } from "../helpers/free-port.js";
 import { startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
 import { lineId, newEventId, textEvent, webhookBody } from "../helpers/webhook.js";
@@ -207,21 +208,77 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     // A worker-only instance takes no webhooks.
     expect(await sendSigned(worker.webhookUrl, qrWebhook(world, 0x70001).body)).toBe(503);
     expect(web.process.output()).not.toMatch(/event queue workers started/);
+    // A web instance is ready before Redis has answered; that start is not reported as degraded.
+    expect(web.process.output()).not.toMatch(/degraded/);
     expect(worker.process.output()).toMatch(/event queue workers started/);
   });
 
-  it("is not ready while Redis is unreachable, and ready again when it is back", async () => {
+  it("while Redis is unreachable serves degraded (readyz 200 says so, the gauge is 1, one log line each way); a worker-only instance is not ready", async () => {
     const { world, redis } = await setup(0);
     const bot = await instance(world, redis);
-    expect((await fetch(`${bot.url}/readyz`)).status).toBe(200);
-    const down = redis.restart({ downMs: 3_000 });
-    await waitUntil(() => false, 1_000);
-    const ready = await fetch(`${bot.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ status: "redis_unreachable" });
+    const worker = await instance(world, redis, { INSTANCE_ROLE: "worker" });
+    expect(await readyz(bot)).toEqual({ status: 200, body: { status: "ready" } });
+    expect(await gauge(bot, "slipline_degraded")).toBe(0);
+    // Down long enough for everything below; each step waits for what it looks at, not for the clock.
+    const down = redis.restart({ downMs: 8_000 });
+    const degraded = await until(() => readyz(bot), (r) => r.body.status === "degraded", 8_000);
+    expect(degraded).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
+    expect(await gauge(bot, "slipline_degraded")).toBe(1);
+    expect(await readyz(worker)).toEqual({ status: 503, body: { status: "redis_unreachable" } });
+    // What "can serve" means: a webhook now is answered, handled in this process.
+    const { chatId, body } = qrWebhook(world, 0x80000);
+    expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
     await down;
-    await whenReady(bot);
+    expect(await until(() => readyz(bot), (r) => r.body.status === "ready", 30_000)).toEqual({ status: 200, body: { status: "ready" } });
+    await whenReady(worker);
+    expect(await gauge(bot, "slipline_degraded")).toBe(0);
+    const log = bot.process.output();
+    expect(log.match(/"msg":"degraded: redis unreachable/g)).toHaveLength(1);
+    expect(log.match(/"msg":"no longer degraded/g)).toHaveLength(1);
+    expect(log.indexOf("no longer degraded")).toBeGreaterThan(log.indexOf("degraded: redis unreachable"));
     const metrics = await (await fetch(`${bot.url}/metrics`)).text();
     expect(metrics).toMatch(/^slipline_redis_errors_total [1-9]/m);
   });
 });
+
+describe("a web instance that starts while Redis is away", { timeout: 60_000 }, () => {
+  it("is ready and degraded, says so once, and answers webhooks in-process", async () => {
+    const world = await startWorld(0);
+    cleanups.push(() => world.close());
+    // Nothing listens there: Redis is away from the start.
+    const bot = await startBot(world, { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, INSTANCE_ROLE: "web" });
+    await bot.process.waitFor(/"msg":"degraded: redis unreachable/);
+    expect(await readyz(bot)).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
+    expect(await gauge(bot, "slipline_degraded")).toBe(1);
+    const { chatId, body } = qrWebhook(world, 0x90000);
+    expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
+    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+    expect(bot.process.output().match(/"msg":"degraded: redis unreachable/g)).toHaveLength(1);
+  });
+});
+
+async function readyz(bot: BotProcess): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await fetch(`${bot.url}/readyz`);
+  // What the start-up check of the LINE channel found is not this test's subject.
+  const { line: _line, lineWarnings: _warnings, ...body } = (await answer.json()) as Record<string, unknown>;
+  return { status: answer.status, body };
+}
+
+async function gauge(bot: BotProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${bot.url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+}
+
+/** Asks again every 50 ms until `done` holds; the last answer either way. */
+async function until<T>(ask: () => Promise<T>, done: (answer: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let answer = await ask();
+  while (!done(answer) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = await ask();
+  }
+  return answer;
+}

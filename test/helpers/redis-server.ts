@@ -21,6 +21,8 @@ export interface TestRedis {
 export interface TestRedisOptions {
   /** Keep the data across a restart (append-only file, written at every command). Default true. */
   persistence?: boolean;
+  /** More redis-server arguments, such as `--maxmemory-policy allkeys-lru`. */
+  args?: readonly string[];
 }
 
 
@@ -40,7 +42,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
 
   const launch = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...(persistence ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"])];
+      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...(persistence ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]), ...(options.args ?? [])];
       const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"], env: realClockEnv() });
       child = started;
       let output = "";

@@ -59,6 +59,16 @@ describe("the shops file", () => {
     expect(wrong).toEqual({ ok: false, problems: ['shops[0] "cafe": login.liffId: is missing'] });
   });
 
+  it("takes a shop's previous channel secret during a rotation, and checks it like the current one without quoting it", () => {
+    const rotating = { ...noodle, line: { ...noodle.line, previousChannelSecret: "${NOODLE_OLD_SECRET}" } };
+    const read = parseShopsFile(file([rotating]), { ...ENV, NOODLE_OLD_SECRET: SECRET_A });
+    expect(read.ok && read.shops[0]?.line).toEqual({ channelSecret: SECRET_B, channelAccessToken: "noodle-token-abcdefgh", previousChannelSecret: SECRET_A });
+    const bad = parseShopsFile(file([{ ...noodle, line: { ...noodle.line, previousChannelSecret: "not-hex-and-secret" } }]), ENV);
+    expect(bad.ok).toBe(false);
+    expect(JSON.stringify(bad)).toContain("line.previousChannelSecret");
+    expect(JSON.stringify(bad)).not.toContain("not-hex-and-secret");
+  });
+
   it("reports every problem at once, by shop and field, and never quotes a secret", () => {
     const read = parseShopsFile(
       file([
