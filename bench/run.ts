@@ -19,6 +19,7 @@ import { formatGoals, judgeGoals, judgeManyShops, judgeScaleOut, type LayoutStep
 import { benchCapacity, capacityLine } from "./capacity.js";
 import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
 import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
+import { benchStaffApp, staffAppLine } from "./staff-app.js";
 import { benchManyShops, manyShopsLine, type ManyShopsFigures, type ManyShopsOptions } from "./many-shops.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
@@ -30,8 +31,9 @@ const ONLY = process.env.BENCH_ONLY ?? "all";
 // BENCH_BEFORE=<dir> adds one more layout, measured in the same run: one instance of another build of the
 // bot (<dir>/main.js, e.g. an earlier commit's dist), to show what a change did as a ratio.
 const BEFORE = process.env.BENCH_BEFORE;
-// BENCH_ONLY=shops runs only the many-shops scenario (bench/many-shops.ts).
-if (!["all", "load", "one", "shops"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load", "one" or "shops", got "${ONLY}"`);
+// BENCH_ONLY=shops runs only the many-shops scenario (bench/many-shops.ts); BENCH_ONLY=staff-app only the staff
+// web app's export and history (bench/staff-app.ts).
+if (!["all", "load", "one", "shops", "staff-app"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load", "one", "shops" or "staff-app", got "${ONLY}"`);
 const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
 const STEP_MS = QUICK ? 2_000 : 5_000;
 // BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
@@ -449,6 +451,12 @@ function stepsOf(name: string, layout: LayoutFigures): LayoutSteps {
 }
 
 async function main(): Promise<void> {
+  if (ONLY === "staff-app") {
+    const figures = await benchStaffApp();
+    console.log(staffAppLine(figures));
+    writeResults("staff-app", { staffApp: figures });
+    return;
+  }
   process.stderr.write("building...\n");
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
 

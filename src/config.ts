@@ -8,6 +8,12 @@ import { shopSettingsSchema, type ShopSettings } from "./settings/shop.js";
 
 export type { InstanceRole } from "./settings/fields.js";
 
+/** The staff web app's LINE Login channel (whose ID tokens it accepts) and its LIFF app. */
+export interface StaffLogin {
+  readonly channelId: string;
+  readonly liffId: string;
+}
+
 /** What handlers need to decide and render; no secrets here. */
 export interface BotSettings {
   readonly promptPayId: PromptPayId | undefined;
@@ -21,6 +27,8 @@ export interface Config {
   readonly port: number;
   /** Absent: local mode with the LINE stand-in and the chat console. */
   readonly line: { readonly channelSecret: string; readonly channelAccessToken: string; readonly previousChannelSecret?: string | undefined } | undefined;
+  /** LINE_LOGIN_CHANNEL_ID and LIFF_ID: the staff web app's login; absent, the app is off. */
+  readonly login: StaffLogin | undefined;
   readonly lineApiBaseUrl: string;
   /** LINE's data host (rich menu images). */
   readonly lineDataApiBaseUrl: string;
@@ -121,6 +129,8 @@ const VARIABLES: readonly Variable[] = [
   { name: "SLIP_API_BASE_URL", schema: "shop", path: ["slip", "baseUrl"] },
   { name: "SLIP_API_SECRET", schema: "shop", path: ["slip", "apiSecret"] },
   { name: "SLIP_SANDBOX", schema: "process", path: ["sandboxWithLine"] },
+  { name: "LINE_LOGIN_CHANNEL_ID", schema: "shop", path: ["login", "channelId"] },
+  { name: "LIFF_ID", schema: "shop", path: ["login", "liffId"] },
   { name: "PROMPTPAY_ID", schema: "shop", path: ["promptPayId"] },
   { name: "STAFF_USER_IDS", schema: "shop", path: ["staff", "users"], form: "list" },
   { name: "STAFF_GROUP_IDS", schema: "shop", path: ["staff", "groups"], form: "list" },
@@ -156,6 +166,7 @@ export const VARIABLE_NAMES: readonly string[] = VARIABLES.map((v) => v.name);
 const PAIRS: Readonly<Record<string, string>> = {
   line: "the channel needs both (or neither, for local mode)",
   slip: "the service needs both (or neither, for the embedded sandbox)",
+  login: "the staff web app needs both (or neither: then the app is off)",
 };
 
 /** Digits only, as a number; anything else as NaN, which the field refuses with its own words. */
@@ -322,6 +333,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     }),
     logLevel: proc.logLevel,
     markAsRead: shop.markAsRead,
+    login: shop.login === undefined ? undefined : Object.freeze({ ...shop.login }),
     publicUrl: proc.publicUrl,
     shopsFile: proc.shopsFile,
     redisKeyPrefix: proc.redisKeyPrefix,

@@ -20,7 +20,17 @@ import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { startSandbox } from "./sandbox/server.js";
 import type { RunningSandbox } from "./sandbox/server.js";
 import { webhookPathOf } from "./shops/shop.js";
+import { appPathOf } from "./staff-app/router.js";
 import type { ShopConfig } from "./shops/shop.js";
+
+/** Local mode's made-up LINE Login channel ids: this, and one more for each further shop. */
+const LOCAL_LOGIN_CHANNEL_BASE = 2_000_000_001;
+
+/** Where the console opens a shop's staff app, and for which login channel. */
+function staffAppOf(shop: ShopConfig | undefined): Pick<ConsoleShop, "staffApp"> {
+  if (shop?.login === undefined) return {};
+  return { staffApp: { path: `${appPathOf(shop.webhookPath)}/`, loginChannelId: shop.login.channelId } };
+}
 
 /** The second demo shop's PromptPay id (the bot's setting; the sandbox knows none). */
 const SECOND_SHOP_PROMPTPAY_ID = "0898765432";
@@ -79,7 +89,9 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
           ];
     const channels = demos.map((demo) => ({ ...demo, channelSecret: randomBytes(16).toString("hex"), accessToken: randomBytes(32).toString("base64url") }));
 
-    const platform: LinePlatform = await startLinePlatform({ channels: channels.map((c) => ({ name: c.id, accessToken: c.accessToken, botInfo: { displayName: c.name } })) });
+    // Who is in the console's groups, for the staff app's group check: the staff group has the staff personas.
+    const groupMembers = Object.fromEntries(DEMO_GROUPS.map((g) => [g.groupId, DEMO_PEOPLE.filter((p) => !g.staff || p.role === "staff").map((p) => p.userId)]));
+    const platform: LinePlatform = await startLinePlatform({ channels: channels.map((c) => ({ name: c.id, accessToken: c.accessToken, botInfo: { displayName: c.name } })), groupMembers });
     closers.push(() => platform.close());
     log.info({ url: platform.url, shops: channels.map((c) => c.id) }, "no LINE channel configured: local mode with the LINE stand-in");
 
@@ -99,6 +111,8 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
         alerts: config.alerts,
         accountCacheSeconds: config.accountCacheSeconds,
         markAsRead: config.markAsRead,
+        // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
+        login: (i === 0 ? config.login : undefined) ?? Object.freeze({ channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` }),
       }),
     );
 
@@ -110,6 +124,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
       webhookUrl: () => `${botUrl}${webhookPathOf(c.id)}`,
       channelSecret: c.channelSecret,
       ...(sandbox === undefined || c.pay === undefined ? {} : { simulatePayment: simulatePaymentAt(sandbox.url, c.pay) }),
+      ...staffAppOf(shops.find((shop) => shop.id === c.id)),
     }));
     const chat = createConsoleApp({ platform, shops: consoleShops, timeZone: config.settings.timeZone });
     closers.push(() => Promise.resolve(chat.close()));

@@ -78,6 +78,7 @@ async function run(): Promise<void> {
       mode: local === undefined ? "line" : "local",
       lineApiBaseUrl,
       lineCheck: local === undefined ? { publicUrl: config.publicUrl } : undefined,
+      publicUrl: config.publicUrl,
       redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops), tlsCa: redisTlsCa },
       role: config.role,
       metricsToken: config.metricsToken,
@@ -150,6 +151,7 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
       watchPaymentsMinutes: config.alerts.watchMinutes,
       accountCacheSeconds: config.accountCacheSeconds,
       markAsRead: config.markAsRead,
+      login: config.login,
     },
     qrImageOrigins,
   );

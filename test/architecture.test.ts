@@ -39,6 +39,8 @@ const LAYERS: Record<string, number> = {
   schedules: 6,
   "shared-state": 6,
   metrics: 7,
+  // The staff web app (its page and data API), mounted by the composition root.
+  "staff-app": 7,
   "server.ts": 8,
   // The one composition root: a shop's bot, and the deployment of many.
   app: 8,

@@ -186,6 +186,16 @@ describe("loadConfig", () => {
     expect(problemsOf({ MARK_AS_READ: "sometimes", PUBLIC_URL: "http://bot.example.com" }).map((p) => p.variable).sort()).toEqual(["MARK_AS_READ", "PUBLIC_URL"]);
   });
 
+  it("reads the staff app's LINE_LOGIN_CHANNEL_ID and LIFF_ID, both or neither, and names them when wrong", () => {
+    expect(loadConfig({}).login).toBeUndefined();
+    expect(loadConfig({ LINE_LOGIN_CHANNEL_ID: "1650000001", LIFF_ID: "1650000001-AbCdEfGh" }).login).toEqual({ channelId: "1650000001", liffId: "1650000001-AbCdEfGh" });
+    expect(problemsOf({ LINE_LOGIN_CHANNEL_ID: "1650000001" })).toEqual([
+      { variable: "LIFF_ID", problem: "is missing: LINE_LOGIN_CHANNEL_ID is set, and the staff web app needs both (or neither: then the app is off)" },
+    ]);
+    expect(problemsOf({ LINE_LOGIN_CHANNEL_ID: "abc", LIFF_ID: "liff" }).map((p) => p.variable)).toEqual(["LINE_LOGIN_CHANNEL_ID", "LIFF_ID"]);
+    expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_LOGIN_CHANNEL_ID: "1650000001", LIFF_ID: "1650000001-AbCdEfGh" }).map((p) => p.variable)).toEqual(["LINE_LOGIN_CHANNEL_ID", "LIFF_ID"]);
+  });
+
   it("with SHOPS_FILE, refuses a shop's own variables beside it, and wants REDIS_KEY_PREFIX with Redis", () => {
     expect(loadConfig({ SHOPS_FILE: "shops.json" })).toMatchObject({ shopsFile: "shops.json", line: undefined });
     expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_CHANNEL_SECRET: SECRET, LINE_CHANNEL_ACCESS_TOKEN: TOKEN, STAFF_USER_IDS: `U${"a".repeat(32)}`, REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([

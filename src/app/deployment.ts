@@ -14,6 +14,7 @@ import type { Metrics } from "../metrics/metrics.js";
 import { createEventDispatcher } from "../pipeline/dispatcher.js";
 import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
 import { createBotApp, createBotServer, SERVER_LIMITS, serverLimitsWith } from "../server.js";
+import { createStaffApp } from "../staff-app/router.js";
 import type { BotApp } from "../server.js";
 import type { SharedState } from "../shared-state/open.js";
 import { createShopRegistry } from "../shops/registry.js";
@@ -53,6 +54,8 @@ export interface DeploymentOptions {
   keepAliveSeconds?: number | undefined;
   /** How often the opt-in pushes look at the clock. Default 15 s. */
   tickMs?: number;
+  /** PUBLIC_URL: the chat's `export` links are made on it. */
+  publicUrl?: string | undefined;
   /** Parts to put in front of the bot's routes (local mode's console). */
   mount?: ((root: Express) => void) | undefined;
   // Tests' knobs.
@@ -178,6 +181,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           outboxOptions: options.outboxOptions,
           menuRecheckMs: options.menuRecheckMs,
           keepMenuLinks: options.keepMenuLinks,
+          publicUrl: options.publicUrl,
         }),
     });
     shops = registry;
@@ -201,6 +205,19 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     const root = express();
     root.disable("x-powered-by");
     options.mount?.(root);
+    // The staff web app (/app/), beside the webhooks; each shop's is on only with its LINE Login channel set.
+    root.use(
+      createStaffApp({
+        shopAt: (path) => {
+          const shop = registry.atPath(path);
+          return shop === undefined ? undefined : { id: shop.id, config: shop.config, slip: shop.slip, summaries: shop.handlerDeps.summaries, onceMarks: shop.onceMarks };
+        },
+        lineApiBaseUrl: options.lineApiBaseUrl,
+        log,
+        mode: options.mode ?? "line",
+        now: options.now,
+      }),
+    );
     root.use(bot.app);
     const limits = options.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(options.keepAliveSeconds);
     const server = await listen(createBotServer(root, limits), options.port, options.host);

@@ -24,11 +24,14 @@ import type { Notifier } from "../schedules/notifier.js";
 import { readQuota } from "../schedules/quota.js";
 import { memoryScheduleStore } from "../schedules/store.js";
 import type { ShopSharedState } from "../shared-state/open.js";
+import type { OnceMarks } from "../shared-state/stores.js";
 import type { ShopConfig } from "../shops/shop.js";
 import { createSlipClient } from "../slip/client.js";
 import type { SlipClientOptions } from "../slip/client.js";
 import type { SlipClient } from "../slip/types.js";
 import { createSummaryLoader } from "../summary/load.js";
+import { signExportLink } from "../staff-app/export-link.js";
+import { appPathOf, EXPORT_MAX_DAYS } from "../staff-app/router.js";
 
 /** What every shop of a deployment shares. */
 export interface SharedParts {
@@ -53,6 +56,8 @@ export interface SharedParts {
   readonly menuRecheckMs?: number | undefined;
   /** Keep each user's rich menu in line with the staff list. Default true. */
   readonly keepMenuLinks?: boolean | undefined;
+  /** PUBLIC_URL: where the chat's `export` links point; without it the command says what to set. */
+  readonly publicUrl?: string | undefined;
 }
 
 export interface ShopBot extends ShopPipeline {
@@ -61,6 +66,8 @@ export interface ShopBot extends ShopPipeline {
   /** Takes settings that need nothing rebuilt (see `sameParts`): from the next event on. */
   update(config: ShopConfig): void;
   readonly slip: SlipClient;
+  /** Marks shared by the shop's instances (with REDIS_URL): the staff app's used export links. */
+  readonly onceMarks: OnceMarks | undefined;
   readonly notifier: Notifier | undefined;
   readonly menuLinks: MenuLinkKeeper;
   /** The SDK's client for the shop's rare calls (quota, rich menus, bot info). */
@@ -185,6 +192,14 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     summaries,
     watches: parts.runsPushes ? notifier?.watches : undefined,
     versions: stores?.versions ?? memoryVersions(),
+    exportLinks:
+      parts.publicUrl === undefined
+        ? undefined
+        : {
+            maxDays: EXPORT_MAX_DAYS,
+            link: (request, at) =>
+              `${parts.publicUrl}${appPathOf(config.webhookPath)}/api/export.csv?link=${signExportLink({ shopId: config.id, ...request }, current.line.channelSecret, at.getTime())}`,
+          },
   };
   const ledger: EventLedger = stores?.ledger ?? memoryLedger();
 
@@ -212,6 +227,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       return current.markAsRead;
     },
     slip,
+    onceMarks: stores?.onceMarks,
     notifier,
     menuLinks,
     api,

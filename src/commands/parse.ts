@@ -55,7 +55,8 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
       const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
       return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
     }
-    case "summary": {
+    case "summary":
+    case "export": {
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
       const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
       if (!result.ok) return result;
@@ -64,7 +65,7 @@ function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseC
       if (result.request.page !== 1) return { ok: false, problem: { code: "unexpected", input: `page ${result.request.page}` } };
       const request: SummaryRequest = { range: result.request.range };
       if (result.request.status !== undefined) request.status = result.request.status;
-      return { ok: true, command: { kind: "summary", lang, request } };
+      return { ok: true, command: { kind: name, lang, request } };
     }
     case "paid": {
       const spaced = args.replace(/ ?\.\. ?/gu, " .. ");

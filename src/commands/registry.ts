@@ -32,7 +32,7 @@ export interface CommandInfo {
 }
 
 /** The order help lists them in. */
-export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary", "paid", "balance", "contact", "help", "id"];
+export const COMMAND_NAMES: readonly CommandName[] = ["qr", "history", "summary", "export", "paid", "balance", "contact", "help", "id"];
 
 export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
   qr: {
@@ -87,6 +87,21 @@ export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = {
     description: {
       en: "totals of a period: checks, valid amount, per status and channel, tokens used, a chart",
       th: "สรุปยอดโอนเข้าของวันนี้หรือวันที่เลือก: จำนวนสลิป แยกตามสถานะและช่องทาง โทเคนที่ใช้ พร้อมกราฟ",
+    },
+    audience: "staff",
+    bareInCustomerGroup: false,
+  },
+  export: {
+    name: "export",
+    words: { en: ["export", "csv"], th: ["ส่งออก", "ส่งออกไฟล์"] },
+    usage: {
+      en: ["export [today|yesterday|7d|month|lastmonth|date|A..B] [status]"],
+      th: ["ส่งออก เมื่อวาน", "ส่งออก 1/11 ถึง 15/11"],
+    },
+    example: { en: "export yesterday", th: "ส่งออก เมื่อวาน" },
+    description: {
+      en: "a link that downloads the slip checks of a period as a CSV file (opens in Excel), good for 10 minutes",
+      th: "ลิงก์ดาวน์โหลดประวัติตรวจสลิปของวันที่เลือกเป็นไฟล์ CSV (เปิดใน Excel ได้) ใช้ได้ 10 นาที",
     },
     audience: "staff",
     bareInCustomerGroup: false,

@@ -3,7 +3,7 @@ import type { CalendarDate } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
 
 export type Lang = "th" | "en";
-export type CommandName = "qr" | "history" | "summary" | "paid" | "balance" | "contact" | "help" | "id";
+export type CommandName = "qr" | "history" | "summary" | "export" | "paid" | "balance" | "contact" | "help" | "id";
 
 export type PromptPayIdType = "phone" | "citizen" | "ewallet";
 
@@ -54,6 +54,8 @@ export type Command =
   | { kind: "qr"; lang: Lang; id?: PromptPayId; amount?: Satang }
   | { kind: "history"; lang: Lang; request: HistoryRequest }
   | { kind: "summary"; lang: Lang; request: SummaryRequest }
+  /** A link to download a range's checks as CSV (the staff app's export), signed for the one who asked. */
+  | { kind: "export"; lang: Lang; request: SummaryRequest }
   | { kind: "paid"; lang: Lang; request: PaidRequest }
   | { kind: "balance"; lang: Lang }
   | { kind: "contact"; lang: Lang }

@@ -2,7 +2,8 @@
 import type { Logger } from "pino";
 import type { CommandName, Lang } from "../commands/types.js";
 import type { SummaryLoader } from "../summary/load.js";
-import type { SlipClient } from "../slip/types.js";
+import type { SlipClient, SlipStatus } from "../slip/types.js";
+import type { CalendarDate } from "../time/calendar.js";
 import type { BotSettings } from "../config.js";
 import type { Audience, Chat } from "../roles/audience.js";
 import type { QuietNotes } from "../roles/quiet-notes.js";
@@ -38,6 +39,15 @@ export interface HandlerDeps {
   readonly watches?: PaymentWatches | undefined;
   /** What each group message asked for, to tell its edits apart; without it edits are not answered. */
   readonly versions?: MessageVersions | undefined;
+  /** The staff app's signed CSV links (`export`); undefined without PUBLIC_URL. */
+  readonly exportLinks?: ExportLinks | undefined;
+}
+
+/** Makes the download link of a range's checks, signed for one user and good for 10 minutes. */
+export interface ExportLinks {
+  /** Days covered at most; a longer range's file holds its last days. */
+  readonly maxDays: number;
+  link(request: { userId: string; fromDate: CalendarDate; toDate: CalendarDate; status: SlipStatus | undefined }, now: Date): string;
 }
 
 /**

@@ -30,6 +30,7 @@ import { handleQr } from "./qr.js";
 import { handleHistory } from "./history.js";
 import { handlePaid } from "./paid.js";
 import { handleSummary } from "./summary.js";
+import { handleExport } from "./export.js";
 import { handleBalance } from "./balance.js";
 import { handleContact } from "./contact.js";
 import { handleHelp } from "./help.js";
@@ -54,6 +55,7 @@ const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   qr: handleQr,
   history: handleHistory,
   summary: handleSummary,
+  export: handleExport,
   paid: handlePaid,
   balance: handleBalance,
   contact: handleContact,

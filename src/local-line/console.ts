@@ -40,6 +40,8 @@ export interface ConsoleShop {
   channelSecret: string;
   /** Local mode with the sandbox: a customer pays this shop now (the page's "simulate a payment"). */
   simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
+  /** The shop's staff web app: its page's path and the LINE Login channel the stand-in issues ID tokens for. */
+  staffApp?: { path: string; loginChannelId: string };
 }
 
 export interface ConsoleOptions {
@@ -264,9 +266,23 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       people,
       groups,
       timeZone,
-      shops: shops.map((shop) => ({ id: shop.id, name: shop.name, canSimulatePayment: shop.simulatePayment !== undefined })),
+      shops: shops.map((shop) => ({ id: shop.id, name: shop.name, canSimulatePayment: shop.simulatePayment !== undefined, hasStaffApp: shop.staffApp !== undefined })),
       canSimulatePayment: firstShop.simulatePayment !== undefined,
     });
+  });
+
+  // "Open the staff app": LINE Login as the stand-in plays it, for the persona chosen; the page reads the
+  // token after the # (never sent to a server) and then sends it only in its Authorization header.
+  app.post("/api/staff-app", json, (req, res) => {
+    const body = (typeof req.body === "object" && req.body !== null ? req.body : {}) as { userId?: unknown; shop?: unknown };
+    const shop = shopNamed(body.shop);
+    const person = people.find((p) => p.userId === body.userId);
+    if (shop?.staffApp === undefined || person === undefined) {
+      res.status(404).json({ error: "no staff app for this shop, or not one of the console's people" });
+      return;
+    }
+    const token = platform.issueIdToken(person.userId, shop.staffApp.loginChannelId, { name: person.name });
+    res.json({ url: `${shop.staffApp.path}#id_token=${encodeURIComponent(token)}` });
   });
 
   app.post("/api/simulate-payment", json, async (req, res) => {

@@ -14,6 +14,7 @@ import { isUserId, summarize, validatePushBody, validateReplyBody } from "./vali
 import type { ValidationDetail } from "./validate.js";
 import { newMessageId } from "./webhook-events.js";
 import { RichMenuStore, richMenuRouter } from "./rich-menus.js";
+import { createLoginStandIn } from "./login.js";
 import type { RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu } from "./rich-menus.js";
 
 export type { RichMenu, RichMenuChange, RichMenuImage, RichMenuSwitchStatus, ShownRichMenu } from "./rich-menus.js";
@@ -98,6 +99,8 @@ export interface LinePlatformOptions {
   botInfo?: Partial<BotInfo>;
   /** The webhook URL set in the console, and whether "Use webhook" is on. Default none, off. */
   webhook?: { endpoint: string; active: boolean };
+  /** Who is in which group or room (GET /v2/bot/group/{groupId}/member/{userId}); default nobody. */
+  groupMembers?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface LinePlatformEvents {
@@ -138,6 +141,10 @@ export interface LinePlatform {
   richMenuImage(richMenuId: string, channel?: string): RichMenuImage | undefined;
   /** What a `richmenuswitch` tap does in LINE: links the alias's menu to the user, and reports how it went. */
   switchRichMenu(userId: string, richMenuAliasId: string, channel?: string): RichMenuSwitchStatus;
+  /** LINE Login: an ID token of a user for a LINE Login channel, as `liff.getIDToken()` gives it. */
+  issueIdToken(userId: string, loginChannelId: string, options?: { name?: string; ttlMs?: number }): string;
+  /** Sets who is in a group or room. */
+  setGroupMembers(groupId: string, userIds: readonly string[]): void;
   on<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   off<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   close(): Promise<void>;
@@ -277,6 +284,11 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     res.setHeader("x-line-request-id", newRequestId());
     next();
   });
+
+  // LINE Login's verify endpoint takes a form, and no channel access token.
+  const login = createLoginStandIn(now);
+  app.use(login.router);
+  const groupMembers = new Map<string, Set<string>>(Object.entries(options.groupMembers ?? {}).map(([id, users]) => [id, new Set(users)]));
 
   app.use("/v2", (req, res, next) => {
     const header = req.get("authorization");
@@ -452,6 +464,16 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     res.status(200).json({});
   });
 
+  // 200 with the member's profile, 404 for anyone else (the bot's own channel is not checked: any OA in the group may ask).
+  app.get(["/v2/bot/group/:chatId/member/:userId", "/v2/bot/room/:chatId/member/:userId"], (req, res) => {
+    const { chatId, userId } = req.params as { chatId: string; userId: string };
+    if (groupMembers.get(chatId)?.has(userId) !== true) {
+      res.status(404).json({ message: "Not found" });
+      return;
+    }
+    res.status(200).json({ displayName: userId.slice(0, 8), userId });
+  });
+
   app.get("/v2/bot/info", (req, res) => {
     res.status(200).json(channelOf(req).botInfo);
   });
@@ -558,6 +580,10 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     richMenuFor: (userId, channelName = "default") => channelNamed(channelName).richMenus.shownTo(userId),
     richMenuImage: (richMenuId, channelName = "default") => channelNamed(channelName).richMenus.image(richMenuId),
     switchRichMenu: (userId, richMenuAliasId, channelName = "default") => channelNamed(channelName).richMenus.switchTo(userId, richMenuAliasId),
+    issueIdToken: (userId, loginChannelId, tokenOptions) => login.issueIdToken(userId, loginChannelId, tokenOptions),
+    setGroupMembers(groupId, userIds) {
+      groupMembers.set(groupId, new Set(userIds));
+    },
     setMonthlyQuota(quota) {
       monthlyQuota = quota;
     },

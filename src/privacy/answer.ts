@@ -33,6 +33,7 @@ export const PUBLIC_KINDS = [
 export const STAFF_KINDS = [
   "history",
   "summary",
+  "export_link",
   "balance",
   "paid",
   "qr_card_with_check",

@@ -85,6 +85,12 @@ export const channelAccessToken = text((value) => !/\s/.test(value), "must not c
 /** The slip service's API secret, never quoted; at least 8 characters: the log scrubs known secrets from every line, and a shorter one would match ordinary text. */
 export const slipApiSecret = text((value) => !/\s/.test(value) && value.length >= 8, "must be at least 8 characters, without spaces");
 
+/** The LINE Login (or LINE MINI App) channel of the staff app: its channel id, digits. */
+export const loginChannelId = text((value) => /^\d{6,20}$/.test(value), (value) => `"${value}" is not a LINE Login channel id: copy the digits shown as "Channel ID" on the LINE Login channel's page`);
+
+/** The LIFF app (or MINI App) id of the staff app: the channel id, a dash and a short code. */
+export const liffId = text((value) => /^\d{6,20}-[A-Za-z0-9]{4,32}$/.test(value), (value) => `"${value}" is not a LIFF id: it looks like 1234567890-AbcdEfgh (the LIFF tab of the LINE Login channel)`);
+
 /** A PromptPay id as people write it (spaces, dashes, +66), read into its kind and digits. */
 export const promptPayId = reading(
   parsePromptPayId,

@@ -23,6 +23,8 @@ export const shopSettingsSchema = z.object({
     .optional(),
   /** Absent: the embedded sandbox. */
   slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }).optional(),
+  /** The staff web app's LINE Login channel and LIFF app; absent: the app is off. */
+  login: z.object({ channelId: field.loginChannelId, liffId: field.liffId }).optional(),
   promptPayId: field.promptPayId.optional(),
   staff: z
     .object({ users: field.staffUserIds.default([]), groups: field.staffGroupIds.default([]) })

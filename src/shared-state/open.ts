@@ -9,7 +9,7 @@ import type { EventQueueObserver, QueueItem } from "./event-queue.js";
 import { connectRedis, whenUp } from "./redis.js";
 import { checkRedisServer } from "./server-checks.js";
 import type { RedisFinding } from "./server-checks.js";
-import { redisAccountCache, redisJournal, redisLedger, redisQuietNotes, redisVersions } from "./stores.js";
+import { redisAccountCache, redisJournal, redisLedger, redisOnceMarks, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
@@ -64,6 +64,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
         accountCache: redisAccountCache(redis.commands, namespace),
         versions: redisVersions(redis.commands, namespace),
         scheduleStore: redisScheduleStore(redis.commands, namespace),
+        onceMarks: redisOnceMarks(redis.commands, namespace),
       };
     },
   };

@@ -65,6 +65,21 @@ export function redisJournal(redis: Redis, namespace: string): DeliveryJournal {
   };
 }
 
+/** Marks that something happened once (the chat's export links, used once), remembered for `ttlMs`. */
+export interface OnceMarks {
+  /** True for the first caller with this key within its time; rejects when the marks cannot be reached. */
+  take(key: string, ttlMs: number): Promise<boolean>;
+}
+
+/** Once-marks shared by every instance: whoever sets the key first has it. Redis away: the promise rejects (fail closed). */
+export function redisOnceMarks(redis: Redis, namespace: string): OnceMarks {
+  return {
+    async take(key, ttlMs) {
+      return (await redis.set(`${namespace}once:${key}`, "1", "PX", Math.max(1, Math.ceil(ttlMs)), "NX")) === "OK";
+    },
+  };
+}
+
 /** The customer note's once-in-12-hours rule, across instances: whoever sets the key sends the note. */
 export function redisQuietNotes(redis: Redis, namespace: string, periodMs: number = NOTE_PERIOD_MS): QuietNotes {
   return {

@@ -1,7 +1,7 @@
 // One shop as the bot runs it: its id and webhook path, its LINE channel and slip service account, what its
 // handlers need (PromptPay id, staff, language, time zone), its opt-in pushes. Made from the environment
 // (one shop, on /webhook), from a shops file (many, each on /webhook/<id>), or by local mode (the demo shops).
-import type { BotSettings } from "../config.js";
+import type { BotSettings, StaffLogin } from "../config.js";
 import type { ShopSettings } from "../settings/shop.js";
 
 export interface ShopConfig {
@@ -19,6 +19,8 @@ export interface ShopConfig {
   readonly alerts: ShopAlerts;
   readonly accountCacheSeconds: number;
   readonly markAsRead: boolean;
+  /** The staff web app's login (`/app/`); absent: the app is off for this shop. */
+  readonly login?: StaffLogin | undefined;
 }
 
 export interface ShopAlerts {
@@ -61,6 +63,7 @@ export function shopConfigOf(
     }),
     accountCacheSeconds: settings.accountCacheSeconds,
     markAsRead: settings.markAsRead,
+    login: settings.login === undefined ? undefined : Object.freeze({ ...settings.login }),
   });
 }
 

@@ -34,6 +34,10 @@ const phone = { type: "phone", digits: "0812345678" } as const;
 
 describe("the README's examples", () => {
   it.each<[string, Command]>([
+    ["export yesterday", { kind: "export", lang: "en", request: { range: { kind: "yesterday" } } }],
+    ["export 7d fraud", { kind: "export", lang: "en", request: { range: { kind: "days", days: 7 }, status: "fraud" } }],
+    ["ส่งออก เดือนนี้", { kind: "export", lang: "th", request: { range: { kind: "month" } } }],
+    ["ส่งออก 1/11 ถึง 15/11", { kind: "export", lang: "th", request: { range: { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 15) } } }],
     ["qr 0812345678 150", { kind: "qr", lang: "en", id: phone, amount: 15000 }],
     ["qr 081-234-5678 1,500.50", { kind: "qr", lang: "en", id: phone, amount: 150050 }],
     ["qr 150", { kind: "qr", lang: "en", amount: 15000 }],

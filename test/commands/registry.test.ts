@@ -34,8 +34,8 @@ describe("COMMANDS", () => {
     }
   });
 
-  it("marks history, summary, paid and balance as staff-only, and only id as acted on alone in a customer group", () => {
-    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "summary", "paid", "balance"]);
+  it("marks history, summary, export, paid and balance as staff-only, and only id as acted on alone in a customer group", () => {
+    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].audience === "staff")).toEqual(["history", "summary", "export", "paid", "balance"]);
     expect(COMMAND_NAMES.filter((name) => COMMANDS[name].bareInCustomerGroup)).toEqual(["id"]);
   });
 
@@ -52,6 +52,7 @@ describe("COMMANDS", () => {
       en: ["summary", "sales"],
       th: ["ยอด", "ยอดขาย", "ยอดโอน", "ยอดโอนเข้า", "ยอดรวม", "ยอดทั้งหมด", "รายรับ", "ปิดยอด", "รายงาน", "สรุป", "สรุปยอด"],
     });
+    expect(COMMANDS.export.words).toEqual({ en: ["export", "csv"], th: ["ส่งออก", "ส่งออกไฟล์"] });
     expect(COMMANDS.paid.words).toEqual({
       en: ["paid", "received"],
       th: [

@@ -27,6 +27,7 @@ const paid = (amount: number, range?: Extract<Command, { kind: "paid" }>["reques
   lang: "th",
   request: range === undefined ? { amount } : { amount, range },
 });
+const exportOf = (range: Extract<Command, { kind: "export" }>["request"]["range"]): Command => ({ kind: "export", lang: "th", request: { range } });
 const balance: Command = { kind: "balance", lang: "th" };
 const contact: Command = { kind: "contact", lang: "th" };
 const help: Command = { kind: "help", lang: "th" };
@@ -89,6 +90,12 @@ const TABLE: readonly (readonly [string, Command])[] = [
   ["ประวัติ 15/11 ถึง 1/11", history({ by: "range", range: days(day(2026, 11, 1), day(2026, 11, 15)), page: 1 })],
   ["ประวัติ 28/12 ถึง 3/1", history({ by: "range", range: days(day(2025, 12, 28), day(2026, 1, 3)), page: 1 })],
   ["ประวัติเมื่อวานซืน", history({ by: "range", range: oneDay(2026, 11, 20), page: 1 })],
+  // export: a CSV link of a range
+  ["ส่งออก", exportOf(today)],
+  ["ส่งออก เมื่อวาน", exportOf(yesterday)],
+  ["ส่งออกเดือนนี้", exportOf({ kind: "month" })],
+  ["ส่งออก 1/11 ถึง 15/11", exportOf(days(day(2026, 11, 1), day(2026, 11, 15)))],
+  ["ขอส่งออกไฟล์เดือนที่แล้ว", exportOf({ kind: "lastmonth" })],
   // summary: ยอด is money, so it is the day's takings
   ["ยอด", summary(today)],
   ["ยอดวันนี้", summary(today)],

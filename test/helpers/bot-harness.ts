@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { startDeployment } from "../../src/app/deployment.js";
 import type { Deployment } from "../../src/app/deployment.js";
-import type { BotSettings } from "../../src/config.js";
+import type { BotSettings, StaffLogin } from "../../src/config.js";
 import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
 import type { OutboxOptions } from "../../src/line/outbox.js";
 import type { StaffLists } from "../../src/roles/audience.js";
@@ -58,6 +58,14 @@ export interface BotHarnessOptions {
   markAsRead?: boolean;
   /** Keep each sender's rich menu in line with the staff list, as the bot does. Default off. */
   keepMenuLinks?: boolean;
+  /** The staff web app's LINE Login channel (the stand-in plays LINE Login). Default off. */
+  login?: StaffLogin;
+  /** The LINE stand-in's clock (its ID tokens' times, reply tokens' expiry); default the real one. */
+  lineNow?: () => number;
+  /** PUBLIC_URL (the chat's `export` links are made on it). Default unset. */
+  publicUrl?: string;
+  /** Who is in which group, as the stand-in tells the group member endpoint. */
+  groupMembers?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface BotHarness {
@@ -124,6 +132,8 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
 
     const platform = await startLinePlatform({
       channelAccessToken: accessToken,
+      ...(options.groupMembers === undefined ? {} : { groupMembers: options.groupMembers }),
+      ...(options.lineNow === undefined ? {} : { now: options.lineNow }),
       ...(options.replyTokenTtlMs === undefined ? {} : { replyTokenTtlMs: options.replyTokenTtlMs }),
     });
     closers.push(() => platform.close());
@@ -153,6 +163,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       }),
       accountCacheSeconds: 0,
       markAsRead: options.markAsRead ?? false,
+      login: options.login,
     });
     // The one composition root, as production and local mode start it.
     const deployment = await startDeployment({
@@ -173,6 +184,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       outboxOptions: { backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.outbox },
       menuRecheckMs: 0,
       keepMenuLinks: options.keepMenuLinks === true,
+      publicUrl: options.publicUrl,
     });
     closers.push(async () => {
       await deployment.shutdown();

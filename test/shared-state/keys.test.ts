@@ -102,6 +102,9 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
     expect(await shop.versions.record("325708", 3_000, "none")).toBe("changed");
     expect(await shop.versions.record("325708", 2_000, 'run:{"kind":"qr","amount":99900}')).toBe("older");
     expect(await shop.versions.record("325708", 4_000, 'run:{"kind":"qr","amount":15000}')).toBe("same");
+    // The staff app's export link, used once across instances, remembered no longer than it was good.
+    expect(await shop.onceMarks.take("export-link:n0nce", 10 * 60_000)).toBe(true);
+    expect(await shop.onceMarks.take("export-link:n0nce", 10 * 60_000)).toBe(false);
     const schedules = shop.scheduleStore;
     expect(await schedules.once("daily-summary:2026-11-24", 2 * DAY_MS)).toBe(true);
     const now = Date.now();
@@ -126,6 +129,7 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
     // What lives longest: the ledger and the journal, a day (LINE redelivers for about 20 minutes).
     const longest = Math.max(...[...keys].filter(([key]) => !bookkeeping.test(key)).map(([, ttl]) => ttl));
     expect(longest).toBeLessThanOrEqual(2 * DAY_MS);
+    expect(keys.get(`${SHOP}once:export-link:n0nce`)).toBeLessThanOrEqual(10 * 60_000);
     expect(keys.get(`${SHOP}schedule:watches`)).toBeGreaterThan(30 * 60_000);
     expect(keys.get(`${SHOP}schedule:watches`)).toBeLessThanOrEqual(30 * 60_000 + 3_600_000);
   });

@@ -52,6 +52,13 @@ describe("the shops file", () => {
     expect(b).toMatchObject({ id: "noodle", webhookPath: "/webhook/noodle", settings: { defaultLang: "th", timeZone: "Asia/Bangkok", promptPayId: undefined }, alerts: { watchMinutes: undefined } });
   });
 
+  it("reads a shop's staff app login, and names a wrong one", () => {
+    const withLogin = parseShopsFile(file([{ ...cafe, login: { channelId: "1650000001", liffId: "1650000001-AbCdEfGh" } }, noodle]), ENV);
+    expect(withLogin.ok && withLogin.shops.map((shop) => shop.login)).toEqual([{ channelId: "1650000001", liffId: "1650000001-AbCdEfGh" }, undefined]);
+    const wrong = parseShopsFile(file([{ ...cafe, login: { channelId: "1650000001" } }]), ENV);
+    expect(wrong).toEqual({ ok: false, problems: ['shops[0] "cafe": login.liffId: is missing'] });
+  });
+
   it("takes a shop's previous channel secret during a rotation, and checks it like the current one without quoting it", () => {
     const rotating = { ...noodle, line: { ...noodle.line, previousChannelSecret: "${NOODLE_OLD_SECRET}" } };
     const read = parseShopsFile(file([rotating]), { ...ENV, NOODLE_OLD_SECRET: SECRET_A });

@@ -243,6 +243,9 @@
   // ---------------------------------------------------------------- who and where
 
   function fillChats() {
+    // "Open the staff app" only for a shop that has one.
+    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    $("open-staff-app").hidden = !(shop && shop.hasStaffApp);
     const where = $("where");
     const previous = where.value;
     where.textContent = "";
@@ -369,6 +372,13 @@
     });
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
     $("join-group").addEventListener("click", () => void post("/api/member-joined", { userId: state.me, chatId: state.chatId }));
+    // The staff web app as this persona: the stand-in logs them in (as LINE Login would) and the app opens.
+    $("open-staff-app").addEventListener("click", () => {
+      void post("/api/staff-app", { userId: state.me }).then((answer) => {
+        if (answer.url) window.open(answer.url, "_blank", "noopener");
+        else addLocalNotice(answer.error || "The staff app is off for this shop.");
+      });
+    });
     // With the embedded sandbox: a customer's transfer lands in the shop's history, for "has it arrived?".
     $("pay-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -1,0 +1,28 @@
+// export: a link on PUBLIC_URL that downloads a range's checks as CSV from the staff app, signed for the one
+// who asked, good once and for 10 minutes. Without PUBLIC_URL, what to set.
+import { resolveRange } from "../commands/range.js";
+import type { Command } from "../commands/types.js";
+import { renderExport } from "../render/export.js";
+import { addCalendarDays, calendarDaysBetween } from "../time/calendar.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+
+export async function handleExport(command: Extract<Command, { kind: "export" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  const { lang } = command;
+  const links = deps.exportLinks;
+  if (links === undefined) {
+    deps.log.warn("export asked, but PUBLIC_URL is not set: no download link can be made");
+    await ctx.send(renderExport({ kind: "no_public_url", lang }));
+    return { command: "export", outcome: "answered" };
+  }
+  if (ctx.userId === undefined) {
+    await ctx.send(renderExport({ kind: "no_user", lang }));
+    return { command: "export", outcome: "answered" };
+  }
+  const { range, status } = command.request;
+  const resolved = resolveRange(range, ctx.now, deps.settings.timeZone);
+  const days = calendarDaysBetween(resolved.fromDate, resolved.toDate) + 1;
+  const coveredFrom = days > links.maxDays ? addCalendarDays(resolved.toDate, -(links.maxDays - 1)) : resolved.fromDate;
+  const url = links.link({ userId: ctx.userId, fromDate: coveredFrom, toDate: resolved.toDate, status }, ctx.now);
+  await ctx.send(renderExport({ kind: "link", lang, range, url, coveredFrom, coveredTo: resolved.toDate, askedFrom: resolved.fromDate }));
+  return { command: "export", outcome: "answered" };
+}

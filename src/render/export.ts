@@ -1,0 +1,30 @@
+// The chat's `export`: the download link of a range's checks (a staff answer: the link opens the shop's data),
+// or what to set when the deployment has no public address.
+import { commandWord } from "../commands/registry.js";
+import type { Lang, RangeSpec } from "../commands/types.js";
+import type { CalendarDate } from "../time/calendar.js";
+import { staffAnswer } from "../privacy/answer.js";
+import type { StaffAnswer } from "../privacy/answer.js";
+import { renderAskInPrivate } from "./errors.js";
+import { formatDateRange } from "./format.js";
+import { textMessage } from "./messages.js";
+import { rangeLine, texts } from "./text.js";
+
+export type ExportView =
+  | { kind: "link"; lang: Lang; range: RangeSpec; url: string; coveredFrom: CalendarDate; coveredTo: CalendarDate; askedFrom: CalendarDate }
+  | { kind: "no_public_url"; lang: Lang }
+  | { kind: "no_user"; lang: Lang };
+
+export function renderExport(view: ExportView): StaffAnswer {
+  const t = texts(view.lang);
+  let text: string;
+  if (view.kind === "no_public_url") text = t.exportNeedsPublicUrl;
+  else if (view.kind === "no_user") text = t.exportNoUser(commandWord("export", view.lang));
+  else {
+    const cut = view.askedFrom.year !== view.coveredFrom.year || view.askedFrom.month !== view.coveredFrom.month || view.askedFrom.day !== view.coveredFrom.day;
+    text = t.exportReady(rangeLine(view.range, view.askedFrom, view.coveredTo, view.lang));
+    if (cut) text = `${text}\n${t.exportDaysCut(formatDateRange(view.coveredFrom, view.coveredTo, view.lang))}`;
+    text = `${text}\n${view.url}`;
+  }
+  return staffAnswer("export_link", [textMessage(text)], renderAskInPrivate(view.lang));
+}

@@ -1,0 +1,208 @@
+// The staff web app as `npm start` runs it (local mode: the LINE stand-in plays LINE Login), driven in headless
+// Chromium from the chat console's "Open the staff app": a staff persona filters, searches a reference, taps a
+// check and exports, and every CSV row is compared with the sandbox's own history; a customer persona gets the
+// 403 page; another shop's login gets 401; the chat's export link downloads once.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
+import { freePort } from "../helpers/free-port.js";
+import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
+import type { ConsolePage } from "../local-line/console-driver.js";
+
+const START_TIMEOUT_MS = 60_000;
+const WAIT = { timeout: 20_000 } as const;
+
+interface RawItem {
+  status: string | null;
+  amount: number | null;
+  transRef: string | null;
+  createdAt: string | null;
+  transDate: string | null;
+  senderName: string | null;
+  receiverName: string | null;
+  source: string | null;
+}
+
+let product: EntryProcess | undefined;
+let baseUrl = "";
+let sandboxUrl = "";
+let ui: ConsolePage | undefined;
+
+/** The sandbox's own history of Bangkok days, every page, newest first. */
+async function sandboxHistory(from: string, to: string, extra: Record<string, string> = {}): Promise<RawItem[]> {
+  const items: RawItem[] = [];
+  for (let page = 1; ; page += 1) {
+    const query = new URLSearchParams({ from: `${from}T00:00:00.000+07:00`, to: `${to}T23:59:59.999+07:00`, limit: "100", page: String(page), ...extra });
+    const res = await fetch(`${sandboxUrl}/api/slip-history?${query.toString()}`, { headers: { authorization: `Bearer ${DEMO_SECRETS.shop}` } });
+    const body = (await res.json()) as { data: { items: RawItem[]; pagination: { pages: number } } };
+    items.push(...body.data.items);
+    if (page >= body.data.pagination.pages) return items;
+  }
+}
+
+/** Opens the staff app from the console as the persona chosen, on a phone-sized screen. */
+async function openApp(): Promise<Page> {
+  const c = ui!;
+  const [app] = await Promise.all([c.page.context().waitForEvent("page"), c.page.locator("#open-staff-app").click()]);
+  await app.setViewportSize({ width: 390, height: 844 });
+  await app.waitForLoadState("domcontentloaded");
+  return app;
+}
+
+/** Reads a CSV line (RFC 4180 quoting). */
+function cells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += ch;
+  }
+  out.push(cell);
+  return out;
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
+  const port = await freePort();
+  // `npm start` with nothing configured but PUBLIC_URL (this machine), so that the chat's export makes links.
+  product = startEntry("src/main.ts", { PORT: String(port), SANDBOX_DB: ":memory:", PUBLIC_URL: `http://127.0.0.1:${port}` });
+  const [, url] = await product.waitFor(/slipline is running\. Open (http:\/\/127\.0\.0\.1:\d+)\/ to chat with the bot\./, START_TIMEOUT_MS);
+  baseUrl = url ?? "";
+  const [, sandbox] = await product.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)[^"]*"[^\n]*embedded sandbox/, 5_000);
+  sandboxUrl = sandbox ?? "";
+  ui = await openConsole(`${baseUrl}/`, { width: 1200, height: 1200 });
+}, START_TIMEOUT_MS + 30_000);
+
+afterAll(async () => {
+  try {
+    await ui?.close();
+  } finally {
+    await product?.stop();
+  }
+}, 30_000);
+
+describe("the staff app in a browser", { timeout: 120_000 }, () => {
+  it("a staff persona filters, searches a reference, taps a check and exports every row of the service's history", async () => {
+    await ui!.chooseWho("Somchai (staff)");
+    const app = await openApp();
+    // The token came after the #, and is gone from the address once read.
+    await app.locator("#controls").waitFor({ state: "visible", ...WAIT });
+    expect(app.url()).not.toContain("id_token");
+
+    await app.locator("button[data-range=days7]").click();
+    await app.locator("#items li").first().waitFor(WAIT);
+    const days = await app.evaluate(() => {
+      const at = (d: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(new Date(Date.now() + d * 86_400_000));
+      return [at(-6), at(0)];
+    });
+    const [from = "", to = ""] = days;
+
+    // Status filter: every row shown is a fraud, as many as the service has.
+    await app.locator("#status").selectOption("fraud");
+    const frauds = await sandboxHistory(from, to, { status: "fraud" });
+    await app.locator("#page-info").filter({ hasText: `${Math.max(1, Math.ceil(frauds.length / 20))}` }).waitFor(WAIT);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(Math.min(20, frauds.length));
+    const badges = await app.locator("#items .badge").allTextContents();
+    expect(new Set(badges)).toEqual(new Set(["ปลอม"]));
+
+    // Search one reference: one row, whose details show it.
+    await app.locator("#status").selectOption("");
+    const all = await sandboxHistory(from, to);
+    const target = all[3];
+    await app.locator("#q").fill(target?.transRef ?? "");
+    await app.locator("#search-form button").click();
+    await app.locator(`#items li[data-ref="${target?.transRef ?? ""}"]`).waitFor(WAIT);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(1);
+    await app.locator("#items li").first().click();
+    await expect.poll(() => app.locator("#details").evaluate((d) => (d as unknown as { open: boolean }).open), WAIT).toBe(true);
+    expect(await app.locator("#detail-list").textContent()).toContain(target?.transRef ?? "");
+    await app.locator("#details button").click();
+
+    // Export the 7 days, no search: every row is the service's.
+    await app.locator("#q").fill("");
+    await app.locator("#search-form button").click();
+    await app.locator("#items li").nth(1).waitFor(WAIT);
+    const [download] = await Promise.all([app.waitForEvent("download", WAIT), app.locator("#export").click()]);
+    expect(download.suggestedFilename()).toBe(`slipline-cafe-${from}-${to}.csv`);
+    const bytes = await readFile((await download.path()) ?? "");
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString("utf8").split("\r\n").filter((l) => l !== "");
+    const header = cells(lines[0] ?? "");
+    const rows: Record<string, string>[] = lines.slice(1).map((line) => Object.fromEntries(cells(line).map((value, i): [string, string] => [header[i] ?? "", value])));
+    // Read after the download: the sandbox's day goes on, so it may hold checks made since.
+    const service = await sandboxHistory(from, to);
+    const newest = rows[0]?.["createdAt"] ?? "";
+    const expected = service.filter((item) => (item.createdAt ?? "") <= newest);
+    expect(rows).toHaveLength(expected.length);
+    rows.forEach((row, i) => {
+      const item = expected[i];
+      expect([row["transRef"], row["status"], row["amount"], row["createdAt"], row["transDate"], row["senderName"], row["receiverName"], row["source"]]).toEqual([
+        item?.transRef ?? "",
+        item?.status ?? "",
+        item?.amount === null || item?.amount === undefined ? "" : String(item.amount),
+        item?.createdAt ?? "",
+        item?.transDate ?? "",
+        item?.senderName ?? "",
+        item?.receiverName ?? "",
+        item?.source ?? "",
+      ]);
+    });
+    await app.screenshot({ path: "test-output/e2e/staff-app.png", fullPage: true });
+    await app.close();
+  });
+
+  it("a customer persona gets the 403 page that says how the owner adds them", async () => {
+    await ui!.chooseWho("Customer Nok");
+    const app = await openApp();
+    const notice = app.locator("#notice.error");
+    await notice.waitFor(WAIT);
+    const text = (await notice.textContent()) ?? "";
+    expect(text).toContain("staff");
+    expect(text).toMatch(/U[0-9a-f]{32}/);
+    expect(await app.locator("#controls").isVisible()).toBe(false);
+    await app.close();
+  });
+
+  it("another shop's login is refused with 401", async () => {
+    // The second shop's LINE Login token, opened on the coffee shop's app.
+    const answer = (await (await fetch(`${baseUrl}/api/staff-app`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ shop: "second", userId: "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e" }) })).json()) as { url: string };
+    const token = answer.url.split("#id_token=")[1] ?? "";
+    const res = await fetch(`${baseUrl}/app/cafe/api/history`, { headers: { authorization: `Bearer ${decodeURIComponent(token)}` } });
+    expect(res.status).toBe(401);
+    const page = await ui!.page.context().newPage();
+    await page.goto(`${baseUrl}/app/cafe/#id_token=${token}`);
+    await page.locator("#notice.error").waitFor(WAIT);
+    expect(await page.locator("#notice").textContent()).toContain("not for this shop");
+    await page.close();
+  });
+
+  it("the chat's export link downloads once", async () => {
+    const c = ui!;
+    await c.chooseWho("Somchai (staff)");
+    await c.chooseChat("1:1");
+    await c.send("ส่งออก เมื่อวาน");
+    const reply = await c.waitForBotMessage("export.csv?link=", { timeoutMs: 20_000 });
+    // The signature is 43 characters (SHA-256); the message's text runs on into the time it arrived.
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/app\/cafe\/api\/export\.csv\?link=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43})/.exec((await reply.textContent()) ?? "")?.[1] ?? "";
+    expect(link).not.toBe("");
+    const first = await c.page.request.get(link);
+    expect(first.status()).toBe(200);
+    expect(first.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    const again = await c.page.request.get(link);
+    expect(again.status()).toBe(410);
+  });
+});

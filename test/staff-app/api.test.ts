@@ -1,0 +1,286 @@
+// The staff app's data API over real processes: the bot (the one composition root), the sandbox as the slip
+// service and the LINE stand-in playing LINE Login and group membership. Expected values come from the
+// sandbox's own history, read straight from its API.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBotHarness } from "../helpers/bot-harness.js";
+import type { BotHarness } from "../helpers/bot-harness.js";
+import { signExportLink } from "../../src/staff-app/export-link.js";
+
+const LOGIN = { channelId: "1650000001", liffId: "1650000001-AbCdEfGh" } as const;
+const STAFF = "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b";
+const GROUP_MEMBER = "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e";
+const CUSTOMER = "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f";
+const STAFF_GROUP = "C1d4b3f0a6e5c7d9e1f2a3b4c5d6e7f80";
+/** 13:00 in Bangkok on 2026-11-20: the demo data is made up to this instant. */
+const START = Date.parse("2026-11-20T06:00:00Z");
+
+interface RawItem {
+  status: string | null;
+  amount: number | null;
+  transRef: string | null;
+  createdAt: string | null;
+  transDate: string | null;
+  senderName: string | null;
+  source: string | null;
+}
+
+let bot: BotHarness;
+let clock = START;
+
+/** The sandbox's own history of a range, every page, newest first (Bangkok days, as the app reads them). */
+async function sandboxHistory(from: string, to: string, extra: Record<string, string> = {}): Promise<RawItem[]> {
+  const items: RawItem[] = [];
+  for (let page = 1; ; page += 1) {
+    const query = new URLSearchParams({ from: `${from}T00:00:00.000+07:00`, to: `${to}T23:59:59.999+07:00`, limit: "100", page: String(page), ...extra });
+    const res = await fetch(`${bot.slipUrl}/api/slip-history?${query.toString()}`, { headers: { authorization: `Bearer ${bot.apiSecret}` } });
+    const body = (await res.json()) as { data: { items: RawItem[]; pagination: { pages: number } } };
+    items.push(...body.data.items);
+    if (page >= body.data.pagination.pages) return items;
+  }
+}
+
+const get = (path: string, token: string | undefined): Promise<Response> =>
+  fetch(`${bot.url}${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+
+const tokenOf = (userId: string, ttlMs?: number): string => bot.platform.issueIdToken(userId, LOGIN.channelId, ttlMs === undefined ? {} : { ttlMs });
+
+beforeAll(async () => {
+  bot = await startBotHarness({
+    now: () => new Date(clock),
+    // The tokens' times on the same clock as the bot's, whatever the machine's date.
+    lineNow: () => clock,
+    login: LOGIN,
+    settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP]) },
+    groupMembers: { [STAFF_GROUP]: [GROUP_MEMBER] },
+  });
+});
+afterAll(async () => {
+  await bot.close();
+});
+
+describe("who may use the staff app", () => {
+  it("answers a listed staff user, privately", async () => {
+    const res = await get("/app/api/history?from=2026-11-19&to=2026-11-19&limit=5", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(res.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    const body = (await res.json()) as { items: RawItem[]; pagination: { page: number; limit: number; total: number; pages: number } };
+    const expected = await sandboxHistory("2026-11-19", "2026-11-19");
+    expect(body.pagination).toEqual({ page: 1, limit: 5, total: expected.length, pages: Math.ceil(expected.length / 5) });
+    expect(body.items.map((i) => i.transRef)).toEqual(expected.slice(0, 5).map((i) => i.transRef));
+  });
+
+  it("answers a member of a listed staff group (asked of LINE)", async () => {
+    const res = await get("/app/api/history?limit=1", tokenOf(GROUP_MEMBER));
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a customer with 403, saying why and how the owner adds them", async () => {
+    const res = await get("/app/api/history", tokenOf(CUSTOMER));
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { error: string; message: string; userId: string };
+    expect(body.error).toBe("not_staff");
+    expect(body.userId).toBe(CUSTOMER);
+    expect(body.message).toMatch(/staff list/);
+    expect(body.message).toMatch(/staff group/);
+  });
+
+  it.each([
+    ["no token", undefined, "invalid_token"],
+    ["a malformed token", "not-a-token", "invalid_token"],
+    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token"],
+    ["an expired token", "expired", "token_expired"],
+    ["another channel's token", "foreign", "invalid_token"],
+  ])("refuses %s with 401", async (_what, given, error) => {
+    const token = given === "expired" ? tokenOf(STAFF, -60_000) : given === "foreign" ? bot.platform.issueIdToken(STAFF, "1650009999") : given;
+    const res = await get("/app/api/history", token);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(((await res.json()) as { error: string }).error).toBe(error);
+  });
+
+  it("keeps tokens and names out of its logs", async () => {
+    const token = tokenOf(STAFF);
+    await get("/app/api/history?q=%E0%B8%AA%E0%B8%A1%E0%B8%8A%E0%B8%B2%E0%B8%A2", token);
+    const text = JSON.stringify(bot.logs.entries());
+    expect(text).not.toContain(token);
+    expect(text).not.toContain("สมชาย");
+  });
+});
+
+describe("bad input is a 400 naming the parameter", () => {
+  it.each([
+    ["a reversed range", "from=2026-11-20&to=2026-11-10", "from"],
+    ["a 400-day range", "from=2025-10-01&to=2026-11-05", "to"],
+    ["an unknown status", "status=paid", "status"],
+    ["page 0", "page=0", "page"],
+    ["limit 1000", "limit=1000", "limit"],
+    ["a q of 10 KB", `q=${"a".repeat(10_240)}`, "q"],
+    ["a date that is not one", "from=2026-02-30", "from"],
+    ["a parameter it does not take", "user=U123", "user"],
+    ["a parameter given twice", "status=valid&status=fraud", "status"],
+  ])("%s", async (_what, query, parameter) => {
+    const res = await get(`/app/api/history?${query}`, tokenOf(STAFF));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; parameter: string; message: string };
+    expect(body.parameter).toBe(parameter);
+    expect(body.message).toContain(parameter);
+  });
+
+  it("takes a range of 366 days", async () => {
+    const res = await get("/app/api/history?from=2025-11-19&to=2026-11-20&limit=1", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("history, summary and export agree with the service", () => {
+  it("filters by status and channel and searches a reference and a payer", async () => {
+    const all = await sandboxHistory("2026-11-18", "2026-11-20");
+    const token = tokenOf(STAFF);
+    const fraud = (await (await get("/app/api/history?from=2026-11-18&to=2026-11-20&status=fraud&limit=100", token)).json()) as { items: RawItem[] };
+    expect(fraud.items.map((i) => i.transRef)).toEqual(all.filter((i) => i.status === "fraud").map((i) => i.transRef));
+
+    const source = all.find((i) => i.source !== null)?.source ?? "";
+    const bySource = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&source=${source}&limit=100`, token)).json()) as { items: RawItem[]; pagination: { total: number } };
+    expect(bySource.pagination.total).toBe(all.filter((i) => i.source === source).length);
+
+    const target = all[7];
+    const byRef = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&q=${target?.transRef ?? ""}`, token)).json()) as { items: RawItem[] };
+    expect(byRef.items.map((i) => i.transRef)).toEqual([target?.transRef]);
+
+    const name = target?.senderName ?? "";
+    const byName = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&limit=100&q=${encodeURIComponent(name)}`, token)).json()) as { pagination: { total: number } };
+    expect(byName.pagination.total).toBe(all.filter((i) => i.senderName?.includes(name) === true).length);
+  });
+
+  it("sums a range as the service's checks add up", async () => {
+    const all = await sandboxHistory("2026-11-01", "2026-11-20");
+    const res = await get("/app/api/summary?from=2026-11-01&to=2026-11-20", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { count: number; validCount: number; validSatang: number; chart: { per: string; bars: unknown[] }; cut: { days: boolean; checks: boolean } };
+    const valid = all.filter((i) => i.status === "valid");
+    expect(body.count).toBe(all.length);
+    expect(body.validCount).toBe(valid.length);
+    expect(body.validSatang).toBe(valid.reduce((sum, i) => sum + Math.round((i.amount ?? 0) * 100), 0));
+    expect(body.chart.per).toBe("day");
+    expect(body.chart.bars).toHaveLength(20);
+    expect(body.cut).toEqual({ days: false, checks: false });
+  });
+
+  it("exports every check of the range as a CSV row, with a BOM and Bangkok times", async () => {
+    const all = await sandboxHistory("2026-11-15", "2026-11-20");
+    const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.headers.get("x-export-cut")).toBe("none");
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString("utf8").split("\r\n").filter((l) => l !== "");
+    expect(lines[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
+    expect(lines).toHaveLength(all.length + 1);
+    const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
+    all.forEach((item, i) => {
+      const cells = (lines[i + 1] ?? "").split(",");
+      expect(cells.slice(0, 7)).toEqual([item.createdAt ?? "", bangkok(item.createdAt), item.transDate ?? "", bangkok(item.transDate), item.status ?? "", item.amount === null ? "" : String(item.amount), item.transRef ?? ""]);
+    });
+  });
+
+  it("cuts an export to the last 31 days and says so", async () => {
+    const res = await get("/app/api/export.csv?from=2026-09-01&to=2026-11-20&status=fraud", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-export-cut")).toBe("days");
+    expect(res.headers.get("x-export-covered")).toBe("2026-10-21..2026-11-20");
+    const expected = await sandboxHistory("2026-10-21", "2026-11-20", { status: "fraud" });
+    const text = await res.text();
+    expect(text.split("\r\n").filter((l) => l !== "")).toHaveLength(expected.length + 1);
+  });
+});
+
+describe("the chat's export link", () => {
+  const link = (userId: string): string => signExportLink({ shopId: "default", userId, fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 } }, bot.channelSecret, clock);
+
+  it("downloads once for its user, then is refused", async () => {
+    const token = link(STAFF);
+    const first = await get(`/app/api/export.csv?link=${token}`, undefined);
+    expect(first.status).toBe(200);
+    const expected = await sandboxHistory("2026-11-20", "2026-11-20");
+    expect((await first.text()).split("\r\n").filter((l) => l !== "")).toHaveLength(expected.length + 1);
+    const again = await get(`/app/api/export.csv?link=${token}`, undefined);
+    expect(again.status).toBe(410);
+  });
+
+  it("is refused when altered, made for someone who is not staff, or older than 10 minutes", async () => {
+    const token = link(STAFF);
+    const [body = "", signature = ""] = token.split(".");
+    const grant = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<string, unknown>;
+    const altered = `${Buffer.from(JSON.stringify({ ...grant, from: "2026-01-01" })).toString("base64url")}.${signature}`;
+    expect((await get(`/app/api/export.csv?link=${altered}`, undefined)).status).toBe(403);
+    expect((await get(`/app/api/export.csv?link=${link(CUSTOMER)}`, undefined)).status).toBe(403);
+    const old = link(STAFF);
+    clock += 10 * 60_000 + 1;
+    try {
+      const res = await get(`/app/api/export.csv?link=${old}`, undefined);
+      expect(res.status).toBe(410);
+      expect(((await res.json()) as { error: string }).error).toBe("link_expired");
+    } finally {
+      clock = START;
+    }
+  });
+});
+
+describe("the app's export as a link (for LINE's in-app browser)", () => {
+  it("gives staff a one-time link with the filters, which downloads the same rows", async () => {
+    const all = await sandboxHistory("2026-11-18", "2026-11-20");
+    const ref = all[5]?.transRef ?? "";
+    const res = await get(`/app/api/export-link?from=2026-11-18&to=2026-11-20&q=${ref}`, tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const { url } = (await res.json()) as { url: string };
+    expect(url).toMatch(/^\/app\/api\/export\.csv\?link=/);
+    const csv = await get(url, undefined);
+    expect(csv.status).toBe(200);
+    const rows = (await csv.text()).split("\r\n").filter((l) => l !== "");
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain(ref);
+    expect((await get(url, undefined)).status).toBe(410);
+  });
+
+  it("gives a customer none", async () => {
+    expect((await get("/app/api/export-link", tokenOf(CUSTOMER))).status).toBe(403);
+  });
+});
+
+describe("the rate limit", () => {
+  it("answers one user 429 past 120 requests a minute, and others still", async () => {
+    const token = tokenOf(GROUP_MEMBER);
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i += 1) statuses.push((await get("/app/api/history?limit=1", token)).status);
+    expect(statuses.slice(0, 100).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await get("/app/api/history?limit=1", tokenOf(STAFF))).status).toBe(200);
+  });
+});
+
+describe("the page", () => {
+  it("is served without inline scripts, in the shop's language", async () => {
+    const res = await fetch(`${bot.url}/app/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = await res.text();
+    expect(html).toContain('lang="th"');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it("says what to set when the shop has no LINE Login channel", async () => {
+    const off = await startBotHarness({});
+    try {
+      const res = await fetch(`${off.url}/app/`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain("LINE_LOGIN_CHANNEL_ID");
+    } finally {
+      await off.close();
+    }
+  });
+});
