@@ -12,7 +12,8 @@ import { createSlipClient } from "../slip/client.js";
 import { buildMenus } from "./build.js";
 import { describeLineError, installMenus, removeMenus } from "./install.js";
 import type { RichMenuClients } from "./install.js";
-import { MENU_ALIASES, MENU_KINDS, richMenuRequest } from "./menus.js";
+import { liffUrl, MENU_ALIASES, MENU_KINDS, richMenuRequest } from "./menus.js";
+import type { MenuOptions } from "./menus.js";
 
 const USAGE =
   "usage: npm run rich-menu -- install [--shop-name NAME] [--shop ID | --all-shops] | remove [--shop ID | --all-shops] | preview <dir> [--shop-name NAME]";
@@ -80,7 +81,7 @@ async function run(task: Task, config: Config): Promise<void> {
   if (task.kind === "preview") {
     const dir = resolve(task.dir);
     const shopName = await shopNameOf(task, config.slip);
-    const { designs, images } = await buildMenus(shopName);
+    const { designs, images } = await buildMenus(shopName, menuOptionsOf(config.login?.liffId));
     mkdirSync(dir, { recursive: true });
     for (const kind of MENU_KINDS) {
       const file = kind.replaceAll("_", "-");
@@ -114,6 +115,12 @@ interface Target {
   channelAccessToken: string;
   staff: readonly string[];
   service: { baseUrl: string; apiSecret: string } | undefined;
+  /** The shop's staff web app, when it has one: the staff menu opens it. */
+  liffId: string | undefined;
+}
+
+function menuOptionsOf(liffId: string | undefined): MenuOptions {
+  return liffId === undefined ? {} : { staffAppUrl: liffUrl(liffId) };
 }
 
 /** The environment's one channel, or a shops file's shop (`--shop`) or every shop (`--all-shops`). */
@@ -125,7 +132,16 @@ async function channelsOf(task: Shops, config: Config): Promise<Target[]> {
         "LINE_CHANNEL_SECRET and LINE_CHANNEL_ACCESS_TOKEN are not set: the menus go on that channel (`npm start` puts them on its local stand-in by itself)",
       );
     }
-    return [{ id: undefined, name: undefined, channelAccessToken: config.line.channelAccessToken, staff: [...config.settings.staffUserIds], service: config.slip }];
+    return [
+      {
+        id: undefined,
+        name: undefined,
+        channelAccessToken: config.line.channelAccessToken,
+        staff: [...config.settings.staffUserIds],
+        service: config.slip,
+        liffId: config.login?.liffId,
+      },
+    ];
   }
   const read = await readShopsFile(config.shopsFile, process.env);
   if (!read.ok) throw new Error(`the shops file has problems:\n${read.problems.map((p) => `  ${p}`).join("\n")}`);
@@ -138,6 +154,7 @@ async function channelsOf(task: Shops, config: Config): Promise<Target[]> {
     channelAccessToken: shop.line.channelAccessToken,
     staff: [...shop.settings.staffUserIds],
     service: shop.slip,
+    liffId: shop.login?.liffId,
   }));
 }
 
@@ -152,7 +169,7 @@ function clientsOf(target: Target, config: Config): RichMenuClients {
 async function installOn(task: { shopName?: string }, target: Target, config: Config, label: string): Promise<void> {
   const given = task.shopName ?? target.name;
   const shopName = await shopNameOf(given === undefined ? {} : { shopName: given }, target.service);
-  const { designs, images } = await buildMenus(shopName);
+  const { designs, images } = await buildMenus(shopName, menuOptionsOf(target.liffId));
   const report = await installMenus(clientsOf(target, config), designs, images, target.staff);
   if (report.alreadyInstalled) {
     console.log(`${label}: the menus for ${shopName} are on the channel already; nothing to do`);

@@ -113,19 +113,42 @@ function grid(rows: number, cols: number, top: number, height: number): Bounds[]
   return cells;
 }
 
-function staffMenu(shopName: string): MenuDesign {
+/** What changes the menus besides the shop's name. */
+export interface MenuOptions {
+  /**
+   * The staff web app's LIFF URL (`https://liff.line.me/<LIFF id>`): when set, the staff menu's history
+   * button opens the app (its first page is today's history, with search and export) instead of typing
+   * the history command.
+   */
+  staffAppUrl?: string | undefined;
+}
+
+/** The LIFF URL that opens a LIFF app inside LINE. */
+export function liffUrl(liffId: string): string {
+  return `https://liff.line.me/${liffId}`;
+}
+
+function staffMenu(shopName: string, options: MenuOptions): MenuDesign {
   const qr = commandWord("qr", "th");
   const paid = commandWord("paid", "th");
   const cells = grid(2, 3, STAFF_HEADER, TALL - STAFF_HEADER);
   const buttons: Omit<MenuButton, "bounds">[] = [
     { icon: "qr", label: "สร้าง QR", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "สร้าง QR") },
-    {
-      icon: "history",
-      label: "ประวัติวันนี้",
-      sub: "History today",
-      color: MENU_COLORS.history,
-      action: command(`${commandWord("history", "th")} วันนี้`, "ประวัติวันนี้"),
-    },
+    options.staffAppUrl === undefined
+      ? {
+          icon: "history",
+          label: "ประวัติวันนี้",
+          sub: "History today",
+          color: MENU_COLORS.history,
+          action: command(`${commandWord("history", "th")} วันนี้`, "ประวัติวันนี้"),
+        }
+      : {
+          icon: "history",
+          label: "แอปพนักงาน",
+          sub: "Staff app: history, export",
+          color: MENU_COLORS.history,
+          action: { type: "uri", label: "แอปพนักงาน", uri: options.staffAppUrl },
+        },
     { icon: "summary", label: "ยอดวันนี้", sub: "Today's summary", color: MENU_COLORS.summary, action: command(commandWord("summary", "th"), "ยอดวันนี้") },
     { icon: "balance", label: "โทเคนคงเหลือ", sub: "Balance", color: MENU_COLORS.balance, action: command(commandWord("balance", "th"), "โทเคนคงเหลือ") },
     {
@@ -204,9 +227,9 @@ function customerMenu(shopName: string, kind: "customer" | "staff_customer_view"
 }
 
 /** The three menus, with the shop's name in their header. */
-export function designMenus(shopName: string): Record<MenuKind, MenuDesign> {
+export function designMenus(shopName: string, options: MenuOptions = {}): Record<MenuKind, MenuDesign> {
   return {
-    staff: staffMenu(shopName),
+    staff: staffMenu(shopName, options),
     customer: customerMenu(shopName, "customer"),
     staff_customer_view: customerMenu(shopName, "staff_customer_view"),
   };

@@ -85,6 +85,23 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
     expect(renamed.output()).toContain("replaced 3 menus from an earlier install");
     expect((await api.getRichMenuList()).richmenus).toHaveLength(3);
 
+    // With the staff web app set up, the staff menu's history button opens it inside LINE (its LIFF URL);
+    // the customers' menus are as they were.
+    const uris = async (alias: string | undefined): Promise<string[]> => {
+      const menus = (await api.getRichMenuList()).richmenus;
+      const id = alias === undefined ? (await api.getDefaultRichMenuId()).richMenuId : (await api.getRichMenuAlias(alias)).richMenuId;
+      const menu = menus.find((m) => m.richMenuId === id);
+      return (menu?.areas ?? []).flatMap((a) => (a.action?.type === "uri" && a.action.uri !== undefined ? [a.action.uri] : []));
+    };
+    expect(await uris("slipline-staff")).toEqual([]);
+    const withApp = run(["install", "--shop-name", "ร้านทดสอบ สาขา 2"], { ...env, LINE_LOGIN_CHANNEL_ID: "1657000001", LIFF_ID: "1657000001-AbCd1234" });
+    expect(await withApp.exited).toBe(0);
+    expect(withApp.output()).toContain("installed for ร้านทดสอบ สาขา 2");
+    expect(await uris("slipline-staff")).toEqual(["https://liff.line.me/1657000001-AbCd1234"]);
+    expect(await uris("slipline-staff-customer-view")).toEqual([]);
+    expect(await uris(undefined)).toEqual([]);
+    expect((await api.getRichMenuList()).richmenus).toHaveLength(3);
+
     const remove = run(["remove"], env);
     expect(await remove.exited).toBe(0);
     expect(remove.output()).toContain("removed 3 menus");

@@ -60,6 +60,19 @@ describe("the menus' JSON", () => {
     expect(taps.filter((a) => a?.type === "richmenuswitch")).toEqual([expect.objectContaining({ richMenuAliasId: MENU_ALIASES.staff_customer_view })]);
   });
 
+  it("with the staff app's LIFF URL, the staff's history button opens the app inside LINE instead; nothing else changes", () => {
+    const url = "https://liff.line.me/1657000001-AbCd1234";
+    const withApp = designMenus("ร้านกาแฟดีใจ", { staffAppUrl: url });
+    const actions = (kind: (typeof MENU_KINDS)[number], d: typeof designs) => (richMenuRequest(d[kind]).areas ?? []).map((a) => a.action);
+    const staff = actions("staff", withApp);
+    expect(staff.filter((a) => a?.type === "uri")).toEqual([{ type: "uri", label: "แอปพนักงาน", uri: url }]);
+    expect(staff.some((a) => a?.type === "postback" && a.data === "ประวัติ วันนี้")).toBe(false);
+    // The other five buttons and the switch are the same as without the app.
+    const without = actions("staff", designs);
+    expect(staff.filter((a) => a?.type !== "uri")).toEqual(without.filter((a) => !(a?.type === "postback" && a.displayText === "ประวัติวันนี้")));
+    for (const kind of ["customer", "staff_customer_view"] as const) expect(actions(kind, withApp)).toEqual(actions(kind, designs));
+  });
+
   it("customers get pay by QR (the keyboard with the QR word), contact the shop and help; the staff's copy adds the way back", () => {
     const customer = (richMenuRequest(designs.customer).areas ?? []).map((a) => a.action);
     expect(customer.map((a) => (a?.type === "postback" ? (a.fillInText ?? a.data) : a?.type))).toEqual(["คิวอาร์ ", "ติดต่อร้าน", "วิธีใช้"]);
