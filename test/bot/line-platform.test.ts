@@ -59,6 +59,8 @@ describe("the start-up look at the LINE channel", { timeout: 120_000 }, () => {
     const bot = await startBot(w, { PUBLIC_URL: "https://bot.example" });
     const answer = await checked(bot);
     expect(answer).toEqual({ status: 200, body: { status: "ready", line: "ok", lineWarnings: ["webhook_off", "webhook_elsewhere"] } });
+    // /readyz can be read before the log lines have come through the child's pipe: wait for them (bounded).
+    await waitUntil(() => bot.process.output().includes("the channel's webhook URL is not this deployment's (PUBLIC_URL)"), 10_000);
     expect(bot.process.output()).toMatch(/"basicId":"@slipline".*"msg":"LINE channel checked: the token works"/);
     expect(bot.process.output()).toContain("the channel's webhook URL is not this deployment's (PUBLIC_URL)");
     const metrics = await (await fetch(`${bot.url}/metrics`)).text();
@@ -76,6 +78,7 @@ describe("the start-up look at the LINE channel", { timeout: 120_000 }, () => {
     const w = await world();
     const refused = await startBot(w, { LINE_CHANNEL_ACCESS_TOKEN: "a-token-line-does-not-know" });
     expect(await checked(refused)).toEqual({ status: 200, body: { status: "ready", line: "token_rejected" } });
+    await waitUntil(() => refused.process.output().includes("LINE refused the channel access token"), 10_000);
     expect(refused.process.output()).toContain("LINE refused the channel access token");
     expect(refused.process.output()).not.toContain("a-token-line-does-not-know");
 
@@ -105,6 +108,7 @@ describe("mark as read", { timeout: 60_000 }, () => {
     const [answer] = await exchange(w, bot, [stranger], 1);
     expect(answer?.messages.map((m) => m.type)).toEqual(["flex", "image"]);
     await waitUntil(() => w.platform.rejected.some((r) => r.path === "/v2/bot/chat/markAsRead"), 10_000);
+    await waitUntil(() => bot.process.output().includes("LINE did not mark the chat read"), 10_000);
     expect(bot.process.output()).toContain("LINE did not mark the chat read");
   });
 });
@@ -146,6 +150,7 @@ describe("edited messages in a group", { timeout: 60_000 }, () => {
     const sends = await exchange(w, bot, [bad, good], 1);
     expect(sends.map((s) => s.chatId)).toEqual([CUSTOMER]);
     expect(w.platform.rejected).toEqual([]);
+    await waitUntil(() => bot.process.output().includes("event names no chat; ignored"), 10_000);
     expect(bot.process.output()).toContain("event names no chat; ignored");
   });
 });
