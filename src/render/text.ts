@@ -241,7 +241,7 @@ const th: Texts = {
   filterRef: (ref) => `เลขอ้างอิง ${ref}`,
   summaryChecks: (count) => `ตรวจ ${count} สลิป`,
   summaryValidTotal: "ยอดโอนเข้า",
-  summaryPartial: (fetched) => `ยอดโอนเข้านี้รวมเฉพาะ ${fetched} รายการล่าสุด`,
+  summaryPartial: (fetched) => `ยอดโอนเข้านี้รวมเฉพาะ ${fetched} สลิปล่าสุด`,
   noChecks: (range, dates, status) => {
     const slips = status === undefined ? "สลิปที่ตรวจ" : `สลิปสถานะ “${status}” `;
     const name = th.rangeName(range);
@@ -266,8 +266,8 @@ const th: Texts = {
   exportReady: (range) => `ไฟล์ CSV ประวัติตรวจสลิป ${range} พร้อมแล้วค่ะ กดลิงก์ด้านล่างเพื่อดาวน์โหลด (เปิดใน Excel ได้) ลิงก์ใช้ได้ครั้งเดียว ภายใน 10 นาที และเฉพาะคุณเท่านั้นค่ะ`,
   exportDaysCut: (dates) => `ช่วงยาวเกิน 31 วัน ไฟล์จึงมีเฉพาะ ${dates} ค่ะ`,
   exportNeedsPublicUrl:
-    "ยังส่งออกไฟล์ไม่ได้ค่ะ ผู้ดูแลต้องตั้งค่า PUBLIC_URL เป็นที่อยู่ https ของบอท (เช่น https://bot.example.com) แล้วรีสตาร์ทบอท ลิงก์ดาวน์โหลดจะอยู่บนที่อยู่นี้ค่ะ",
-  exportNoUser: (exportWord) => `LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา จึงทำลิงก์เฉพาะคุณไม่ได้ค่ะ ลองพิมพ์ “${exportWord}” ในแชทส่วนตัวกับร้านนะคะ`,
+    "ยังส่งออกไฟล์ไม่ได้ค่ะ ผู้ดูแลต้องตั้งค่า PUBLIC_URL เป็นที่อยู่ https ของบอท (เช่น https://bot.example.com) แล้วเริ่มบอทใหม่ ลิงก์ดาวน์โหลดจะอยู่บนที่อยู่นี้ค่ะ",
+  exportNoUser: (exportWord) => `LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา จึงทำลิงก์เฉพาะคุณไม่ได้ค่ะ ลองพิมพ์ “${exportWord}” ในแชทส่วนตัวกับบอทนะคะ`,
   summaryTitle: "สรุปยอด",
   summaryValidLabel: "ยอดโอนเข้า (สลิปที่ผ่าน)",
   summaryByStatus: "แยกตามสถานะ",
@@ -276,7 +276,7 @@ const th: Texts = {
   summaryPerHour: "จำนวนสลิปรายชั่วโมง",
   summaryPerDay: "จำนวนสลิปรายวัน",
   summaryAsOf: (time) => `ข้อมูล ณ ${time} น.`,
-  summaryCapped: (covered, total) => `ตัวเลขนี้รวมเฉพาะ ${covered} รายการล่าสุด จากทั้งหมด ${total} รายการ`,
+  summaryCapped: (covered, total) => `ตัวเลขนี้รวมเฉพาะ ${covered} สลิปล่าสุด จากที่ตรวจทั้งหมด ${total} สลิป`,
   summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน จึงแสดงเฉพาะวันที่ ${dates}`,
   summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ตรวจ ${checks} สลิป ยอดโอนเข้า ${valid}`,
   summaryNoSource: "ไม่ระบุ",
@@ -335,7 +335,7 @@ const th: Texts = {
   customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
   // The customer pays with the phone the QR comes to: a banking app scans it from the saved picture.
   customerHelpPay: (qrWord) =>
-    `พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} แล้วกดบันทึกรูป QR เปิดแอปธนาคาร เลือกสแกนจากรูปภาพได้เลยค่ะ`,
+    ["ทำตามนี้ได้เลยค่ะ", `1. พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)}`, "2. กดบันทึกรูป QR", "3. เปิดแอปธนาคาร เลือกสแกนจากรูปภาพ"].join("\n"),
   customerHelpAsk: "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
   payByQrButton: "จ่ายด้วย QR",
   contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏",
@@ -373,14 +373,14 @@ const th: Texts = {
     }
   },
   unknownCommand: (word, suggestions) =>
-    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nดูคำสั่งทั้งหมดได้ที่ ${quote("วิธีใช้")} ค่ะ`,
+    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   // What was typed is not echoed: it was a typo or had an ending glued on, and the echo read oddly.
   didYouMean: (_word, command) => `หมายถึง ${quote(command)} หรือเปล่าคะ`,
-  notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nดูคำสั่งทั้งหมดได้ที่ ${quote("วิธีใช้")} ค่ะ`,
+  notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
   invalidRequest: (serviceMessage) =>
     `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
-  serviceUnavailable: "ตอนนี้ระบบตรวจสลิปไม่ตอบค่ะ รอสักครู่แล้วลองใหม่นะคะ",
+  serviceUnavailable: "ตอนนี้ติดต่อระบบตรวจสลิปไม่ได้ค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   serviceError: "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   unauthorized: "บอทเข้าระบบตรวจสลิปไม่ได้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_SECRET ในการตั้งค่าบอทด้วยนะคะ",
   responseShape: "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ",
@@ -416,7 +416,7 @@ const th: Texts = {
   customerGreeting: (qrWord) =>
     [
       "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏",
-      `จะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงินได้เลยค่ะ เช่น ${quote(`${qrWord} 150`)}`,
+      `ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} ได้เลยค่ะ`,
       "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
     ].join("\n"),
   greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป สรุปยอด และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่าง หรือพิมพ์ ${quote("วิธีใช้")} ได้เลยค่ะ`,
@@ -601,7 +601,7 @@ const en: Texts = {
 
   customerHelpTitle: "Pay by PromptPay QR",
   customerHelpPay: (qrWord) =>
-    `Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}, then save the QR's picture, open your banking app and scan it from your photos.`,
+    ["Here is how:", `1. Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}`, "2. Save the QR's picture", "3. Open your banking app and scan it from your photos"].join("\n"),
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
   payByQrButton: "Pay by QR",
   contactShop: "Write your message to the shop here; a staff member will answer in this chat soon 🙏",

@@ -211,7 +211,7 @@ describe("renderHistory", () => {
     expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
-    expect(text).toContain("ยอดโอนเข้านี้รวมเฉพาะ 2,000 รายการล่าสุด");
+    expect(text).toContain("ยอดโอนเข้านี้รวมเฉพาะ 2,000 สลิปล่าสุด");
     expect(text).toContain("ยอดโอนเข้า ฿");
   });
 
@@ -426,7 +426,7 @@ describe("error and other short replies", () => {
   it("points an unknown command to qr, history and summary", () => {
     expect(visibleText([...messagesOf(renderUnknownCommand("en", "qrr"))])).toBe("Unknown command “qrr”. Try qr 150, history, summary, or send “help”.");
     const thai = [...messagesOf(renderUnknownCommand("th"))];
-    expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nดูคำสั่งทั้งหมดได้ที่ “วิธีใช้” ค่ะ");
+    expect(visibleText(thai)).toBe("ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
     expect(quickReplyLabels(thai[0])).toHaveLength(6);
   });
 
