@@ -144,7 +144,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     // Rows, pager and chart in the glossary's forms: no ISO dates anywhere on the page or in the chart's hovers.
     expect(await app.locator("#items li .when").first().textContent()).toMatch(/^\d{1,2} [ก-๙.]+ \d{2}:\d{2} · /u);
     expect([await app.locator("#prev").textContent(), await app.locator("#next").textContent()]).toEqual(["หน้าก่อน", "หน้าถัดไป"]);
-    const shown = await app.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll("#chart title, #chart text")].map((n) => n.textContent ?? "")].join("\n"));
+    const shown = [await app.locator("body").innerText(), ...(await app.locator("#chart title, #chart text").allTextContents())].join("\n");
     expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(shown).toMatch(/\d{1,2} [ก-๙.]+: ตรวจ [\d,]+ สลิป · ฿/u);
 

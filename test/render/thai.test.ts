@@ -833,7 +833,8 @@ describe("the staff app page's Thai", () => {
 
 /** The review's findings as the page must now write them. Copied, not built. */
 describe("the staff app page's Thai, as the review asked", () => {
-  const T = pageTh as Record<string, (...args: unknown[]) => string> & Record<string, string>;
+  const call = (key: string, ...args: unknown[]): string => (pageTh[key] as (...a: unknown[]) => string)(...args);
+  const word = (key: string): string => pageTh[key] as string;
 
   it.each<[string, string, string]>([
     ["a check's details", page.formatDateTime("2026-11-24T07:05:00.000Z", "th", "Asia/Bangkok"), "24 พ.ย. 2569 14:05 น."],
@@ -845,18 +846,18 @@ describe("the staff app page's Thai, as the review asked", () => {
     ["the chart's hour", page.formatHour(9), "09:00"],
     ["a count", page.formatCount(12345), "12,345"],
     ["money in a figure", page.formatMoney(123456789), "฿1,234,567.89"],
-    ["a long range's note", T.cutDays("2026-10-01", "2026-10-31"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
-    ["a long range across months", T.cutDays("2026-10-21", "2026-11-20"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
-    ["a bar's hover", T.chartTip("day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป · ฿450.00"],
-    ["an hour bar's hover", T.chartTip("hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป · ฿450.00"],
-    ["too many checks", T.cutChecks(20000), "ตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
-    ["a search cut today", T.searchCut(20000, TODAY), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดของวันนี้ค่ะ"],
-    ["a search cut on chosen days", T.searchCut(20000, CHOSEN), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
-    ["nothing today", T.empty(TODAY), "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
-    ["nothing yesterday of a status", T.empty({ ...TODAY, range: "yesterday", status: "ปลอม" }), "เมื่อวานไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
-    ["nothing on chosen days", T.empty(CHOSEN), "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
-    ["the export cut", T.exportCutDays, "ไฟล์มีข้อมูลไม่ครบทุกวัน ดูหมายเหตุด้านบนค่ะ"],
-    ["the pager", `${T.prev} ${T.page(2, 1234)} ${T.next}`, "หน้าก่อน หน้า 2 จาก 1,234 หน้าถัดไป"],
+    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
+    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
+    ["a bar's hover", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป · ฿450.00"],
+    ["an hour bar's hover", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป · ฿450.00"],
+    ["too many checks", call("cutChecks", 20000), "ตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
+    ["a search cut today", call("searchCut", 20000, TODAY), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดของวันนี้ค่ะ"],
+    ["a search cut on chosen days", call("searchCut", 20000, CHOSEN), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["nothing yesterday of a status", call("empty", { ...TODAY, range: "yesterday", status: "ปลอม" }), "เมื่อวานไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
+    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["the export cut", word("exportCutDays"), "ไฟล์มีข้อมูลไม่ครบทุกวัน ดูหมายเหตุด้านบนค่ะ"],
+    ["the pager", `${word("prev")} ${call("page", 2, 1234)} ${word("next")}`, "หน้าก่อน หน้า 2 จาก 1,234 หน้าถัดไป"],
   ])("%s: %s", (_what, shown, expected) => {
     expect(shown).toBe(expected);
   });
