@@ -8,7 +8,7 @@ import { build } from "esbuild";
 
 const out = "dist/staff-app/page";
 mkdirSync(out, { recursive: true });
-for (const file of ["index.html", "app.js", "app.css"]) copyFileSync(`src/staff-app/page/${file}`, `${out}/${file}`);
+for (const file of ["index.html", "app.js", "texts.js", "app.css"]) copyFileSync(`src/staff-app/page/${file}`, `${out}/${file}`);
 
 await build({
   stdin: { contents: 'import liff from "@line/liff"; window.liff = liff;', resolveDir: process.cwd(), loader: "js" },

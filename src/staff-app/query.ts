@@ -31,7 +31,10 @@ export interface ChecksQuery extends DayRange {
   limit: number;
 }
 
-export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; message: string };
+/** Why a parameter was refused, as a stable code the page turns into the shop's language. */
+export type QueryProblem = "unknown_parameter" | "repeated" | "bad_day" | "reversed" | "range_too_long" | "bad_status" | "bad_source" | "q_too_long" | "bad_page" | "bad_limit";
+
+export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; problem: QueryProblem; message: string };
 
 /** Which parameters each answer takes. */
 export const PARAMETERS = {
@@ -41,7 +44,7 @@ export const PARAMETERS = {
   "export-link": ["from", "to", "status", "source", "q"],
 } as const;
 
-const bad = (parameter: string, message: string): { ok: false; parameter: string; message: string } => ({ ok: false, parameter, message });
+const bad = (parameter: string, problem: QueryProblem, message: string): { ok: false; parameter: string; problem: QueryProblem; message: string } => ({ ok: false, parameter, problem, message });
 
 function readDay(text: string): CalendarDate | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -63,8 +66,8 @@ function readWhole(text: string, min: number, max: number): number | undefined {
 export function readChecksQuery(raw: Record<string, unknown>, allowed: readonly string[], now: Date, timeZone: string): Read<ChecksQuery> {
   const texts: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (!allowed.includes(name)) return bad(name, `${name} is not a parameter here; it takes ${allowed.join(", ")}`);
-    if (typeof value !== "string") return bad(name, `${name} is given more than once; give it once`);
+    if (!allowed.includes(name)) return bad(name, "unknown_parameter", `${name} is not a parameter here; it takes ${allowed.join(", ")}`);
+    if (typeof value !== "string") return bad(name, "repeated", `${name} is given more than once; give it once`);
     texts[name] = value;
   }
   const given = (name: string): string | undefined => (texts[name] === undefined || texts[name] === "" ? undefined : texts[name]);
@@ -72,26 +75,26 @@ export function readChecksQuery(raw: Record<string, unknown>, allowed: readonly 
   const today = dayOf(now, timeZone);
   const toText = given("to");
   const toDate = toText === undefined ? today : readDay(toText);
-  if (toDate === undefined) return bad("to", "to must be a real day written YYYY-MM-DD, such as 2026-11-24");
+  if (toDate === undefined) return bad("to", "bad_day", "to must be a real day written YYYY-MM-DD, such as 2026-11-24");
   const fromText = given("from");
   const fromDate = fromText === undefined ? toDate : readDay(fromText);
-  if (fromDate === undefined) return bad("from", "from must be a real day written YYYY-MM-DD, such as 2026-11-01");
-  if (compareCalendarDates(fromDate, toDate) > 0) return bad("from", `from (${formatIsoDate(fromDate)}) is after to (${formatIsoDate(toDate)}): swap them`);
+  if (fromDate === undefined) return bad("from", "bad_day", "from must be a real day written YYYY-MM-DD, such as 2026-11-01");
+  if (compareCalendarDates(fromDate, toDate) > 0) return bad("from", "reversed", `from (${formatIsoDate(fromDate)}) is after to (${formatIsoDate(toDate)}): swap them`);
   const apart = calendarDaysBetween(fromDate, toDate);
-  if (apart > MAX_RANGE_DAYS_APART) return bad("to", `from and to are ${apart} days apart; at most ${MAX_RANGE_DAYS_APART}`);
+  if (apart > MAX_RANGE_DAYS_APART) return bad("to", "range_too_long", `from and to are ${apart} days apart; at most ${MAX_RANGE_DAYS_APART}`);
 
   const statusText = given("status");
-  if (statusText !== undefined && !isSlipStatus(statusText)) return bad("status", `status must be one of ${SLIP_STATUSES.join(", ")}`);
+  if (statusText !== undefined && !isSlipStatus(statusText)) return bad("status", "bad_status", `status must be one of ${SLIP_STATUSES.join(", ")}`);
   const sourceText = given("source");
-  if (sourceText !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(sourceText)) return bad("source", "source must be a channel such as line_oa_merchant (letters, digits, _ and -, at most 64)");
+  if (sourceText !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(sourceText)) return bad("source", "bad_source", "source must be a channel such as line_oa_merchant (letters, digits, _ and -, at most 64)");
   const q = texts["q"]?.trim();
-  if (q !== undefined && [...q].length > MAX_Q_LENGTH) return bad("q", `q must be at most ${MAX_Q_LENGTH} characters`);
+  if (q !== undefined && [...q].length > MAX_Q_LENGTH) return bad("q", "q_too_long", `q must be at most ${MAX_Q_LENGTH} characters`);
   const pageText = given("page");
   const page = pageText === undefined ? 1 : readWhole(pageText, 1, MAX_PAGE);
-  if (page === undefined) return bad("page", "page must be a whole number from 1");
+  if (page === undefined) return bad("page", "bad_page", "page must be a whole number from 1");
   const limitText = given("limit");
   const limit = limitText === undefined ? DEFAULT_LIMIT : readWhole(limitText, 1, MAX_LIMIT);
-  if (limit === undefined) return bad("limit", `limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (limit === undefined) return bad("limit", "bad_limit", `limit must be a whole number from 1 to ${MAX_LIMIT}`);
 
   return {
     ok: true,

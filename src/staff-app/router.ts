@@ -105,7 +105,7 @@ function findLiffBundle(pageDir: string | undefined): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
-const ASSET_TYPES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "liff.js": "text/javascript; charset=utf-8" };
+const ASSET_TYPES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "texts.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "liff.js": "text/javascript; charset=utf-8" };
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -170,12 +170,12 @@ export function createStaffApp(options: StaffAppOptions): Router {
     if (shop === undefined) return void res.status(404).type("text/plain").send("No shop has its staff app here.");
     const login = shop.config.login;
     if (login === undefined) {
-      return void res
-        .status(404)
-        .type("text/plain; charset=utf-8")
-        .send(
-          "The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }), then restart. The README says how.",
-        );
+      // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
+      const off =
+        shop.config.settings.defaultLang === "th"
+          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }) แล้วรีสตาร์ทบอทนะคะ วิธีทำอยู่ใน README ค่ะ"
+          : "The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }), then restart. The README says how.";
+      return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
     if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
     const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
@@ -204,7 +204,8 @@ export function createStaffApp(options: StaffAppOptions): Router {
           : who.reason === "missing"
             ? "Open the app from LINE (the staff menu), which logs you in."
             : "This login is not for this shop's app. Open the app again from the shop's LINE chat.";
-      return void fail(res, 401, who.reason === "expired" ? "token_expired" : "invalid_token", message);
+      // The reason too, so that the page can say "not logged in" apart from "not this shop's login".
+      return void fail(res, 401, who.reason === "expired" ? "token_expired" : "invalid_token", message, { reason: who.reason });
     }
     if (!allowed(`${shop.id}|${who.userId}`)) {
       res.set("Retry-After", "60");
@@ -238,7 +239,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
       const userId = await staffUser(req, res, shop);
       if (userId === undefined) return;
       const read = readChecksQuery(req.query, PARAMETERS[name], now(), shop.config.settings.timeZone);
-      if (!read.ok) return void fail(res, 400, "bad_parameter", read.message, { parameter: read.parameter });
+      if (!read.ok) return void fail(res, 400, "bad_parameter", read.message, { parameter: read.parameter, problem: read.problem });
       await answer(req, res, shop, read.value, userId);
     };
 
@@ -314,7 +315,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
 
   async function exportByLink(req: Request, res: Response, shop: StaffAppShop): Promise<void> {
     const extra = Object.keys(req.query).filter((k) => k !== "link");
-    if (extra.length > 0) return void fail(res, 400, "bad_parameter", `${extra[0] ?? ""} is not a parameter of an export link`, { parameter: extra[0] });
+    if (extra.length > 0) return void fail(res, 400, "bad_parameter", `${extra[0] ?? ""} is not a parameter of an export link`, { parameter: extra[0], problem: "unknown_parameter" });
     const at = now().getTime();
     const link = req.query["link"];
     const checked = readExportLink(typeof link === "string" ? link : "", shop.id, shop.config.line.channelSecret, at);

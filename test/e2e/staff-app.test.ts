@@ -129,8 +129,24 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(1);
     await app.locator("#items li").first().click();
     await expect.poll(() => app.locator("#details").evaluate((d) => (d as unknown as { open: boolean }).open), WAIT).toBe(true);
-    expect(await app.locator("#detail-list").textContent()).toContain(target?.transRef ?? "");
+    const details = (await app.locator("#detail-list").textContent()) ?? "";
+    expect(details).toContain(target?.transRef ?? "");
+    // The check's time as Thai writes it in the shop's zone, never the service's UTC instant.
+    const checkedAt = new Date(target?.createdAt ?? "");
+    const [day, month, year, time] = await app.evaluate((iso) => {
+      const p = Object.fromEntries(new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Bangkok", day: "numeric", month: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+      return [p["day"], p["month"], p["year"], `${p["hour"]}:${p["minute"]}`];
+    }, checkedAt.toISOString());
+    const THAI_MONTHS = ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."];
+    expect(details).toContain(`เวลาตรวจ${Number(day)} ${THAI_MONTHS[Number(month) - 1] ?? ""} ${Number(year) + 543} ${time} น.`);
+    expect(details).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     await app.locator("#details button").click();
+    // Rows, pager and chart in the glossary's forms: no ISO dates anywhere on the page or in the chart's hovers.
+    expect(await app.locator("#items li .when").first().textContent()).toMatch(/^\d{1,2} [ก-๙.]+ \d{2}:\d{2} · /u);
+    expect([await app.locator("#prev").textContent(), await app.locator("#next").textContent()]).toEqual(["หน้าก่อน", "หน้าถัดไป"]);
+    const shown = [await app.locator("body").innerText(), ...(await app.locator("#chart title, #chart text").allTextContents())].join("\n");
+    expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(shown).toMatch(/\d{1,2} [ก-๙.]+: ตรวจ [\d,]+ สลิป · ฿/u);
 
     // Export the 7 days, no search: every row is the service's.
     await app.locator("#q").fill("");
@@ -171,8 +187,9 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     const notice = app.locator("#notice.error");
     await notice.waitFor(WAIT);
     const text = (await notice.textContent()) ?? "";
-    expect(text).toContain("staff");
-    expect(text).toMatch(/U[0-9a-f]{32}/);
+    // In the shop's Thai, from the API's not_staff code, with the id to give the owner.
+    expect(text).toContain("แอปนี้ใช้ได้เฉพาะพนักงานของร้านค่ะ");
+    expect(text).toMatch(/\nไอดีผู้ใช้ของคุณ: U[0-9a-f]{32}$/);
     expect(await app.locator("#controls").isVisible()).toBe(false);
     await app.close();
   });
@@ -186,7 +203,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     const page = await ui!.page.context().newPage();
     await page.goto(`${baseUrl}/app/cafe/#id_token=${token}`);
     await page.locator("#notice.error").waitFor(WAIT);
-    expect(await page.locator("#notice").textContent()).toContain("not for this shop");
+    expect(await page.locator("#notice").textContent()).toBe("การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ ปิดหน้านี้แล้วกดปุ่ม “Open the staff app” ในหน้าแชททดลองอีกครั้งนะคะ");
     await page.close();
   });
 

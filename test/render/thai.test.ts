@@ -40,6 +40,7 @@ import type { HistoryItem } from "../../src/slip/types.js";
 import { ACCOUNT, VALID_ITEM } from "../slip/fixtures.js";
 import { visibleText } from "./line-limits.js";
 import { quickReplyTaps } from "../helpers/messages.js";
+import { loadPageTexts, type ApiRefusal, type PageLang, type PageView } from "../helpers/staff-app-page.js";
 
 const th = TEXTS.th;
 
@@ -667,5 +668,214 @@ describe("what customers read", () => {
     const text = readable(replies[name] ?? []).join("\n");
     expect(text.length).toBeGreaterThan(0);
     expect(text).not.toMatch(/บอท|พนักงานของร้านเท่านั้น|สิทธิ์|ไม่เข้าใจคำว่า|0812345678|[[\]|‹›]/u);
+  });
+});
+
+// ------------------------------------------- the staff web app's page (src/staff-app/page/texts.js)
+
+const page = await loadPageTexts();
+const pageTh = page.TEXTS.th;
+
+/** What the page must not write beyond the chat's list: the API's raw values and the review's findings. */
+const PAGE_FORBIDDEN: readonly [RegExp, string][] = [
+  ...FORBIDDEN,
+  [/\d{4}-\d{2}-\d{2}/u, "an ISO date from the API"],
+  [/\d\s?ใบ/u, "slips are counted in สลิป"],
+  [/ช่วงนี้/u, "reads as 'lately'"],
+  [/เปิดแอปพนักงาน/u, "no button has this name"],
+  [/ก่อนหน้า|^ถัดไป$/u, "the chat pages with หน้าก่อน and หน้าถัดไป"],
+];
+
+type PageKind = "sentence" | "label" | "errors";
+
+/** Every entry of the page's table. A new entry must be placed here, or the first test fails. */
+const PAGE_KIND: Record<string, PageKind> = {
+  title: "label",
+  today: "label",
+  yesterday: "label",
+  days7: "label",
+  month: "label",
+  lastmonth: "label",
+  custom: "label",
+  from: "label",
+  to: "label",
+  apply: "label",
+  search: "label",
+  searchHint: "label",
+  allStatuses: "label",
+  allChannels: "label",
+  checks: "label",
+  validAmount: "label",
+  byStatus: "label",
+  byChannel: "label",
+  history: "label",
+  export: "label",
+  prev: "label",
+  next: "label",
+  details: "label",
+  close: "label",
+  loading: "label",
+  exporting: "label",
+  page: "label",
+  rangeName: "label",
+  chartTip: "label",
+  fields: "label",
+  status: "label",
+  source: "label",
+  empty: "sentence",
+  cutDays: "sentence",
+  cutChecks: "sentence",
+  searchCut: "sentence",
+  exportCutDays: "sentence",
+  exportCutChecks: "sentence",
+  notLoggedIn: "sentence",
+  loginFailed: "sentence",
+  liffScript: "sentence",
+  offline: "sentence",
+  apology: "sentence",
+  errors: "errors",
+};
+
+const TODAY: PageView = { range: "today", from: "2026-11-24", to: "2026-11-24" };
+const CHOSEN: PageView = { range: "custom", from: "2026-11-01", to: "2026-11-15" };
+
+/** Sample arguments as the page passes them: the API's own values (ISO days, satang), not written ones. */
+const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
+  page: [[1, 3], [12, 1234]],
+  rangeName: [["today"], ["yesterday"], ["days7"], ["month"], ["lastmonth"]],
+  chartTip: [["day", "2026-11-24", 3, 45000], ["hour", 9, 1, 15000], ["hour", 14, 1234, 123456789]],
+  empty: [
+    [TODAY],
+    [{ ...TODAY, range: "yesterday", status: "ปลอม" }],
+    [{ range: "month", from: "2026-11-01", to: "2026-11-24", q: "สมชาย" }],
+    [CHOSEN],
+    [{ ...CHOSEN, q: "015326095622AQR01234" }],
+    [{ range: "custom", from: "2026-10-28", to: "2026-11-03", status: "ซ้ำ" }],
+  ],
+  cutDays: [["2026-10-01", "2026-10-31"], ["2026-10-21", "2026-11-20"], ["2025-12-20", "2026-01-19"]],
+  cutChecks: [[20000]],
+  searchCut: [[20000, TODAY], [20000, CHOSEN]],
+  notLoggedIn: [["line"], ["local"]],
+  loginFailed: [["line"], ["local"]],
+};
+
+/** Every refusal the API sends the page, as its bodies carry them. */
+const REFUSALS: readonly ApiRefusal[] = [
+  { error: "not_staff", userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f" },
+  { error: "not_staff" },
+  { error: "token_expired", reason: "expired" },
+  { error: "invalid_token", reason: "missing" },
+  { error: "invalid_token", reason: "malformed" },
+  { error: "invalid_token", reason: "foreign" },
+  { error: "line_unreachable" },
+  { error: "too_many_requests" },
+  { error: "service_failed" },
+  { error: "try_again" },
+  { error: "app_off" },
+  { error: "not_found" },
+  ...(["unknown_parameter", "repeated", "bad_day", "reversed", "range_too_long", "bad_status", "bad_source", "q_too_long", "bad_page", "bad_limit"] as const).map(
+    (problem): ApiRefusal => ({ error: "bad_parameter", problem, parameter: "from" }),
+  ),
+];
+
+function pageStrings(lang: PageLang, key: string): string[] {
+  const entry = page.TEXTS[lang][key];
+  if (typeof entry === "string") return [entry];
+  if (typeof entry === "function") {
+    const samples = PAGE_SAMPLES[key] ?? [[]];
+    return samples.map((args) => (entry as (...a: unknown[]) => string | undefined)(...args) ?? "");
+  }
+  if (key === "errors") return REFUSALS.flatMap((body) => (["line", "local"] as const).map((mode) => page.errorText(lang, mode, body)));
+  return Object.values(entry as Record<string, string>);
+}
+
+const PAGE_KEYS = Object.keys(PAGE_KIND);
+
+/** A line of a refusal that gives the user's id to pass on: a label after the sentence. */
+const ID_LINE = /^ไอดีผู้ใช้ของคุณ: U[0-9a-f]{32}$/u;
+
+describe("the staff app page's Thai", () => {
+  it("has an entry kind for every entry, in Thai and in English alike", () => {
+    expect(Object.keys(pageTh).sort()).toEqual([...PAGE_KEYS].sort());
+    expect(Object.keys(page.TEXTS.en).sort()).toEqual([...PAGE_KEYS].sort());
+    expect(Object.keys(pageTh["errors"] as object).sort()).toEqual(Object.keys(page.TEXTS.en["errors"] as object).sort());
+  });
+
+  it.each(PAGE_KEYS)("%s writes none of docs/thai.md's forbidden renderings, and no date or instant as the API sent it", (key) => {
+    const found = pageStrings("th", key).flatMap((text) => PAGE_FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([pattern, why]) => `${pattern.source} (${why}) in ${JSON.stringify(text)}`));
+    expect(found).toEqual([]);
+  });
+
+  it.each(PAGE_KEYS.filter((key) => PAGE_KIND[key] !== "label"))("%s ends each sentence with ค่ะ or คะ, with no colon or semicolon between its clauses", (key) => {
+    for (const text of pageStrings("th", key)) {
+      for (const line of text.split("\n").filter((l) => !ID_LINE.test(l))) {
+        expect(line, key).toMatch(ENDS_POLITELY);
+        expect(line, key).not.toMatch(/[:;] /u);
+      }
+    }
+  });
+
+  it.each(PAGE_KEYS.filter((key) => PAGE_KIND[key] === "label"))("%s is a label: no ending particle", (key) => {
+    for (const text of pageStrings("th", key)) expect(text, key).not.toMatch(/(?:ค่ะ|คะ)$/u);
+  });
+
+  it.each(PAGE_KEYS)("%s writes a time with น. after it", (key) => {
+    for (const text of pageStrings("th", key)) expect(text, key).not.toMatch(/\d{1,2}:\d{2}(?! น\.)/u);
+  });
+
+  it("names only buttons that exist: the staff menu's แอปพนักงาน in LINE, the console's “Open the staff app” on this machine", () => {
+    const line = page.errorText("th", "line", { error: "invalid_token", reason: "missing" });
+    expect(line).toBe("ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ เปิดแอปนี้โดยกดปุ่ม “แอปพนักงาน” ในเมนูของแชท LINE ของร้านนะคะ");
+    expect(page.errorText("th", "local", { error: "invalid_token", reason: "missing" })).toContain("“Open the staff app”");
+    expect(designMenus("ร้านกาแฟดีใจ", { staffAppUrl: "https://liff.line.me/1650000001-AbCdEfGh" }).staff.buttons.map((b) => b.label)).toContain("แอปพนักงาน");
+  });
+});
+
+/** The review's findings as the page must now write them. Copied, not built. */
+describe("the staff app page's Thai, as the review asked", () => {
+  const call = (key: string, ...args: unknown[]): string => (pageTh[key] as (...a: unknown[]) => string)(...args);
+  const word = (key: string): string => pageTh[key] as string;
+
+  it.each<[string, string, string]>([
+    ["a check's details", page.formatDateTime("2026-11-24T07:05:00.000Z", "th", "Asia/Bangkok"), "24 พ.ย. 2569 14:05 น."],
+    ["a check's details in English", page.formatDateTime("2026-11-24T07:05:00.000Z", "en", "Asia/Bangkok"), "24 Nov 2026 14:05"],
+    ["a missing time", page.formatDateTime(null, "th", "Asia/Bangkok"), "–"],
+    ["a row in its column", page.formatRowTime("2026-11-24T07:05:00.000Z", "th", "Asia/Bangkok", "2026-11-30"), "24 พ.ย. 14:05"],
+    ["a row of another year than the range's end", page.formatRowTime("2026-12-31T17:30:00.000Z", "th", "Asia/Bangkok", "2026-12-31"), "1 ม.ค. 2570 00:30"],
+    ["the chart's day", page.formatDayMonth("2026-11-24", "th"), "24 พ.ย."],
+    ["the chart's hour", page.formatHour(9), "09:00"],
+    ["a count", page.formatCount(12345), "12,345"],
+    ["money in a figure", page.formatMoney(123456789), "฿1,234,567.89"],
+    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
+    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
+    ["a bar's hover", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป · ฿450.00"],
+    ["an hour bar's hover", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป · ฿450.00"],
+    ["too many checks", call("cutChecks", 20000), "ตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
+    ["a search cut today", call("searchCut", 20000, TODAY), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดของวันนี้ค่ะ"],
+    ["a search cut on chosen days", call("searchCut", 20000, CHOSEN), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["nothing yesterday of a status", call("empty", { ...TODAY, range: "yesterday", status: "ปลอม" }), "เมื่อวานไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
+    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["the export cut", word("exportCutDays"), "ไฟล์มีข้อมูลไม่ครบทุกวัน ดูหมายเหตุด้านบนค่ะ"],
+    ["the pager", `${word("prev")} ${call("page", 2, 1234)} ${word("next")}`, "หน้าก่อน หน้า 2 จาก 1,234 หน้าถัดไป"],
+  ])("%s: %s", (_what, shown, expected) => {
+    expect(shown).toBe(expected);
+  });
+
+  it("pages with the chat's words", () => {
+    expect([pageTh["prev"], pageTh["next"]]).toEqual([th.previousPage, th.nextPage]);
+  });
+
+  it("shows a customer's 403 in Thai: why, what the owner does, and the id to give them", () => {
+    const text = page.errorText("th", "line", { error: "not_staff", message: "This app is for the shop's staff.", userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f" });
+    expect(text).toBe(
+      "แอปนี้ใช้ได้เฉพาะพนักงานของร้านค่ะ ส่งไอดีผู้ใช้ด้านล่างให้เจ้าของร้านเพิ่มในรายชื่อพนักงานของบอท หรือให้เจ้าของร้านเพิ่มคุณเข้ากลุ่มพนักงาน แล้วเปิดแอปอีกครั้งนะคะ\nไอดีผู้ใช้ของคุณ: U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f",
+    );
+  });
+
+  it("says a reversed range in the words of the page's own fields, and falls back to the API's message for a code it does not know", () => {
+    expect(page.errorText("th", "line", { error: "bad_parameter", problem: "reversed", parameter: "from" })).toBe("วันที่ใน “ตั้งแต่” อยู่หลังวันที่ใน “ถึง” ค่ะ สลับวันที่ แล้วกด “ดู” อีกครั้งนะคะ");
+    expect(page.errorText("th", "line", { error: "something_new", message: "Something new happened." })).toBe("Something new happened.");
+    expect(page.errorText("th", "line", { error: "toString" })).toBe("ขออภัยค่ะ เกิดข้อผิดพลาด ลองใหม่อีกครั้งนะคะ");
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { signExportLink } from "../../src/staff-app/export-link.js";
+import { loadPageTexts, type ApiRefusal } from "../helpers/staff-app-page.js";
 
 const LOGIN = { channelId: "1650000001", liffId: "1650000001-AbCdEfGh" } as const;
 const STAFF = "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b";
@@ -26,6 +27,15 @@ interface RawItem {
 
 let bot: BotHarness;
 let clock = START;
+const page = await loadPageTexts();
+
+/** What the page shows a Thai shop for a refusal: a Thai sentence ending ค่ะ or คะ, never the API's English. */
+function expectThaiOnPage(body: ApiRefusal): string {
+  const text = page.errorText("th", "line", body);
+  expect(text).not.toBe(body.message);
+  expect(text.split("\n")[0]).toMatch(/^[\u0E00-\u0E7F].*(?:ค่ะ|คะ)$/u);
+  return text;
+}
 
 /** The sandbox's own history of a range, every page, newest first (Bangkok days, as the app reads them). */
 async function sandboxHistory(from: string, to: string, extra: Record<string, string> = {}): Promise<RawItem[]> {
@@ -79,25 +89,29 @@ describe("who may use the staff app", () => {
   it("refuses a customer with 403, saying why and how the owner adds them", async () => {
     const res = await get("/app/api/history", tokenOf(CUSTOMER));
     expect(res.status).toBe(403);
-    const body = (await res.json()) as { error: string; message: string; userId: string };
+    const body = (await res.json()) as ApiRefusal & { message: string; userId: string };
     expect(body.error).toBe("not_staff");
     expect(body.userId).toBe(CUSTOMER);
     expect(body.message).toMatch(/staff list/);
     expect(body.message).toMatch(/staff group/);
+    // The page says it in Thai, with the id to give the owner.
+    expect(expectThaiOnPage(body)).toContain(`\nไอดีผู้ใช้ของคุณ: ${CUSTOMER}`);
   });
 
   it.each([
-    ["no token", undefined, "invalid_token"],
-    ["a malformed token", "not-a-token", "invalid_token"],
-    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token"],
-    ["an expired token", "expired", "token_expired"],
-    ["another channel's token", "foreign", "invalid_token"],
-  ])("refuses %s with 401", async (_what, given, error) => {
+    ["no token", undefined, "invalid_token", "missing", "ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ"],
+    ["a malformed token", "not-a-token", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["an expired token", "expired", "token_expired", "expired", "การเข้าสู่ระบบ LINE หมดอายุแล้วค่ะ"],
+    ["another channel's token", "foreign", "invalid_token", "foreign", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+  ])("refuses %s with 401, which the page says in Thai", async (_what, given, error, reason, thai) => {
     const token = given === "expired" ? tokenOf(STAFF, -60_000) : given === "foreign" ? bot.platform.issueIdToken(STAFF, "1650009999") : given;
     const res = await get("/app/api/history", token);
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expect(((await res.json()) as { error: string }).error).toBe(error);
+    const body = (await res.json()) as ApiRefusal;
+    expect([body.error, body.reason]).toEqual([error, reason]);
+    expect(expectThaiOnPage(body)).toContain(thai);
   });
 
   it("keeps tokens and names out of its logs", async () => {
@@ -111,21 +125,22 @@ describe("who may use the staff app", () => {
 
 describe("bad input is a 400 naming the parameter", () => {
   it.each([
-    ["a reversed range", "from=2026-11-20&to=2026-11-10", "from"],
-    ["a 400-day range", "from=2025-10-01&to=2026-11-05", "to"],
-    ["an unknown status", "status=paid", "status"],
-    ["page 0", "page=0", "page"],
-    ["limit 1000", "limit=1000", "limit"],
-    ["a q of 10 KB", `q=${"a".repeat(10_240)}`, "q"],
-    ["a date that is not one", "from=2026-02-30", "from"],
-    ["a parameter it does not take", "user=U123", "user"],
-    ["a parameter given twice", "status=valid&status=fraud", "status"],
-  ])("%s", async (_what, query, parameter) => {
+    ["a reversed range", "from=2026-11-20&to=2026-11-10", "from", "reversed"],
+    ["a 400-day range", "from=2025-10-01&to=2026-11-05", "to", "range_too_long"],
+    ["an unknown status", "status=paid", "status", "bad_status"],
+    ["page 0", "page=0", "page", "bad_page"],
+    ["limit 1000", "limit=1000", "limit", "bad_limit"],
+    ["a q of 10 KB", `q=${"a".repeat(10_240)}`, "q", "q_too_long"],
+    ["a date that is not one", "from=2026-02-30", "from", "bad_day"],
+    ["a parameter it does not take", "user=U123", "user", "unknown_parameter"],
+    ["a parameter given twice", "status=valid&status=fraud", "status", "repeated"],
+  ])("%s", async (_what, query, parameter, problem) => {
     const res = await get(`/app/api/history?${query}`, tokenOf(STAFF));
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string; parameter: string; message: string };
-    expect(body.parameter).toBe(parameter);
+    const body = (await res.json()) as ApiRefusal & { parameter: string; message: string };
+    expect([body.error, body.parameter, body.problem]).toEqual(["bad_parameter", parameter, problem]);
     expect(body.message).toContain(parameter);
+    expectThaiOnPage(body);
   });
 
   it("takes a range of 366 days", async () => {
@@ -259,6 +274,8 @@ describe("the rate limit", () => {
     for (let i = 0; i < 125; i += 1) statuses.push((await get("/app/api/history?limit=1", token)).status);
     expect(statuses.slice(0, 100).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+    const refused = (await (await get("/app/api/history?limit=1", token)).json()) as ApiRefusal;
+    expect(expectThaiOnPage(refused)).toBe("เปิดดูถี่เกินไปค่ะ รอประมาณ 1 นาทีแล้วลองใหม่นะคะ");
     expect((await get("/app/api/history?limit=1", tokenOf(STAFF))).status).toBe(200);
   });
 });

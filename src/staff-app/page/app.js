@@ -1,46 +1,13 @@
 // The staff app's page: logs in (LIFF inside LINE, or the console's stand-in login in local mode), then shows
-// the shop's summary, history and export for a range. No inline script: everything is here.
+// the shop's summary, history and export for a range. No inline script: everything is here and in texts.js
+// (the words, dates and numbers in the shop's language).
 /* global document, window, fetch, location, history, sessionStorage, URL, URLSearchParams */
-"use strict";
+import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHour, formatMoney, formatRowTime } from "./texts.js";
+
 (() => {
   const body = document.body;
-  const cfg = { lang: body.dataset.lang === "en" ? "en" : "th", api: body.dataset.api, mode: body.dataset.mode, liffId: body.dataset.liffId, timeZone: body.dataset.timeZone || "Asia/Bangkok", shopName: body.dataset.shopName || "" };
-  const T = {
-    th: {
-      title: "แอปพนักงาน", today: "วันนี้", yesterday: "เมื่อวาน", days7: "7 วัน", month: "เดือนนี้", lastmonth: "เดือนที่แล้ว", custom: "เลือกวันที่",
-      from: "ตั้งแต่", to: "ถึง", apply: "ดู", search: "ค้นหา", searchHint: "เลขอ้างอิง หรือชื่อผู้โอน/ผู้รับเงิน",
-      allStatuses: "ทุกสถานะ", allChannels: "ทุกช่องทาง", checks: "สลิปที่ตรวจ", validAmount: "ยอดโอนเข้า (สลิปที่ผ่าน)",
-      byStatus: "แยกตามสถานะ", byChannel: "แยกตามช่องทาง", history: "ประวัติตรวจสลิป", export: "ส่งออก CSV",
-      prev: "ก่อนหน้า", next: "ถัดไป", details: "รายละเอียดสลิป", close: "ปิด", loading: "กำลังโหลด…", empty: "ไม่มีสลิปที่ตรวจในวันที่เลือก",
-      page: (p, n) => `หน้า ${p} จาก ${n}`,
-      cutDays: (a, b) => `ช่วงยาวเกิน 31 วัน: สรุปและไฟล์ส่งออกนับเฉพาะ ${a} ถึง ${b}`,
-      cutChecks: (n) => `สลิปเกิน 20,000 ใบ: นับเฉพาะ ${n} ใบล่าสุด`,
-      searchCut: (n) => `ค้นหาเฉพาะ ${n} สลิปล่าสุดของช่วงนี้`,
-      exportCut: "ไฟล์ถูกตัด: ดูหมายเหตุด้านบน", exporting: "กำลังส่งออก…",
-      noLogin: "เปิดแอปนี้จากเมนูพนักงานในแชท LINE ของร้าน (ในโหมดทดลองบนเครื่อง: กด “เปิดแอปพนักงาน” ในหน้าแชท)",
-      retry: "ลองใหม่", offline: "ติดต่อบอทของร้านไม่ได้ค่ะ ตรวจสอบอินเทอร์เน็ตแล้วลองใหม่อีกครั้งนะคะ",
-      fields: { createdAt: "เวลาตรวจ", transDate: "เวลาโอน", status: "สถานะ", amount: "ยอด", transRef: "เลขอ้างอิง", senderName: "ผู้โอน", receiverName: "ผู้รับเงิน", receiverAccount: "บัญชีผู้รับ", source: "ช่องทาง", tokensCharged: "โทเคนที่ใช้", code: "รหัส" },
-      status: { valid: "ผ่าน", invalid: "ไม่ผ่าน", fraud: "ปลอม", duplicate: "ซ้ำ", not_found: "ไม่พบ", error: "ผิดพลาด" },
-      source: { api: "API", dashboard: "แดชบอร์ด", line_partner: "LINE พาร์ทเนอร์", line_group: "กลุ่ม LINE", line_oa_system: "LINE OA ของระบบ", line_oa_merchant: "LINE OA ของร้าน", facebook_page: "เพจ Facebook" },
-    },
-    en: {
-      title: "Staff app", today: "Today", yesterday: "Yesterday", days7: "7 days", month: "This month", lastmonth: "Last month", custom: "Dates",
-      from: "From", to: "To", apply: "Show", search: "Search", searchHint: "Reference, or payer's or receiver's name",
-      allStatuses: "All statuses", allChannels: "All channels", checks: "Checks", validAmount: "Valid amount",
-      byStatus: "By status", byChannel: "By channel", history: "Slip checks", export: "Export CSV",
-      prev: "Previous", next: "Next", details: "Check details", close: "Close", loading: "Loading…", empty: "No slip checks on these days",
-      page: (p, n) => `Page ${p} of ${n}`,
-      cutDays: (a, b) => `More than 31 days: the summary and the export cover ${a} to ${b} only`,
-      cutChecks: (n) => `More than 20,000 checks: only the newest ${n} are counted`,
-      searchCut: (n) => `Searched the newest ${n} checks of these days only`,
-      exportCut: "The file was cut: see the note above", exporting: "Exporting…",
-      noLogin: "Open this app from the staff menu in the shop's LINE chat (in local mode: “Open the staff app” in the chat console).",
-      retry: "Try again", offline: "The shop's bot could not be reached. Check the connection and try again.",
-      fields: { createdAt: "Checked", transDate: "Transferred", status: "Status", amount: "Amount", transRef: "Reference", senderName: "Payer", receiverName: "Receiver", receiverAccount: "Receiver's account", source: "Channel", tokensCharged: "Tokens", code: "Code" },
-      status: { valid: "Valid", invalid: "Invalid", fraud: "Fraud", duplicate: "Duplicate", not_found: "Not found", error: "Error" },
-      source: { api: "API", dashboard: "Dashboard", line_partner: "LINE partner", line_group: "LINE group", line_oa_system: "LINE OA (system)", line_oa_merchant: "LINE OA (shop)", facebook_page: "Facebook page" },
-    },
-  }[cfg.lang];
+  const cfg = { lang: body.dataset.lang === "en" ? "en" : "th", api: body.dataset.api, mode: body.dataset.mode === "local" ? "local" : "line", liffId: body.dataset.liffId, timeZone: body.dataset.timeZone || "Asia/Bangkok", shopName: body.dataset.shopName || "" };
+  const T = TEXTS[cfg.lang];
   const STATUSES = ["valid", "invalid", "fraud", "duplicate", "not_found", "error"];
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs = {}, ...children) => {
@@ -49,10 +16,6 @@
     for (const child of children) node.append(child);
     return node;
   };
-  const money = new Intl.NumberFormat(cfg.lang === "th" ? "th-TH" : "en-US", { style: "currency", currency: "THB" });
-  const baht = (satang) => money.format(satang / 100);
-  const timeText = new Intl.DateTimeFormat(cfg.lang === "th" ? "th-TH" : "en-GB", { timeZone: cfg.timeZone, dateStyle: "medium", timeStyle: "short" });
-  const when = (iso) => (iso ? timeText.format(new Date(iso)) : "–");
   const statusWord = (s) => (s && T.status[s]) || s || "–";
   const sourceWord = (s) => (s && T.source[s]) || s || "–";
 
@@ -96,8 +59,8 @@
     if (!(err instanceof ApiError)) return notice(String(err.message || err), "error");
     // Not logged in, or not staff: nothing of the shop is shown, only what to do.
     if (err.status === 401 || err.status === 403) for (const id of ["controls", "summary", "history"]) $(id).hidden = true;
-    // The user's own id, so that they can give it to the owner.
-    notice(err.status === 403 && err.body.userId ? `${err.body.message} (${err.body.userId})` : err.body.message || err.message, "error");
+    // In the shop's language from the error's code (a 403 with the user's own id, to give to the owner).
+    notice(errorText(cfg.lang, cfg.mode, err.body), "error");
   }
 
   function filters() {
@@ -121,7 +84,7 @@
       rect.setAttribute("height", String(bh));
       rect.setAttribute("fill", "#06c755");
       const title = document.createElementNS(ns, "title");
-      title.textContent = `${chart.per === "hour" ? `${bar.at}:00` : bar.at}: ${bar.count} · ${baht(bar.validSatang)}`;
+      title.textContent = T.chartTip(chart.per, bar.at, bar.count, bar.validSatang);
       rect.append(title);
       svg.append(rect);
     });
@@ -132,25 +95,27 @@
       svg.append(t);
     };
     const first = bars[0], last = bars[bars.length - 1];
-    if (first) label(0, chart.per === "hour" ? "00:00" : String(first.at).slice(5), "start");
-    if (last) label(w, chart.per === "hour" ? "23:00" : String(last.at).slice(5), "end");
+    // The ends as a column writes them: bare hours, days without the year.
+    const end = (bar) => (chart.per === "hour" ? formatHour(bar.at) : formatDayMonth(bar.at, cfg.lang));
+    if (first) label(0, end(first), "start");
+    if (last) label(w, end(last), "end");
     return svg;
   }
 
   async function loadSummary() {
     const res = await api("summary", { from: state.from, to: state.to, status: state.status });
     const s = await res.json();
-    $("sum-count").textContent = String(s.count);
-    $("sum-valid").textContent = baht(s.validSatang);
+    $("sum-count").textContent = formatCount(s.count);
+    $("sum-valid").textContent = formatMoney(s.validSatang);
     $("chart").replaceChildren(chartSvg(s.chart));
-    $("by-status").replaceChildren(...s.byStatus.map((f) => el("li", {}, el("span", {}, statusWord(f.status)), el("span", {}, String(f.count)))));
-    $("by-source").replaceChildren(...s.bySource.map((f) => el("li", {}, el("span", {}, sourceWord(f.source)), el("span", {}, String(f.count)))));
+    $("by-status").replaceChildren(...s.byStatus.map((f) => el("li", {}, el("span", {}, statusWord(f.status)), el("span", {}, formatCount(f.count)))));
+    $("by-source").replaceChildren(...s.bySource.map((f) => el("li", {}, el("span", {}, sourceWord(f.source)), el("span", {}, formatCount(f.count)))));
     const notes = [];
     if (s.cut.days) notes.push(T.cutDays(s.coveredFrom, s.coveredTo));
     if (s.cut.checks) notes.push(T.cutChecks(s.count));
-    $("sum-cut").textContent = notes.join(" · ");
+    $("sum-cut").textContent = notes.join(" ");
     $("sum-cut").hidden = notes.length === 0;
-    $("export-note").textContent = notes.join(" · ");
+    $("export-note").textContent = notes.join(" ");
     $("export-note").hidden = notes.length === 0;
     // The channels seen in the range become the channel filter's choices.
     const sources = $("source");
@@ -166,8 +131,8 @@
       "li",
       { "data-ref": item.transRef || "" },
       el("span", { class: "who" }, item.senderName || "–"),
-      el("span", { class: "amount" }, item.amount === null ? "–" : baht(Math.round(item.amount * 100))),
-      el("span", { class: "when" }, `${when(item.createdAt)} · ${item.transRef || ""}`),
+      el("span", { class: "amount" }, item.amount === null ? "–" : formatMoney(Math.round(item.amount * 100))),
+      el("span", { class: "when" }, `${formatRowTime(item.createdAt, cfg.lang, cfg.timeZone, state.to)} · ${item.transRef || ""}`),
       el("span", { class: `badge${STATUSES.includes(item.status) ? ` s-${item.status}` : ""}` }, statusWord(item.status)),
     );
     li.addEventListener("click", () => showDetails(item));
@@ -179,10 +144,10 @@
     list.replaceChildren();
     for (const [key, label] of Object.entries(T.fields)) {
       let value = item[key];
-      if (key === "createdAt" || key === "transDate") value = value ? `${when(value)} (${value})` : "–";
+      if (key === "createdAt" || key === "transDate") value = formatDateTime(value, cfg.lang, cfg.timeZone);
       else if (key === "status") value = statusWord(value);
       else if (key === "source") value = sourceWord(value);
-      else if (key === "amount") value = value === null ? "–" : baht(Math.round(value * 100));
+      else if (key === "amount") value = value === null || value === undefined ? "–" : formatMoney(Math.round(value * 100));
       list.append(el("dt", {}, label), el("dd", {}, value === null || value === undefined ? "–" : String(value)));
     }
     const dialog = $("details");
@@ -197,7 +162,8 @@
     const h = await res.json();
     state.pages = Math.max(1, h.pagination.pages);
     $("items").replaceChildren(...h.items.map(row));
-    $("state").textContent = h.items.length === 0 ? T.empty : h.searched && h.searched.cut ? T.searchCut(h.searched.checks) : "";
+    const view = { range: state.range, from: state.from, to: state.to, status: state.status ? statusWord(state.status) : undefined, q: state.q };
+    $("state").textContent = h.items.length === 0 ? T.empty(view) : h.searched && h.searched.cut ? T.searchCut(h.searched.checks, view) : "";
     $("page-info").textContent = T.page(state.page, state.pages);
     $("prev").disabled = state.page <= 1;
     $("next").disabled = state.page >= state.pages;
@@ -242,7 +208,8 @@
       document.body.append(a);
       a.click();
       a.remove();
-      if ((res.headers.get("x-export-cut") || "none") !== "none") notice(T.exportCut);
+      const cut = res.headers.get("x-export-cut") || "none";
+      if (cut !== "none") notice(cut.includes("days") ? T.exportCutDays : T.exportCutChecks);
     } catch (err) {
       showFailure(err);
     } finally {
@@ -267,7 +234,7 @@
     $("status").addEventListener("change", () => { state.status = $("status").value; state.page = 1; void refresh(true); });
     $("source").addEventListener("change", () => { state.source = $("source").value; state.page = 1; void refresh(false); });
     $("search-form").addEventListener("submit", (e) => { e.preventDefault(); state.q = $("q").value.trim(); state.page = 1; void refresh(false); });
-    $("apply-dates").addEventListener("click", () => { state.from = $("from").value; state.to = $("to").value || state.from; state.page = 1; void refresh(true); });
+    $("apply-dates").addEventListener("click", () => { state.from = $("from").value || $("to").value || isoDay(new Date()); state.to = $("to").value || state.from; state.page = 1; void refresh(true); });
     $("prev").addEventListener("click", () => { state.page -= 1; void refresh(false); });
     $("next").addEventListener("click", () => { state.page += 1; void refresh(false); });
     $("limit").addEventListener("change", () => { state.limit = Number($("limit").value); state.page = 1; void refresh(false); });
@@ -278,7 +245,7 @@
     return new Promise((resolve, reject) => {
       const s = el("script", { src });
       s.addEventListener("load", resolve);
-      s.addEventListener("error", () => reject(new Error("The LINE login script could not be loaded. Check the connection and open the app again.")));
+      s.addEventListener("error", () => reject(new Error(T.liffScript)));
       document.head.append(s);
     });
   }
@@ -295,7 +262,12 @@
     }
     await loadScript("/app/assets/liff.js");
     const liff = window.liff;
-    await liff.init({ liffId: cfg.liffId, withLoginOnExternalBrowser: true });
+    try {
+      await liff.init({ liffId: cfg.liffId, withLoginOnExternalBrowser: true });
+    } catch {
+      // LIFF's own message is English and technical: the shop's words, and how to open the app again.
+      throw new Error(T.loginFailed(cfg.mode));
+    }
     if (!liff.isLoggedIn()) {
       liff.login({ redirectUri: location.href });
       return undefined;
@@ -306,7 +278,7 @@
   build();
   login().then(
     (token) => {
-      if (!token) return notice(T.noLogin);
+      if (!token) return notice(T.notLoggedIn(cfg.mode));
       state.token = token;
       $("controls").hidden = false;
       setRange("today");
