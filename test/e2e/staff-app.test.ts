@@ -9,22 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { freePort } from "../helpers/free-port.js";
+import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
+import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
 import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
 import type { ConsolePage } from "../local-line/console-driver.js";
 
 const START_TIMEOUT_MS = 60_000;
 const WAIT = { timeout: 20_000 } as const;
 
-interface RawItem {
-  status: string | null;
-  amount: number | null;
-  transRef: string | null;
-  createdAt: string | null;
-  transDate: string | null;
-  senderName: string | null;
-  receiverName: string | null;
-  source: string | null;
-}
 
 let product: EntryProcess | undefined;
 let baseUrl = "";
@@ -32,16 +24,8 @@ let sandboxUrl = "";
 let ui: ConsolePage | undefined;
 
 /** The sandbox's own history of Bangkok days, every page, newest first. */
-async function sandboxHistory(from: string, to: string, extra: Record<string, string> = {}): Promise<RawItem[]> {
-  const items: RawItem[] = [];
-  for (let page = 1; ; page += 1) {
-    const query = new URLSearchParams({ from: `${from}T00:00:00.000+07:00`, to: `${to}T23:59:59.999+07:00`, limit: "100", page: String(page), ...extra });
-    const res = await fetch(`${sandboxUrl}/api/slip-history?${query.toString()}`, { headers: { authorization: `Bearer ${DEMO_SECRETS.shop}` } });
-    const body = (await res.json()) as { data: { items: RawItem[]; pagination: { pages: number } } };
-    items.push(...body.data.items);
-    if (page >= body.data.pagination.pages) return items;
-  }
-}
+const sandboxHistory = (from: string, to: string, extra?: Record<string, string>): Promise<ServiceHistoryItem[]> =>
+  serviceHistory({ url: sandboxUrl, apiSecret: DEMO_SECRETS.shop }, from, to, extra);
 
 /** Opens the staff app from the console as the persona chosen, on a phone-sized screen. */
 async function openApp(): Promise<Page> {

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
+import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
+import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
 import { signExportLink } from "../../src/staff-app/export-link.js";
 import { loadPageTexts, type ApiRefusal } from "../helpers/staff-app-page.js";
 
@@ -15,15 +17,6 @@ const STAFF_GROUP = "C1d4b3f0a6e5c7d9e1f2a3b4c5d6e7f80";
 /** 13:00 in Bangkok on 2026-11-20: the demo data is made up to this instant. */
 const START = Date.parse("2026-11-20T06:00:00Z");
 
-interface RawItem {
-  status: string | null;
-  amount: number | null;
-  transRef: string | null;
-  createdAt: string | null;
-  transDate: string | null;
-  senderName: string | null;
-  source: string | null;
-}
 
 let bot: BotHarness;
 let clock = START;
@@ -38,16 +31,8 @@ function expectThaiOnPage(body: ApiRefusal): string {
 }
 
 /** The sandbox's own history of a range, every page, newest first (Bangkok days, as the app reads them). */
-async function sandboxHistory(from: string, to: string, extra: Record<string, string> = {}): Promise<RawItem[]> {
-  const items: RawItem[] = [];
-  for (let page = 1; ; page += 1) {
-    const query = new URLSearchParams({ from: `${from}T00:00:00.000+07:00`, to: `${to}T23:59:59.999+07:00`, limit: "100", page: String(page), ...extra });
-    const res = await fetch(`${bot.slipUrl}/api/slip-history?${query.toString()}`, { headers: { authorization: `Bearer ${bot.apiSecret}` } });
-    const body = (await res.json()) as { data: { items: RawItem[]; pagination: { pages: number } } };
-    items.push(...body.data.items);
-    if (page >= body.data.pagination.pages) return items;
-  }
-}
+const sandboxHistory = (from: string, to: string, extra?: Record<string, string>): Promise<ServiceHistoryItem[]> =>
+  serviceHistory({ url: bot.slipUrl, apiSecret: bot.apiSecret }, from, to, extra);
 
 const get = (path: string, token: string | undefined): Promise<Response> =>
   fetch(`${bot.url}${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
@@ -75,7 +60,7 @@ describe("who may use the staff app", () => {
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(res.headers.get("content-security-policy")).not.toContain("unsafe-inline");
-    const body = (await res.json()) as { items: RawItem[]; pagination: { page: number; limit: number; total: number; pages: number } };
+    const body = (await res.json()) as { items: ServiceHistoryItem[]; pagination: { page: number; limit: number; total: number; pages: number } };
     const expected = await sandboxHistory("2026-11-19", "2026-11-19");
     expect(body.pagination).toEqual({ page: 1, limit: 5, total: expected.length, pages: Math.ceil(expected.length / 5) });
     expect(body.items.map((i) => i.transRef)).toEqual(expected.slice(0, 5).map((i) => i.transRef));
@@ -153,15 +138,15 @@ describe("history, summary and export agree with the service", () => {
   it("filters by status and channel and searches a reference and a payer", async () => {
     const all = await sandboxHistory("2026-11-18", "2026-11-20");
     const token = tokenOf(STAFF);
-    const fraud = (await (await get("/app/api/history?from=2026-11-18&to=2026-11-20&status=fraud&limit=100", token)).json()) as { items: RawItem[] };
+    const fraud = (await (await get("/app/api/history?from=2026-11-18&to=2026-11-20&status=fraud&limit=100", token)).json()) as { items: ServiceHistoryItem[] };
     expect(fraud.items.map((i) => i.transRef)).toEqual(all.filter((i) => i.status === "fraud").map((i) => i.transRef));
 
     const source = all.find((i) => i.source !== null)?.source ?? "";
-    const bySource = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&source=${source}&limit=100`, token)).json()) as { items: RawItem[]; pagination: { total: number } };
+    const bySource = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&source=${source}&limit=100`, token)).json()) as { items: ServiceHistoryItem[]; pagination: { total: number } };
     expect(bySource.pagination.total).toBe(all.filter((i) => i.source === source).length);
 
     const target = all[7];
-    const byRef = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&q=${target?.transRef ?? ""}`, token)).json()) as { items: RawItem[] };
+    const byRef = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&q=${target?.transRef ?? ""}`, token)).json()) as { items: ServiceHistoryItem[] };
     expect(byRef.items.map((i) => i.transRef)).toEqual([target?.transRef]);
 
     const name = target?.senderName ?? "";
