@@ -96,8 +96,10 @@ export function createIdentityChecker(options: IdentityOptions): IdentityChecker
 
     async isStaff(userId, staff, channelAccessToken) {
       if (staff.staffUserIds.has(userId)) return true;
+      // What one channel (shop) learnt is kept for that channel only: its token's digest is part of the key.
+      const channel = createHash("sha256").update(channelAccessToken).digest("base64url").slice(0, 16);
       for (const groupId of staff.staffGroupIds) {
-        const key = `${groupId}|${userId}`;
+        const key = `${channel}|${groupId}|${userId}`;
         const at = now();
         let member = members.get(key, at);
         if (member === undefined) {
