@@ -143,6 +143,17 @@ export function createStaffApp(options: StaffAppOptions): Router {
     return window.count <= perMinute;
   };
 
+  // The page's files do not change while the bot runs: each is read once, at its first request.
+  const assets = new Map<string, Buffer>();
+  const assetAt = (path: string): Buffer => {
+    let bytes = assets.get(path);
+    if (bytes === undefined) {
+      bytes = readFileSync(path);
+      assets.set(path, bytes);
+    }
+    return bytes;
+  };
+
   const router = express.Router({ strict: true });
 
   router.get("/app/assets/:file", (req: Request, res: Response) => {
@@ -151,7 +162,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
     const path = file === "liff.js" ? liffBundle : type === undefined || pageDir === undefined ? undefined : `${pageDir}${file}`;
     if (type === undefined || path === undefined) return void res.status(404).json({ error: "not_found", message: "Not found" });
     res.set({ "Content-Type": type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" });
-    res.send(readFileSync(path));
+    res.send(assetAt(path));
   });
 
   router.get(["/app", "/app/:shop"], (req: Request, res: Response, next) => {
@@ -173,7 +184,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
       // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
       const off =
         shop.config.settings.defaultLang === "th"
-          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }) แล้วรีสตาร์ทบอทนะคะ วิธีทำอยู่ใน README ค่ะ"
+          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ"
           : "The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }), then restart. The README says how.";
       return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
