@@ -157,19 +157,19 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
   );
 }
 
-/** The PEM certificates in `path`, or the process stops naming REDIS_TLS_CA and why. */
+/** The PEM certificates in `path`, or the process stops naming REDIS_TLS_CA and why (as any wrong setting). */
 function readCertificates(path: string): string {
+  const refuse = (problem: string): never => {
+    process.stderr.write(`slipline: ${new ConfigError([{ variable: "REDIS_TLS_CA", problem }]).message}\n`);
+    process.exit(1);
+  };
   let pem: string;
   try {
     pem = readFileSync(path, "utf8");
   } catch (err) {
-    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})\n`);
-    process.exit(1);
+    return refuse(`cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
-    process.stderr.write(`slipline: Invalid configuration (1 problem):\n  REDIS_TLS_CA: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`);
-    process.exit(1);
-  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) refuse(`${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return pem;
 }
 
