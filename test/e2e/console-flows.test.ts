@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
 import { formatCalendarDate } from "../../src/render/format.js";
 import { DEMO_SECRETS, DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
-import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
+import type { EntryProcess } from "../helpers/entry-process.js";
+import { startLocalModeMain } from "../helpers/local-mode-main.js";
 import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
 import type { ConsolePage } from "../local-line/console-driver.js";
 
@@ -78,12 +79,11 @@ function decodeQr(png: Buffer): string | undefined {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
   // `npm start` with nothing configured: no LINE_ or SLIP_ variables, a free port, a throwaway database.
-  product = startEntry("src/main.ts", { PORT: "0", SANDBOX_DB: ":memory:" });
-  const [, url] = await product.waitFor(/slipline is running\. Open (http:\/\/127\.0\.0\.1:\d+\/) to chat with the bot\./, START_TIMEOUT_MS);
-  consoleUrl = url ?? "";
-  // The sandbox's address is only in the start-up log; the QR must come from there.
-  const [, sandbox] = await product.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)[^"]*"[^\n]*embedded sandbox/, 5_000);
-  sandboxUrl = sandbox ?? "";
+  const local = await startLocalModeMain({}, START_TIMEOUT_MS);
+  product = local.main;
+  consoleUrl = `${local.url}/`;
+  // The QR must come from the sandbox, whose address only the start-up log says.
+  sandboxUrl = local.sandboxUrl;
   ui = await openConsole(consoleUrl, { width: 1200, height: 1600 });
 }, START_TIMEOUT_MS + 30_000);
 

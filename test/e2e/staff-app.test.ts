@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startEntry, type EntryProcess } from "../helpers/entry-process.js";
+import type { EntryProcess } from "../helpers/entry-process.js";
+import { startLocalModeMain } from "../helpers/local-mode-main.js";
 import { freePort } from "../helpers/free-port.js";
 import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
 import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
@@ -63,11 +64,10 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
   const port = await freePort();
   // `npm start` with nothing configured but PUBLIC_URL (this machine), so that the chat's export makes links.
-  product = startEntry("src/main.ts", { PORT: String(port), SANDBOX_DB: ":memory:", PUBLIC_URL: `http://127.0.0.1:${port}` });
-  const [, url] = await product.waitFor(/slipline is running\. Open (http:\/\/127\.0\.0\.1:\d+)\/ to chat with the bot\./, START_TIMEOUT_MS);
-  baseUrl = url ?? "";
-  const [, sandbox] = await product.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)[^"]*"[^\n]*embedded sandbox/, 5_000);
-  sandboxUrl = sandbox ?? "";
+  const local = await startLocalModeMain({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, START_TIMEOUT_MS);
+  product = local.main;
+  baseUrl = local.url;
+  sandboxUrl = local.sandboxUrl;
   ui = await openConsole(`${baseUrl}/`, { width: 1200, height: 1200 });
 }, START_TIMEOUT_MS + 30_000);
 
