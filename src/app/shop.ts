@@ -5,7 +5,8 @@
 import { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { HandlerDeps } from "../handlers/context.js";
-import { createLineHttpApi } from "../line/api.js";
+import { createLineHttpApi, lineChannelReads } from "../line/api.js";
+import type { LineHttpApi } from "../line/api.js";
 import { createOutbox } from "../line/outbox.js";
 import type { Outbox, OutboxOptions } from "../line/outbox.js";
 import { checkLine } from "../line/self-check.js";
@@ -111,6 +112,16 @@ function partsOf(config: ShopConfig): string {
   return written;
 }
 
+/** The parts that handle a shop's events (see `buildShop`). */
+interface WorkingParts {
+  readonly slip: SlipClient;
+  readonly lineHttp: LineHttpApi;
+  readonly outbox: Outbox;
+  readonly notifier: Notifier | undefined;
+  readonly handlerDeps: HandlerDeps;
+  readonly ledger: EventLedger;
+}
+
 export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolean; handlers?: EventHandlers }): ShopBot {
   let current = first;
   const config = first;
@@ -138,70 +149,85 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     },
   };
 
-  const slip = createSlipClient({
-    baseUrl: config.slip.baseUrl,
-    apiSecret: config.slip.apiSecret,
-    accountCacheSeconds: config.accountCacheSeconds,
-    qrImageOrigins: [...config.slip.qrImageOrigins],
-    observer: observers.slip,
-    ...(stores === undefined ? {} : { accountCache: stores.accountCache }),
-    ...parts.slipOptions,
-  });
-  // Every event's calls (reply, push, loading) go over a pool of the shop's own; the SDK's client serves the rare ones.
-  const lineHttp = createLineHttpApi({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken });
-  const api = new messagingApi.MessagingApiClient({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl });
-  const outbox: Outbox = createOutbox({
-    api: lineHttp,
-    log,
-    staff,
-    observer: observers.line,
-    privacy: observers.privacy,
-    ...(stores === undefined ? {} : { journal: stores.journal }),
-    ...parts.outboxOptions,
-  });
-  const summaries = createSummaryLoader({ slip, ...(parts.now === undefined ? {} : { now: parts.now }) });
   const alertsOn = Object.values(config.alerts).some((value) => value !== undefined);
-  const notifier = alertsOn
-    ? createNotifier({
-        alerts: config.alerts,
-        settings: settingsNow,
-        staff,
-        slip,
-        summaries,
-        outbox,
-        quota: () => readQuota(api, log),
-        store: stores?.scheduleStore ?? memoryScheduleStore(() => now().getTime()),
-        storeOutlivesRestart: stores !== undefined,
-        log,
-        observer: observers.notifier,
-        ...(parts.now === undefined ? {} : { now: parts.now }),
-      })
-    : undefined;
-  // Each user's menu follows the staff list (once the menus are installed).
-  const menuLinks = createMenuLinkKeeper({
-    api,
-    isStaff: (userId) => current.settings.staffUserIds.has(userId),
-    log,
-    ...(parts.menuRecheckMs === undefined ? {} : { recheckMs: parts.menuRecheckMs }),
-  });
-  const handlerDeps: HandlerDeps = {
-    slip,
-    settings: settingsNow,
-    log,
-    quietNotes: stores?.quietNotes ?? createQuietNotes(),
-    summaries,
-    watches: parts.runsPushes ? notifier?.watches : undefined,
-    versions: stores?.versions ?? memoryVersions(),
-    exportLinks:
-      parts.publicUrl === undefined
-        ? undefined
-        : {
-            maxDays: EXPORT_MAX_DAYS,
-            link: (request, at) =>
-              `${parts.publicUrl}${appPathOf(config.webhookPath)}/api/export.csv?link=${signExportLink({ shopId: config.id, ...request }, current.line.channelSecret, at.getTime())}`,
-          },
-  };
-  const ledger: EventLedger = stores?.ledger ?? memoryLedger();
+  // The SDK's client for the rare calls (the start-up look, quota, rich menus): made at its first use.
+  let sdk: messagingApi.MessagingApiClient | undefined;
+  const api = (): messagingApi.MessagingApiClient =>
+    (sdk ??= new messagingApi.MessagingApiClient({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl }));
+
+  /**
+   * What handling an event needs (the slip client, the send boundary, the handlers' parts), built at the
+   * shop's first event, or at start for a shop with pushes: most of a thousand shops are quiet most of the
+   * day, and each set holds a connection pool, a circuit breaker, a queue and some forty closures.
+   */
+  let working: WorkingParts | undefined;
+  const work = (): WorkingParts => (working ??= buildWorkingParts());
+  function buildWorkingParts(): WorkingParts {
+    const slip = createSlipClient({
+      baseUrl: config.slip.baseUrl,
+      apiSecret: config.slip.apiSecret,
+      accountCacheSeconds: config.accountCacheSeconds,
+      qrImageOrigins: [...config.slip.qrImageOrigins],
+      observer: observers.slip,
+      ...(stores === undefined ? {} : { accountCache: stores.accountCache }),
+      ...parts.slipOptions,
+    });
+    // Every event's calls (reply, push, loading) go over a pool of the shop's own; the SDK's client serves the rare ones.
+    const lineHttp = createLineHttpApi({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken });
+    const outbox: Outbox = createOutbox({
+      api: lineHttp,
+      log,
+      staff,
+      observer: observers.line,
+      privacy: observers.privacy,
+      ...(stores === undefined ? {} : { journal: stores.journal }),
+      ...parts.outboxOptions,
+    });
+    const summaries = createSummaryLoader({ slip, ...(parts.now === undefined ? {} : { now: parts.now }) });
+    const notifier = alertsOn
+      ? createNotifier({
+          alerts: config.alerts,
+          settings: settingsNow,
+          staff,
+          slip,
+          summaries,
+          outbox,
+          quota: () => readQuota(api(), log),
+          store: stores?.scheduleStore ?? memoryScheduleStore(() => now().getTime()),
+          storeOutlivesRestart: stores !== undefined,
+          log,
+          observer: observers.notifier,
+          ...(parts.now === undefined ? {} : { now: parts.now }),
+        })
+      : undefined;
+    const handlerDeps: HandlerDeps = {
+      slip,
+      settings: settingsNow,
+      log,
+      quietNotes: stores?.quietNotes ?? createQuietNotes(),
+      summaries,
+      watches: parts.runsPushes ? notifier?.watches : undefined,
+      versions: stores?.versions ?? memoryVersions(),
+      exportLinks:
+        parts.publicUrl === undefined
+          ? undefined
+          : {
+              maxDays: EXPORT_MAX_DAYS,
+              link: (request, at) =>
+                `${parts.publicUrl}${appPathOf(config.webhookPath)}/api/export.csv?link=${signExportLink({ shopId: config.id, ...request }, current.line.channelSecret, at.getTime())}`,
+            },
+    };
+    return { slip, lineHttp, outbox, notifier, handlerDeps, ledger: stores?.ledger ?? memoryLedger() };
+  }
+  // Each user's menu follows the staff list (once the menus are installed): made at the first sender.
+  let menus: MenuLinkKeeper | undefined;
+  const menuLinks = (): MenuLinkKeeper =>
+    (menus ??= createMenuLinkKeeper({
+      api: api(),
+      isStaff: (userId) => current.settings.staffUserIds.has(userId),
+      log,
+      ...(parts.menuRecheckMs === undefined ? {} : { recheckMs: parts.menuRecheckMs }),
+    }));
 
   let check: LineCheck | undefined = parts.lineCheck === undefined ? undefined : { state: "checking" };
   if (check !== undefined) observers.watchLineCheck(() => check ?? { state: "checking" });
@@ -218,19 +244,33 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       current = next;
     },
     log,
-    outbox,
-    handlerDeps,
-    ledger,
+    get outbox() {
+      return work().outbox;
+    },
+    get handlerDeps() {
+      return work().handlerDeps;
+    },
+    get ledger() {
+      return work().ledger;
+    },
     observer: observers.pipeline,
-    onSender: parts.keepMenuLinks === false ? undefined : (userId) => menuLinks.seen(userId),
+    onSender: parts.keepMenuLinks === false ? undefined : (userId) => menuLinks().seen(userId),
     get markAsRead() {
       return current.markAsRead;
     },
-    slip,
+    get slip() {
+      return work().slip;
+    },
     onceMarks: stores?.onceMarks,
-    notifier,
-    menuLinks,
-    api,
+    get notifier() {
+      return alertsOn ? work().notifier : undefined;
+    },
+    get menuLinks() {
+      return menuLinks();
+    },
+    get api() {
+      return api();
+    },
     lineCheck: () => check,
     get inHand() {
       return inHand;
@@ -253,17 +293,18 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       if (parts.lineCheck !== undefined) {
         const { publicUrl, limit } = parts.lineCheck;
         const expectedWebhook = publicUrl === undefined ? undefined : `${publicUrl}${config.webhookPath}`;
-        void limit(() => checkLine({ api, expectedWebhook, markAsRead: current.markAsRead, log })).then((found) => (check = found));
+        void limit(() => checkLine({ api: lineChannelReads({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken }), expectedWebhook, markAsRead: current.markAsRead, log })).then((found) => (check = found));
       }
-      if (notifier !== undefined && parts.runsPushes) {
+      const notifier = alertsOn && parts.runsPushes ? work().notifier : undefined;
+      if (notifier !== undefined) {
         await notifier.start(tickMs);
         log.info({ alerts: config.alerts }, "opt-in pushes on (each costs LINE message quota)");
       }
     },
     async close() {
-      notifier?.stop();
-      await menuLinks.settled();
-      await Promise.allSettled([slip.close(), lineHttp.close()]);
+      working?.notifier?.stop();
+      await menus?.settled();
+      if (working !== undefined) await Promise.allSettled([working.slip.close(), working.lineHttp.close()]);
       observers.forget();
     },
   };

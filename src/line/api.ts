@@ -8,7 +8,7 @@
 // ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT...) when no answer came. A 2xx body is not read: nothing in it is used.
 import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
-import { Pool } from "undici";
+import { Pool, request } from "undici";
 import type { Dispatcher } from "undici";
 import type { HttpTimeouts } from "./http-timeouts.js";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http-timeouts.js";
@@ -97,5 +97,28 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
     showLoading: (request) => post("/v2/bot/chat/loading/start", request),
     markAsRead: (request) => post("/v2/bot/chat/markAsRead", request),
     close: () => pool?.close() ?? Promise.resolve(),
+  };
+}
+
+/** The two reads of the start-up look at a channel (self-check.ts). */
+export type LineChannelReads = Pick<messagingApi.MessagingApiClient, "getBotInfo" | "getWebhookEndpoint">;
+
+/**
+ * The start-up look's reads over the process's shared agent (its timeouts are main's), not the SDK's fetch:
+ * a thousand shops' looks through fetch left some 25 MiB of web-stream garbage in the old generation, where
+ * an idle process keeps it. Throws as the SDK's client does (HTTPFetchError for an answer that is not 2xx).
+ */
+export function lineChannelReads(options: Pick<LineHttpApiOptions, "baseUrl" | "channelAccessToken">): LineChannelReads {
+  const origin = new URL(options.baseUrl).origin;
+  const authorization = `Bearer ${options.channelAccessToken}`;
+  async function get<T>(path: string): Promise<T> {
+    const response = await request(`${origin}${path}`, { method: "GET", headers: { authorization, "user-agent": USER_AGENT } });
+    const text = await response.body.text();
+    if (response.statusCode >= 200 && response.statusCode < 300) return JSON.parse(text) as T;
+    throw new HTTPFetchError(`${response.statusCode} from LINE`, { status: response.statusCode, statusText: "", headers: webHeaders(response.headers), body: text });
+  }
+  return {
+    getBotInfo: () => get<messagingApi.BotInfoResponse>("/v2/bot/info"),
+    getWebhookEndpoint: () => get<messagingApi.GetWebhookEndpointResponse>("/v2/bot/channel/webhook/endpoint"),
   };
 }

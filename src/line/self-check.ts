@@ -23,7 +23,7 @@ export type LineCheck =
 export type LineCheckWarning = "webhook_off" | "webhook_elsewhere" | "mark_as_read_without_chat";
 
 export interface LineCheckOptions {
-  /** The calls used: the SDK's client (rare calls, fetch). */
+  /** The calls used (api.ts's `lineChannelReads`, or the SDK's client). */
   api: Pick<messagingApi.MessagingApiClient, "getBotInfo" | "getWebhookEndpoint">;
   /** The webhook URL this deployment expects LINE to use (PUBLIC_URL + the webhook path), when known. */
   expectedWebhook: string | undefined;
@@ -43,7 +43,7 @@ export async function checkLine(options: LineCheckOptions): Promise<LineCheck> {
       log.error({ status: err.status }, "LINE refused the channel access token: check LINE_CHANNEL_ACCESS_TOKEN (nothing the bot sends will arrive)");
       return { state: "token_rejected", status: err.status };
     }
-    const reason = err instanceof HTTPFetchError ? `HTTP ${err.status}` : err instanceof Error ? (codeOf(err.cause) ?? err.message) : String(err);
+    const reason = err instanceof HTTPFetchError ? `HTTP ${err.status}` : err instanceof Error ? (codeOf(err) ?? codeOf(err.cause) ?? err.message) : String(err);
     log.warn({ reason }, "could not ask LINE about the channel at start-up; starting anyway");
     return { state: "unreachable", reason };
   }
