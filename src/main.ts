@@ -32,7 +32,7 @@ async function run(): Promise<void> {
   // The shops a shops file lists are read and checked before anything starts: a bad file starts nothing.
   let fileShops: readonly ShopConfig[] | undefined;
   if (config.shopsFile !== undefined) {
-    const read = await readShopsFile(config.shopsFile, process.env);
+    const read = await readShopsFile(config.shopsFile, process.env, false);
     if (!read.ok) {
       process.stderr.write(`slipline: Invalid shops file ${config.shopsFile} (${countOf(read.problems.length, "problem")}):\n${read.problems.map((p) => `  ${p}`).join("\n")}\n`);
       process.exit(1);
@@ -106,8 +106,14 @@ async function run(): Promise<void> {
         log.error({ problems: read.problems }, "shops file not reloaded: it has problems, so the running shops stay as they are");
         return;
       }
-      shopSecrets = [...new Set([...shopSecrets, ...secretsOf(read.shops)])];
-      secrets = [...processSecrets, ...shopSecrets];
+      // A new list only when the file brings a secret not seen before: the logger prepares each new list
+      // once, some 10 ms for a thousand shops, on the next line logged.
+      const known = new Set(shopSecrets);
+      const added = secretsOf(read.shops).filter((secret) => !known.has(secret));
+      if (added.length > 0) {
+        shopSecrets = [...new Set([...shopSecrets, ...added])];
+        secrets = [...processSecrets, ...shopSecrets];
+      }
       await deployment.reload(read.shops).catch((err: unknown) => log.error({ err }, "shops file not reloaded"));
     }
     // Local mode has no load balancer to drain.

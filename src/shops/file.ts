@@ -34,14 +34,18 @@ const SECRET_PATHS = new Set(["line.channelSecret", "line.channelAccessToken", "
 
 export type ShopsFileResult = { ok: true; shops: ShopConfig[] } | { ok: false; problems: string[] };
 
-/** Reads and checks the shops file; a file that cannot be read is one problem like any other. */
-export async function readShopsFile(path: string, env: Env): Promise<ShopsFileResult> {
+/**
+ * Reads and checks the shops file; a file that cannot be read is one problem like any other. `whileServing`
+ * (a reload): the check gives way to the events arriving meanwhile; at start-up nothing waits for it.
+ */
+export async function readShopsFile(path: string, env: Env, whileServing = true): Promise<ShopsFileResult> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (err) {
     return { ok: false, problems: [`${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`] };
   }
+  if (!whileServing) return parseShopsFile(text, env);
   // Checked while events keep arriving (a reload): a thousand shops take some 50 ms, given in slices.
   const checking = checkShopsFile(text, env);
   const slice = giveWay();
