@@ -11,7 +11,7 @@ import type { InstanceRole } from "../config.js";
 import type { OutboxOptions } from "../line/outbox.js";
 import { createMetrics } from "../metrics/metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
-import { createEventDispatcher } from "../pipeline/dispatcher.js";
+import { createEventDispatcher, DEFAULT_RUNNING_EVENTS } from "../pipeline/dispatcher.js";
 import type { AbandonedEvent, EventDispatcher, EventHandlers } from "../pipeline/dispatcher.js";
 import { createBotApp, createBotServer, SERVER_LIMITS, serverLimitsWith } from "../server.js";
 import { createStaffApp } from "../staff-app/router.js";
@@ -21,8 +21,10 @@ import { createShopRegistry } from "../shops/registry.js";
 import type { ShopChanges, ShopRegistry } from "../shops/registry.js";
 import type { ShopConfig } from "../shops/shop.js";
 import type { SlipClientOptions } from "../slip/client.js";
+import { DEFAULT_SLIP_CONNECT_TIMEOUT_MS } from "../slip/settings.js";
 import { storedEventOf } from "../pipeline/stored-items.js";
 import { answeredKey } from "../shared-state/stores.js";
+import { createSharedConnections } from "./connections.js";
 import { buildShop, sameParts, shopNamespace } from "./shop.js";
 import type { ShopBot } from "./shop.js";
 
@@ -162,6 +164,12 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     });
 
     const checks = new PQueue({ concurrency: LINE_CHECKS_AT_ONCE });
+    const connections = createSharedConnections({
+      lineConnections: 2 * (options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS),
+      slipConnectTimeoutMs: options.slipOptions?.connectTimeoutMs ?? DEFAULT_SLIP_CONNECT_TIMEOUT_MS,
+    });
+    // Closed after the shops (closers run in reverse).
+    closers.push(() => connections.close());
     const tickMs = options.tickMs ?? NOTIFIER_TICK_MS;
     const registry = createShopRegistry<ShopBot>({
       log,
@@ -172,6 +180,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
           log,
           metrics,
           lineApiBaseUrl: options.lineApiBaseUrl,
+          connections,
           many: options.many,
           redis: shared,
           runsPushes: role !== "web",

@@ -12,6 +12,7 @@ import type { Outbox, OutboxOptions } from "../line/outbox.js";
 import { checkLine } from "../line/self-check.js";
 import type { LineCheck } from "../line/self-check.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { SharedConnections } from "./connections.js";
 import type { EventHandlers, ShopPipeline } from "../pipeline/dispatcher.js";
 import { memoryLedger } from "../pipeline/ledger.js";
 import type { EventLedger } from "../pipeline/ledger.js";
@@ -51,6 +52,8 @@ export interface SharedParts {
   readonly lineCheck?: { readonly publicUrl: string | undefined; readonly limit: <T>(task: () => Promise<T>) => Promise<T> } | undefined;
   /** The clock of handlers, stores and pushes; default the real one. */
   readonly now?: (() => Date) | undefined;
+  /** The connections to LINE and the slip services, shared by the shops (closed by the deployment). */
+  readonly connections?: SharedConnections | undefined;
   /** Tests' knobs: the slip client's and the send boundary's timings. */
   readonly slipOptions?: Partial<Omit<SlipClientOptions, "baseUrl" | "apiSecret">> | undefined;
   readonly outboxOptions?: Partial<Omit<OutboxOptions, "api" | "log" | "staff">> | undefined;
@@ -170,10 +173,11 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       qrImageOrigins: [...config.slip.qrImageOrigins],
       observer: observers.slip,
       ...(stores === undefined ? {} : { accountCache: stores.accountCache }),
+      connections: parts.connections?.slip(config.slip.baseUrl),
       ...parts.slipOptions,
     });
-    // Every event's calls (reply, push, loading) go over a pool of the shop's own; the SDK's client serves the rare ones.
-    const lineHttp = createLineHttpApi({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken });
+    // Every event's calls (reply, push, loading) go over the shared pool; the SDK's client serves the rare ones.
+    const lineHttp = createLineHttpApi({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken, shared: parts.connections?.line(parts.lineApiBaseUrl) });
     const outbox: Outbox = createOutbox({
       api: lineHttp,
       log,

@@ -40,6 +40,11 @@ export interface LineHttpApiOptions {
   channelAccessToken: string;
   /** Connections kept to LINE; calls beyond them wait for one. Default 64 (the events handled at once). */
   connections?: number;
+  /**
+   * Connections shared with the deployment's other shops (app/connections.ts), closed by their owner: a
+   * thousand shops keep a few dozen sockets to LINE, not a few each. Each call carries its own shop's token.
+   */
+  shared?: Dispatcher | undefined;
   timeouts?: HttpTimeouts;
 }
 
@@ -65,7 +70,8 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
   // Made at the first call: a deployment of a thousand shops, most of them quiet at any moment, would
   // otherwise hold a thousand pools (20 KiB each) from the start.
   let pool: Pool | undefined;
-  const poolNow = (): Pool =>
+  const poolNow = (): Dispatcher =>
+    options.shared ??
     (pool ??= new Pool(origin, {
       connections: options.connections ?? 64,
       connectTimeout: timeouts.connectTimeoutMs,
@@ -77,7 +83,15 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
   async function post(path: string, body: unknown, retryKey?: string): Promise<LineAnswer> {
     const headers: Record<string, string> = { authorization, "content-type": "application/json", "user-agent": USER_AGENT };
     if (retryKey !== undefined) headers["x-line-retry-key"] = retryKey;
-    const response = await poolNow().request({ method: "POST", path, headers, body: JSON.stringify(body) });
+    const response = await poolNow().request({
+      origin,
+      method: "POST",
+      path,
+      headers,
+      body: JSON.stringify(body),
+      headersTimeout: timeouts.headersTimeoutMs,
+      bodyTimeout: timeouts.bodyTimeoutMs,
+    });
     if (response.statusCode >= 200 && response.statusCode < 300) {
       await response.body.dump();
       return { requestId: headerValue(response.headers, "x-line-request-id") };

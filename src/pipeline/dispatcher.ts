@@ -54,6 +54,9 @@ export interface ShopPipeline {
   readonly markAsRead?: boolean | undefined;
 }
 
+/** Events handled at once when MAX_RUNNING_EVENTS is not set. */
+export const DEFAULT_RUNNING_EVENTS = 64;
+
 export interface EventDispatcherOptions {
   /** The process's logger, for what belongs to no shop. */
   log: Logger;
@@ -144,7 +147,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   const now = options.now ?? (() => new Date());
   const { log } = options;
   const maxQueued = options.maxQueuedEvents ?? 1_000;
-  const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? 64 });
+  const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS });
   const unfinished = new Set<Tracked>();
   /** Events a shared-queue worker handed over, being handled now. */
   let runningNow = 0;

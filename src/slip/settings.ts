@@ -5,6 +5,7 @@ import type { RetryPolicy } from "../retry.js";
 import { qrImageOrigins } from "./qr-check.js";
 import type { QrImageOrigins } from "./qr-check.js";
 import type { SlipObserver } from "./types.js";
+import type { Dispatcher } from "undici";
 
 export interface SlipClientOptions {
   /** `https://host` or `https://host/prefix`; operations go to `{baseUrl}/api/...`. */
@@ -32,6 +33,12 @@ export interface SlipClientOptions {
    * starts. Default 32.
    */
   maxConnections?: number;
+  /**
+   * Connections to the service's origin shared with other clients (a deployment's shops: app/connections.ts),
+   * closed by their owner. `maxConnections` still bounds this client's calls in flight. Default: a pool of
+   * the client's own.
+   */
+  connections?: Dispatcher | undefined;
   /** Longest wait for a free connection; past it the call fails as "service unavailable (busy)". Default 10000. */
   maxWaitMs?: number;
   /** Operations failing in a row (service unavailable) that open the circuit. Default 5. */
@@ -81,6 +88,7 @@ export interface Settings {
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
   readonly observer: SlipObserver | undefined;
+  readonly connections: Dispatcher | undefined;
 }
 
 const DEFAULTS = {
@@ -96,6 +104,9 @@ const DEFAULTS = {
   breakForMs: 10_000,
   maxBodyBytes: 1024 * 1024,
 } as const;
+
+/** The connect timeout when `connectTimeoutMs` is not given. */
+export const DEFAULT_SLIP_CONNECT_TIMEOUT_MS = DEFAULTS.connectTimeoutMs;
 
 // Errors name the option and never echo its value: the secret must not reach a log through a TypeError.
 function checkNumber(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -153,5 +164,6 @@ export function readSettings(options: SlipClientOptions): Settings {
     sleep: options.sleep ?? ((ms) => delay(ms)),
     random: options.random ?? Math.random,
     observer: options.observer,
+    connections: options.connections,
   };
 }

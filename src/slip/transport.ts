@@ -1,6 +1,6 @@
-// The slip client's HTTP transport: one keep-alive undici pool per base URL, no more calls than connections,
-// a deadline per attempt and a cap on the body. It reports what one attempt produced; what that means is
-// for answers.ts and the retry loop to say.
+// The slip client's HTTP transport: one keep-alive undici pool per base URL (or the deployment's, shared by
+// its shops), no more calls than `maxConnections`, a deadline per attempt and a cap on the body. It reports
+// what one attempt produced; what that means is for answers.ts and the retry loop to say.
 import PQueue from "p-queue";
 import { Pool } from "undici";
 import type { Dispatcher } from "undici";
@@ -71,7 +71,8 @@ export function createTransport(settings: Settings): Transport {
   // Made at the first call: a deployment of a thousand shops, most of them quiet at any moment, would
   // otherwise hold a thousand pools from the start.
   let pool: Pool | undefined;
-  const poolNow = (): Pool =>
+  const poolNow = (): Dispatcher =>
+    settings.connections ??
     (pool ??= new Pool(settings.origin, {
       connections: settings.maxConnections,
       connect: { timeout: settings.connectTimeoutMs },
@@ -86,6 +87,7 @@ export function createTransport(settings: Settings): Transport {
     const timer = setTimeout(() => deadline.abort(), settings.timeoutMs);
     try {
       const response = await poolNow().request({
+        origin: settings.origin,
         method: request.method,
         path: `${settings.pathPrefix}${request.path}${request.query === "" ? "" : `?${request.query}`}`,
         headers: {
@@ -95,6 +97,8 @@ export function createTransport(settings: Settings): Transport {
         },
         body: request.body,
         signal: deadline.signal,
+        headersTimeout: settings.headersTimeoutMs,
+        bodyTimeout: settings.bodyTimeoutMs,
       });
       const text = await readLimited(response.body, settings.maxBodyBytes);
       if (text === undefined) return { kind: "too_large", status: response.statusCode };

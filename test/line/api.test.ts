@@ -4,6 +4,7 @@
 // client; this file is what makes those tests speak for the pool too.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
+import { createSharedConnections } from "../../src/app/connections.js";
 import { createLineHttpApi } from "../../src/line/api.js";
 import type { LineApi, LineHttpApi } from "../../src/line/api.js";
 import { installHttpTimeouts } from "../../src/line/http-timeouts.js";
@@ -43,6 +44,16 @@ const transports: { name: string; make: (baseUrl: string) => LineApi }[] = [
     make: (baseUrl) => {
       const pool = createLineHttpApi({ baseUrl, channelAccessToken: TOKEN, timeouts: TIMEOUTS });
       pools.push(pool);
+      return pool;
+    },
+  },
+  {
+    // A shop of a deployment: the shared pool's own timeouts are the defaults, so these come from each call.
+    name: "the deployment's shared pool",
+    make: (baseUrl) => {
+      const connections = createSharedConnections({ lineConnections: 4, slipConnectTimeoutMs: 500 });
+      const pool = createLineHttpApi({ baseUrl, channelAccessToken: TOKEN, timeouts: TIMEOUTS, shared: connections.line(baseUrl) });
+      pools.push({ ...pool, close: () => connections.close() });
       return pool;
     },
   },
@@ -194,7 +205,7 @@ describe("the bot's LINE transport answers the sender as the SDK's client does",
       const withCause = err as { code?: string; cause?: { code?: string } };
       return withCause.cause?.code ?? withCause.code;
     };
-    expect(failures.map(codeOf)).toEqual(["ECONNREFUSED", "ECONNREFUSED"]);
+    expect(failures.map(codeOf)).toEqual(["ECONNREFUSED", "ECONNREFUSED", "ECONNREFUSED"]);
   });
 
   it("the loading animation is asked for with the chat and its seconds", async () => {
