@@ -109,12 +109,15 @@ interface ShopsBot {
   stop(): Promise<void>;
 }
 
-/** Starts the built bot on a shops file and resolves once /readyz answers 200, with how long that took. */
-async function startShopsBot(setup: ManyShopsSetup, file: string): Promise<{ bot: ShopsBot; readyMs: number }> {
+/**
+ * Starts the built bot on a shops file and resolves once /readyz answers 200, with how long that took.
+ * `profile`: it writes a CPU profile when it stops (bench/results/profile/).
+ */
+async function startShopsBot(setup: ManyShopsSetup, file: string, profile = false): Promise<{ bot: ShopsBot; readyMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ["dist/main.js"], {
+  const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : []), "dist/main.js"], {
     env: { ...process.env, SHOPS_FILE: file, LINE_API_BASE_URL: setup.lineUrl, PORT: String(port), LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -228,8 +231,10 @@ export async function benchManyShops(setup: ManyShopsSetup, options: ManyShopsOp
     }
 
     // Load: a deployment of each file, side by side, measured in turn.
-    const single = await startShopsBot(setup, oneFile);
-    const many = await startShopsBot(setup, manyFile).catch(async (err: unknown) => {
+    // BENCH_PROFILE=1: the two load processes write CPU profiles.
+    const profile = process.env.BENCH_PROFILE === "1";
+    const single = await startShopsBot(setup, oneFile, profile);
+    const many = await startShopsBot(setup, manyFile, profile).catch(async (err: unknown) => {
       await single.bot.stop();
       throw err;
     });
