@@ -13,7 +13,9 @@
 // in the consumer group's pending list until it is handled, then it is acknowledged and deleted: nothing
 // of an item is kept once it is handled. An instance that dies stops renewing its leases: they expire,
 // the others' share grows, they claim its partitions and read the pending entries first (every instance
-// reads as the same consumer name, so a partition's pending list follows its lease).
+// reads as the same consumer name, so a partition's pending list follows its lease). A killed process is
+// noticed sooner: its queue connection, named after it, is gone from Redis's list of clients as soon as it
+// has been silent for two ticks, and the others take it for dead then.
 //
 // Redis that comes back empty (restarted without persistence, or a failover to a replica that lagged):
 // each instance keeps in memory what it stored until it sees the entry gone from its stream (handled),
@@ -105,6 +107,15 @@ export interface DurableEventQueueOptions {
   partitions?: number;
   /** An instance silent this long is taken for dead and its partitions for free. Default 2,000 ms. */
   leaseMs?: number;
+  /**
+   * This instance's id, when its `workers` connection is named `queueConnectionName(instanceId)`: then the
+   * others take it for dead as soon as it is silent `suspectMs` and Redis holds no connection of that name
+   * (a killed process's sockets close with it), not only once its lease runs out. Default: an id of its own,
+   * and only the lease tells.
+   */
+  instanceId?: string;
+  /** How long a named instance is silent before the others look for its connection. Default 2 claim ticks. */
+  suspectMs?: number;
   /** How often leases are renewed and free partitions claimed. Default 250 ms. */
   claimEveryMs?: number;
   /** How often the keeper looks for items handled, and for a Redis that lost its data. Default 1,000 ms. */
@@ -161,7 +172,8 @@ export function queueKeys(keyPrefix: string) {
 // silent for `stale` ms is dropped), and claims partitions up to its share: a partition is free when its
 // lease names no instance that lives. Its own leases are checked only when it may have lost them (it was
 // silent too long itself) and their expiry pushed back now and then (the expiry only clears leases left
-// behind). Returns the share, the partitions lost and those claimed now.
+// behind). Returns the share, the partitions lost, those claimed now, and the instances silent for a while
+// (each with its last tick), whose connections are then looked for.
 const TICK_SCRIPT = `
 local me = ARGV[1]
 local now = tonumber(ARGV[2])
@@ -171,7 +183,8 @@ local leasePrefix = ARGV[5]
 local start = tonumber(ARGV[6])
 local leaseTtl = tonumber(ARGV[7])
 local refresh = ARGV[8] == '1'
-local owned = tonumber(ARGV[9])
+local suspectBefore = now - tonumber(ARGV[9])
+local owned = tonumber(ARGV[10])
 local last = redis.call('ZSCORE', KEYS[1], me)
 local wasAlive = last and tonumber(last) >= now - stale
 redis.call('ZADD', KEYS[1], now, me)
@@ -183,7 +196,7 @@ local lost = {}
 if (not wasAlive) or refresh then
   held = 0
   for i = 1, owned do
-    local p = ARGV[9 + i]
+    local p = ARGV[10 + i]
     local key = leasePrefix .. p
     if redis.call('GET', key) == me then
       redis.call('PEXPIRE', key, leaseTtl)
@@ -206,7 +219,18 @@ while held < share and j < partitions do
   end
   j = j + 1
 end
-return {share, lost, claimed}`;
+local suspects = {}
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. suspectBefore, 'WITHSCORES')) do
+  table.insert(suspects, member)
+end
+return {share, lost, claimed, suspects}`;
+
+/** Forgets an instance taken for dead, unless it said it lives since (its last tick still the one seen). */
+const FORGET_SCRIPT = `
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0`;
 
 /** Gives leases back, only those still this instance's. */
 const RELEASE_SCRIPT = `
@@ -273,9 +297,26 @@ const LEASE_TTL_MS = 60_000;
 /** The ticks between two pushes of this instance's lease expiries. */
 const LEASE_REFRESH_TICKS = 40;
 
+const NAMED_INSTANCE = "named:";
+
+/** A new instance id whose queue connection is named after it (see `instanceId`). */
+export function namedInstanceId(): string {
+  return `${NAMED_INSTANCE}${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+function isNamedInstance(id: string): boolean {
+  return id.startsWith(NAMED_INSTANCE);
+}
+
+/** The name of the `workers` connection of the instance `instanceId` (CLIENT SETNAME: no spaces). */
+export function queueConnectionName(instanceId: string): string {
+  return `slipline-queue:${instanceId}`;
+}
+
 /** The scripts, sent once and then called by their hash. */
 interface QueueScripts {
-  queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[]]>;
+  queueTick(instances: string, ...args: string[]): Promise<[number, number[], number[], string[]]>;
+  queueForget(instances: string, member: string, score: string): Promise<number>;
   queueRelease(me: string, ...args: string[]): Promise<number>;
   queueKeep(marker: string, ...args: string[]): Promise<number[]>;
   queueAck(streamCount: number, ...keysAndArgs: string[]): Promise<number>;
@@ -285,6 +326,7 @@ function withScripts(redis: Redis): Redis & QueueScripts {
   const scripted = redis as Redis & Partial<QueueScripts>;
   if (scripted.queueTick === undefined) redis.defineCommand("queueTick", { numberOfKeys: 1, lua: TICK_SCRIPT });
   if (scripted.queueRelease === undefined) redis.defineCommand("queueRelease", { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  if (scripted.queueForget === undefined) redis.defineCommand("queueForget", { numberOfKeys: 1, lua: FORGET_SCRIPT });
   if (scripted.queueKeep === undefined) redis.defineCommand("queueKeep", { numberOfKeys: 1, lua: KEEP_SCRIPT });
   if (scripted.queueAck === undefined) redis.defineCommand("queueAck", { lua: ACK_SCRIPT });
   return redis as Redis & QueueScripts;
@@ -327,7 +369,12 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   const keepCheckMs = options.keepCheckMs ?? 1_000;
   const maxKept = options.maxKept ?? 20_000;
   const keys = queueKeys(options.keyPrefix);
-  const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  // A named instance's id says so: the others look for its connection only then (an instance of an older
+  // version, or one whose connection is not named, is taken for dead by its lease alone).
+  const me = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const suspectMs = options.suspectMs ?? 2 * claimEveryMs;
+  /** Whether Redis lets us list its connections (some hosted ones refuse CLIENT LIST): then the lease alone tells. */
+  let canListConnections = true;
   const streamPartition = new Map<string, number>(Array.from({ length: partitions }, (_, p) => [keys.stream(p), p]));
 
   // --- storing, and keeping what was stored until it is seen handled ---
@@ -493,9 +540,16 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   }
 
   async function tick(): Promise<void> {
+    const forgotten = await tickOnce();
+    // An instance found dead: its partitions are free now, not when its lease runs out.
+    if (forgotten && running) await tickOnce();
+  }
+
+  /** One tick; says whether an instance was found dead (its partitions free at the next). */
+  async function tickOnce(): Promise<boolean> {
     const mine = [...owned.keys()];
     ticks += 1;
-    const [share, lost, claimed] = await workers.queueTick(
+    const [share, lost, claimed, suspects] = await workers.queueTick(
       keys.instances,
       me,
       String(Date.now()),
@@ -505,6 +559,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       String(Math.floor(Math.random() * partitions)),
       String(LEASE_TTL_MS),
       ticks % LEASE_REFRESH_TICKS === 0 ? "1" : "0",
+      String(suspectMs),
       String(mine.length),
       ...mine.map(String),
     );
@@ -513,7 +568,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       owned.delete(p);
       if (state !== undefined && state.inHand > 0) log.warn({ partition: p, inHand: state.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
     }
-    if (!running) return;
+    if (!running) return false;
     await ensureGroups(claimed);
     for (const p of claimed) owned.set(p, { inHand: 0, unreadHistory: true, releasing: false });
     // Over the share (an instance joined): give back the partitions with least in hand, once they are idle.
@@ -525,6 +580,37 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     await releaseIdle();
     // The blocking read waits on the partitions it had: it starts again with the new ones at once.
     if (claimed.length > 0 || excess > 0) unblockReader();
+    return suspects.length > 0 && (await forgetDead(suspects));
+  }
+
+  /**
+   * The silent instances (member, last tick, ...) that are named and have no connection to Redis left: a
+   * killed process. Forgotten, so that their partitions are free; says whether any was.
+   */
+  async function forgetDead(suspects: readonly string[]): Promise<boolean> {
+    const named: { member: string; lastTick: string }[] = [];
+    for (let i = 0; i + 1 < suspects.length; i += 2) {
+      const member = suspects[i] as string;
+      if (member !== me && isNamedInstance(member)) named.push({ member, lastTick: suspects[i + 1] as string });
+    }
+    if (named.length === 0 || !canListConnections) return false;
+    let connections: string;
+    try {
+      connections = String(await workers.call("CLIENT", "LIST", "TYPE", "normal"));
+    } catch (err) {
+      canListConnections = false;
+      log.info({ error: err instanceof Error ? err.message : String(err) }, "redis refuses CLIENT LIST: a stopped instance's partitions wait for its lease to run out");
+      return false;
+    }
+    const names = new Set(connections.split("\n").map((line) => / name=(\S*)/.exec(line)?.[1]));
+    let forgotten = 0;
+    for (const { member, lastTick } of named) {
+      if (names.has(queueConnectionName(member))) continue;
+      if ((await workers.queueForget(keys.instances, member, lastTick)) === 0) continue;
+      forgotten += 1;
+      log.warn({ instance: member }, "an instance stopped without giving its partitions back (no connection left): its partitions are free");
+    }
+    return forgotten > 0;
   }
 
   async function releaseIdle(all = false): Promise<void> {

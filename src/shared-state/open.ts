@@ -4,7 +4,7 @@
 // ioredis (less memory, quicker start).
 import type { Logger } from "pino";
 import { redisScheduleStore } from "../schedules/store.js";
-import { createDurableEventQueue } from "./event-queue.js";
+import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "./event-queue.js";
 import type { EventQueueObserver, QueueItem } from "./event-queue.js";
 import { connectRedis, whenUp } from "./redis.js";
 import { checkRedisServer } from "./server-checks.js";
@@ -36,7 +36,10 @@ export interface SharedStateOptions {
 }
 
 export function openSharedState(url: string, log: Logger, metrics: SharedStateObserver, options: SharedStateOptions) {
-  const redis = connectRedis({ url, log, onError: () => metrics.redisError(), tlsCa: options.tlsCa });
+  // The queue's connection carries the instance's id: when the process dies, Redis drops the connection at
+  // once, and the other instances take its partitions without waiting for its lease to run out.
+  const instanceId = namedInstanceId();
+  const redis = connectRedis({ url, log, onError: () => metrics.redisError(), tlsCa: options.tlsCa, workersName: queueConnectionName(instanceId) });
   const { prefix } = options;
   return {
     redis,
@@ -46,6 +49,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
       workers: redis.workers,
       log,
       keyPrefix: prefix,
+      instanceId,
       onceKey: options.onceKey,
       ...(options.runningEvents === undefined ? {} : { inHand: options.runningEvents }),
       ...(metrics.queue === undefined ? {} : { observer: metrics.queue }),

@@ -24,6 +24,8 @@ export interface RedisLinkOptions {
   onError?: () => void;
   /** REDIS_TLS_CA's certificates (PEM): for a rediss:// provider whose certificate chains to its own CA. */
   tlsCa?: string | undefined;
+  /** The queue connection's name (the queue's `queueConnectionName`: the other instances look for it). */
+  workersName?: string | undefined;
 }
 
 /** A command that waits longer than this counts as failed: the callers have fallbacks. */
@@ -50,7 +52,8 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     // call that wakes redis-server) costs more than the command itself.
     enableAutoPipelining: true,
     retryStrategy: reconnect,
-    connectionName: "slipline-workers",
+    // Set again on every reconnect.
+    connectionName: options.workersName ?? "slipline-workers",
   });
   const isUp = (): boolean => commands.status === "ready" && workers.status === "ready";
   const listeners: ((up: boolean) => void)[] = [];

@@ -1,11 +1,12 @@
 // The shared queue on a redis-server of the test's own, with two queue objects on connections of their own
 // standing for two instances: each key's items one at a time and in the order stored, whichever instance
 // stored them; each item once; twice the items in hand with two instances; a stopped instance's items
-// taken up by the other; and a Redis that comes back empty, or with its data.
+// taken up by the other (at once when its connection is gone, never while it is there); and a Redis that
+// comes back empty, or with its data.
 import fc from "fast-check";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue } from "../../src/shared-state/event-queue.js";
+import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "../../src/shared-state/event-queue.js";
 import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
@@ -21,9 +22,12 @@ interface Instance {
   link: RedisLink;
 }
 
-/** One instance's queue, with short leases and checks so the test need not wait long. */
+/**
+ * One instance's queue, with short leases and checks so the test need not wait long. With `instanceId`, its
+ * queue connection is named after it, as the bot's are.
+ */
 function instance(url: string, keyPrefix: string, options: Partial<DurableEventQueueOptions> = {}): Instance {
-  const link = connectRedis({ url, log: silent });
+  const link = connectRedis({ url, log: silent, workersName: options.instanceId === undefined ? undefined : queueConnectionName(options.instanceId) });
   const queue = createDurableEventQueue({
     commands: link.commands,
     workers: link.workers,
@@ -182,6 +186,62 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     // Those stored after the kill are all handled too (one the dead reader was being given as it died counts as maybe run).
     for (const { id } of later) expect(byB.has(id)).toBe(true);
     expect(b.queue.stats.partitionsOwned).toBe(64);
+  });
+});
+
+describe("an instance killed, found by its connection", { timeout: 120_000 }, () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  it("gives what it held to the other long before its lease would run out: its connection to Redis is gone", async () => {
+    const prefix = `t${++prefixes}`;
+    // A lease of ten minutes: only the missing connection can free the dead instance's partitions in this test.
+    const long = { leaseMs: 600_000 };
+    const a = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
+    const b = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
+    const heldByA: string[] = [];
+    const byB = new Map<string, boolean>();
+    await a.queue.startWorkers(async (payload) => {
+      heldByA.push((payload as Payload).id);
+      await new Promise(() => undefined);
+    });
+    await b.queue.startWorkers(async (payload, taken) => {
+      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
+      return Promise.resolve();
+    });
+    await shared(a, b);
+    expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`gone-${n}`, `chat-${n}`)), 5_000)).toBe(true);
+    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
+    expect(heldByA.length).toBeGreaterThan(0);
+    await kill(a);
+    await waitUntil(() => byB.size === 30, 15_000);
+    for (const id of heldByA) expect(byB.get(id)).toBe(true);
+    expect(b.queue.stats.partitionsOwned).toBe(64);
+  });
+
+  it("leaves a silent instance's partitions alone while its connection is still there (it may only be slow)", async () => {
+    const prefix = `t${++prefixes}`;
+    const long = { leaseMs: 600_000 };
+    const a = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
+    const b = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
+    await a.queue.startWorkers(() => Promise.resolve());
+    await b.queue.startWorkers(() => Promise.resolve());
+    await shared(a, b);
+    // How many times Redis was asked for its connections (only B asks, once A is silent).
+    const lookups = async (): Promise<number> => Number(/cmdstat_client\|list:calls=(\d+)/.exec(String(await a.link.commands.info("commandstats")))?.[1] ?? 0);
+    const before = await lookups();
+    // A stops ticking (as a process stuck on a long task would) but keeps its connections.
+    await a.queue.close();
+    // The barrier: B has looked for A's connection five times, and found it each time.
+    const deadline = Date.now() + 10_000;
+    while ((await lookups()) < before + 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lookups()).toBeGreaterThanOrEqual(before + 5);
+    expect(b.queue.stats.partitionsOwned).toBe(32);
   });
 });
 
