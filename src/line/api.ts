@@ -64,6 +64,11 @@ function webHeaders(headers: Dispatcher.ResponseData["headers"]): Headers {
   return result;
 }
 
+/** What the SDK's client throws for an answer that is not 2xx, so callers read both alike. */
+function lineError(status: number, headers: Dispatcher.ResponseData["headers"], body: string): HTTPFetchError {
+  return new HTTPFetchError(`${status} from LINE`, { status, statusText: "", headers: webHeaders(headers), body });
+}
+
 export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
   const timeouts = options.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
   const origin = new URL(options.baseUrl).origin;
@@ -96,13 +101,7 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
       await response.body.dump();
       return { requestId: headerValue(response.headers, "x-line-request-id") };
     }
-    const text = await response.body.text();
-    throw new HTTPFetchError(`${response.statusCode} from LINE`, {
-      status: response.statusCode,
-      statusText: "",
-      headers: webHeaders(response.headers),
-      body: text,
-    });
+    throw lineError(response.statusCode, response.headers, await response.body.text());
   }
 
   return {
@@ -129,7 +128,7 @@ export function lineChannelReads(options: Pick<LineHttpApiOptions, "baseUrl" | "
     const response = await request(`${origin}${path}`, { method: "GET", headers: { authorization, "user-agent": USER_AGENT } });
     const text = await response.body.text();
     if (response.statusCode >= 200 && response.statusCode < 300) return JSON.parse(text) as T;
-    throw new HTTPFetchError(`${response.statusCode} from LINE`, { status: response.statusCode, statusText: "", headers: webHeaders(response.headers), body: text });
+    throw lineError(response.statusCode, response.headers, text);
   }
   return {
     getBotInfo: () => get<messagingApi.BotInfoResponse>("/v2/bot/info"),

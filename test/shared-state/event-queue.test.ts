@@ -187,18 +187,9 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     for (const { id } of later) expect(byB.has(id)).toBe(true);
     expect(b.queue.stats.partitionsOwned).toBe(64);
   });
-});
 
-describe("an instance killed, found by its connection", { timeout: 120_000 }, () => {
-  let redis: TestRedis;
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
-
-  it("gives what it held to the other long before its lease would run out: its connection to Redis is gone", async () => {
+  // A killed instance, found by its connection.
+  it("gives what a killed instance held to the other long before its lease would run out: its connection to Redis is gone", async () => {
     const prefix = `t${++prefixes}`;
     // A lease of ten minutes: only the missing connection can free the dead instance's partitions in this test.
     const long = { leaseMs: 600_000 };
