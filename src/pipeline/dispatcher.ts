@@ -147,8 +147,14 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
   const now = options.now ?? (() => new Date());
   const { log } = options;
   const maxQueued = options.maxQueuedEvents ?? 1_000;
-  const queue = new PQueue({ concurrency: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS });
+  const concurrency = options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS;
+  const queue = new PQueue({ concurrency });
   const unfinished = new Set<Tracked>();
+  // Accepted events whose turn has not come: counted from the moment they are accepted, not from when they
+  // join the queue a turn of the event loop later (or behind their chat's earlier event). A burst read in
+  // one go, while the loop was busy, would otherwise pass the bound before the first one is queued.
+  let notStarted = 0;
+  const waitingNow = (): number => Math.max(0, notStarted - (concurrency - queue.pending));
   /** Events a shared-queue worker handed over, being handled now. */
   let runningNow = 0;
 
@@ -324,15 +330,19 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
     const done = new Promise<void>((resolve) => (finish = resolve));
     const tracked: Tracked = { shop, event, outlet: undefined, sending: false, abandoned: false, done, finish };
     unfinished.add(tracked);
+    notStarted += 1;
     return tracked;
   }
 
   async function guarded(tracked: Tracked): Promise<void> {
+    let turnCame = false;
     try {
       // Timed from when the event's turn comes, so the log shows this event's own handling, and apart
       // from the time it waited for a turn.
       const queued = performance.now();
       await queue.add(() => {
+        turnCame = true;
+        notStarted -= 1;
         const started = performance.now();
         if (tracked.abandoned) return Promise.resolve();
         return dispatchOne(tracked, started, started - queued);
@@ -341,6 +351,7 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
       // Only a bug in the dispatcher itself gets here; one event must never stop the others.
       log.error({ err }, "event dispatch failed");
     } finally {
+      if (!turnCame) notStarted -= 1;
       unfinished.delete(tracked);
       tracked.finish();
     }
@@ -371,10 +382,10 @@ export function createEventDispatcher(options: EventDispatcherOptions): EventDis
 
   return {
     hasRoom(arriving = 0) {
-      return queue.size + arriving < maxQueued;
+      return waitingNow() + arriving < maxQueued;
     },
     get waiting() {
-      return queue.size;
+      return waitingNow();
     },
     get running() {
       return queue.pending + runningNow;

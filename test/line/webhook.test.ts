@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicAnswer } from "../../src/privacy/answer.js";
 import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
@@ -205,6 +206,71 @@ describe("readiness, admission and the metrics token", () => {
       expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^slipline_webhook_refused_total\{reason="busy"\} 2$/m);
     } finally {
       open();
+      await b.close();
+    }
+  });
+
+  it("holds a burst read in one pass (the event loop was busy when it came) to the same bound", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const handled: string[] = [];
+    const b = await startBotHarness({
+      maxConcurrentEvents: 1,
+      maxQueuedEvents: 2,
+      handlers: {
+        ...REAL_HANDLERS,
+        handleText: async (input, ctx) => {
+          await gate;
+          handled.push(input.text);
+          await ctx.send(publicAnswer("help", [{ type: "text", text: `done ${input.text}` }]));
+          return { command: "help", outcome: "answered" };
+        },
+      },
+    });
+    const { port, pathname } = new URL(b.webhookUrl);
+    const sockets = await Promise.all(
+      Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => {
+        const socket: Socket = connect(Number(port), "127.0.0.1", () => resolve(socket));
+      })),
+    );
+    try {
+      const statuses = sockets.map(
+        (socket) =>
+          new Promise<number>((resolve) => {
+            let seen = "";
+            socket.setEncoding("utf8").on("data", (chunk: string) => {
+              seen += chunk;
+              const status = /^HTTP\/1\.1 (\d{3})/.exec(seen);
+              if (status !== null) resolve(Number(status[1]));
+            });
+          }),
+      );
+      // The server has taken the connections; the six requests are then written while this process's event
+      // loop (the bot's too) is held, so the bot reads all six in one pass before any of them is queued.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sockets.forEach((socket, n) => {
+        const user = lineId("U", 0x540 + n);
+        const body = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: b.token(user), text: `e${n}` })]);
+        socket.write(
+          `POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Line-Signature: ${signBody(body, b.channelSecret)}\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      const held = performance.now() + 100;
+      while (performance.now() < held) {
+        // busy, as a process is while it renders or parses something large
+      }
+      const got = await Promise.all(statuses);
+      // One running and two waiting, as when they come one by one; the other three are refused.
+      expect(got.filter((s) => s === 200)).toHaveLength(3);
+      expect(got.filter((s) => s === 503)).toHaveLength(3);
+      open();
+      await b.drain();
+      expect(handled).toHaveLength(3);
+      expect(b.platform.sent).toHaveLength(3);
+    } finally {
+      open();
+      for (const socket of sockets) socket.destroy();
       await b.close();
     }
   });
