@@ -34,8 +34,14 @@ const BEFORE = process.env.BENCH_BEFORE;
 // BENCH_ONLY=shops runs only the many-shops scenario (bench/many-shops.ts); BENCH_ONLY=staff-app only the staff
 // web app's export and history (bench/staff-app.ts).
 if (!["all", "load", "one", "shops", "staff-app"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load", "one", "shops" or "staff-app", got "${ONLY}"`);
-const RATES = QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000];
-const STEP_MS = QUICK ? 2_000 : 5_000;
+/** Each process's warm-up before the steps: 600 events. */
+const WARM_UP = { eventsPerSecond: 150, durationMs: 4_000 };
+// BENCH_RATES=100,250 and BENCH_STEP_SECONDS=20 measure other rates, or for longer, when trying a change.
+const RATES = process.env.BENCH_RATES?.split(",").map(Number) ?? (QUICK ? [100, 500] : [100, 250, 500, 1_000, 2_000]);
+const STEP_MS = process.env.BENCH_STEP_SECONDS === undefined ? (QUICK ? 2_000 : 5_000) : Number(process.env.BENCH_STEP_SECONDS) * 1_000;
+if (!RATES.every((rate) => Number.isInteger(rate) && rate > 0) || !Number.isFinite(STEP_MS) || STEP_MS <= 0) {
+  throw new Error("BENCH_RATES must be whole numbers of events a second, comma-separated, and BENCH_STEP_SECONDS a number of seconds");
+}
 // BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
 // bench/results/profile/ (read them with bench/profile-report.ts).
 const PROFILE = process.env.BENCH_PROFILE === "1";
@@ -211,7 +217,9 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
     steps: [],
   };
   try {
-    await runStep(open.target, stepPlan(100, 2_000)); // warm-up: JIT, connection pools, caches
+    // Warm-up (JIT, connection pools, caches): the same events for each process, so that two instances, each
+    // taking half the load, are as warm as one taking all of it when the steps begin.
+    await runStep(open.target, stepPlan(WARM_UP.eventsPerSecond * layout.bots.length, WARM_UP.durationMs));
     await drainSandbox(sandbox);
   } catch (error) {
     await stopLayout(layout);
@@ -497,6 +505,9 @@ async function main(): Promise<void> {
           SLIP_API_SECRET: "demo-shop-secret",
           PROMPTPAY_ID: "0812345678",
           LOG_LEVEL: "info",
+          // Stopped at once when the bench is done (no drain step for a load balancer), so a profiled
+          // process exits by itself and writes its profile, rather than being killed after the stop's wait.
+          SHUTDOWN_DRAIN_SECONDS: "0",
           ...extraEnv,
         },
         // /readyz: with Redis, only once the queue's workers have started.
