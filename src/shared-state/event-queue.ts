@@ -750,14 +750,15 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     const readable = [...owned].filter(([, state]) => !state.releasing);
     const history = readable.filter(([, state]) => state.unreadHistory).map(([p]) => p);
     if (history.length > 0) {
-      for (const p of history) {
-        const state = owned.get(p);
-        if (state !== undefined) state.unreadHistory = false;
-      }
       await giveUpPoison(history);
       // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
       const reply = (await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...history.map(keys.stream), ...history.map(() => "0"))) as StreamReply;
       take(reply, true);
+      // Marked read only once read: a read that failed (Redis away) is tried again, not skipped for good.
+      for (const p of history) {
+        const state = owned.get(p);
+        if (state !== undefined) state.unreadHistory = false;
+      }
       return;
     }
     const free = Math.min(inHandMax - active, CHAIN_FACTOR * inHandMax - inHand);

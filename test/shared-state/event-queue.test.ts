@@ -188,6 +188,44 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     expect(b.queue.stats.partitionsOwned).toBe(64);
   });
 
+  it("reads a stopped instance's items again when its first look at them fails (Redis refuses the read for a while)", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix);
+    const b = instance(redis.url, prefix);
+    const heldByA: string[] = [];
+    const byB = new Map<string, boolean>();
+    await a.queue.startWorkers(async (payload) => {
+      heldByA.push((payload as Payload).id);
+      await new Promise(() => undefined);
+    });
+    await b.queue.startWorkers(async (payload, taken) => {
+      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
+      return Promise.resolve();
+    });
+    await shared(a, b);
+    expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`refused-${n}`, `chat-${n}`)), 5_000)).toBe(true);
+    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
+    expect(heldByA.length).toBeGreaterThan(0);
+    const admin = b.link.workers.duplicate();
+    const refusedReads = async (): Promise<number> => Number(/cmdstat_xreadgroup:[^\r\n]*rejected_calls=(\d+)/.exec(String(await admin.info("commandstats")))?.[1] ?? 0);
+    try {
+      // Redis refuses every read of the streams from now on (as a failing or restarting server would).
+      await admin.call("ACL", "SETUSER", "default", "-xreadgroup");
+      await kill(a);
+      await waitUntil(() => b.queue.stats.partitionsOwned === 64, 10_000);
+      // The barrier: B's reads refused twice since it took A's partitions, the first of them its look at A's items.
+      const refused = await refusedReads();
+      const deadline = Date.now() + 10_000;
+      while ((await refusedReads()) < refused + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await refusedReads()).toBeGreaterThanOrEqual(refused + 2);
+    } finally {
+      await admin.call("ACL", "SETUSER", "default", "+@all");
+      admin.disconnect();
+    }
+    await waitUntil(() => byB.size === 30, 15_000);
+    for (const id of heldByA) expect(byB.get(id)).toBe(true);
+  });
+
   // A killed instance, found by its connection.
   it("gives what a killed instance held to the other long before its lease would run out: its connection to Redis is gone", async () => {
     const prefix = `t${++prefixes}`;
