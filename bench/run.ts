@@ -60,7 +60,7 @@ const CAPACITY_EVENTS = QUICK ? 150 : 400;
 // against all to one, and a reload of the whole file under load.
 const MANY_SHOPS: ManyShopsOptions = QUICK
   ? { shops: 200, startupRuns: 1, idleMs: 2_000, rate: 100, stepMs: 2_000, spreadOver: 20, cpuRounds: 1, reloadRounds: 1 }
-  : { shops: 1_000, startupRuns: 3, idleMs: 5_000, rate: 250, stepMs: 5_000, spreadOver: 100, cpuRounds: 2, reloadRounds: 3 };
+  : { shops: 1_000, startupRuns: 3, idleMs: 5_000, rate: 250, stepMs: 5_000, spreadOver: 100, cpuRounds: 4, reloadRounds: 3 };
 // Redis back empty mid-burst (two instances, no persistence): the restart after a second of the burst.
 const REDIS_LOSS = QUICK ? { events: 150, restartAfterEvents: 60 } : { events: 200, restartAfterEvents: 100 };
 // The load's events come from staff: 3,000 staff users (1:1 chats) and 1,500 staff groups, in rotation. At
