@@ -169,24 +169,33 @@ describe("probes and metrics", () => {
   });
 });
 
+/**
+ * A bot that handles one event at a time and lets two wait, each text held until `open()`; `handled` lists
+ * the texts in the order handled.
+ */
+async function boundedBot(): Promise<{ b: BotHarness; open: () => void; handled: string[] }> {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const handled: string[] = [];
+  const b = await startBotHarness({
+    maxConcurrentEvents: 1,
+    maxQueuedEvents: 2,
+    handlers: {
+      ...REAL_HANDLERS,
+      handleText: async (input, ctx) => {
+        await gate;
+        handled.push(input.text);
+        await ctx.send(publicAnswer("help", [{ type: "text", text: `done ${input.text}` }]));
+        return { command: "help", outcome: "answered" };
+      },
+    },
+  });
+  return { b, open: () => open(), handled };
+}
+
 describe("readiness, admission and the metrics token", () => {
   it("answers 503 to a webhook once the waiting events reach the bound, and handles every event it accepted", async () => {
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const handled: string[] = [];
-    const b = await startBotHarness({
-      maxConcurrentEvents: 1,
-      maxQueuedEvents: 2,
-      handlers: {
-        ...REAL_HANDLERS,
-        handleText: async (input, ctx) => {
-          await gate;
-          handled.push(input.text);
-          await ctx.send(publicAnswer("help", [{ type: "text", text: `done ${input.text}` }]));
-          return { command: "help", outcome: "answered" };
-        },
-      },
-    });
+    const { b, open, handled } = await boundedBot();
     try {
       const say = (n: number) => {
         const user = lineId("U", 0x500 + n);
@@ -211,22 +220,7 @@ describe("readiness, admission and the metrics token", () => {
   });
 
   it("holds a burst read in one pass (the event loop was busy when it came) to the same bound", async () => {
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const handled: string[] = [];
-    const b = await startBotHarness({
-      maxConcurrentEvents: 1,
-      maxQueuedEvents: 2,
-      handlers: {
-        ...REAL_HANDLERS,
-        handleText: async (input, ctx) => {
-          await gate;
-          handled.push(input.text);
-          await ctx.send(publicAnswer("help", [{ type: "text", text: `done ${input.text}` }]));
-          return { command: "help", outcome: "answered" };
-        },
-      },
-    });
+    const { b, open, handled } = await boundedBot();
     const { port, pathname } = new URL(b.webhookUrl);
     const sockets = await Promise.all(
       Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => {

@@ -69,6 +69,28 @@ interface Payload {
 
 const item = (id: string, key: string, delayMs = 0): QueueItem => ({ id, orderingKey: key, payload: { id, key, delayMs } satisfies Payload });
 
+/**
+ * A's handler never finishes (it dies with what it holds), B's records each item and whether it may have run
+ * before; 30 items of 30 chats stored through B, shared out between them. What A holds and what B handled.
+ */
+async function heldByOneHandledByOther(a: Instance, b: Instance, name: string): Promise<{ heldByA: string[]; byB: Map<string, boolean> }> {
+  const heldByA: string[] = [];
+  const byB = new Map<string, boolean>();
+  await a.queue.startWorkers(async (payload) => {
+    heldByA.push((payload as Payload).id);
+    await new Promise(() => undefined);
+  });
+  await b.queue.startWorkers(async (payload, taken) => {
+    byB.set((payload as Payload).id, taken.mayHaveRunBefore);
+    return Promise.resolve();
+  });
+  await shared(a, b);
+  expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`${name}-${n}`, `chat-${n}`)), 5_000)).toBe(true);
+  await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
+  expect(heldByA.length).toBeGreaterThan(0);
+  return { heldByA, byB };
+}
+
 /** Closes every instance the test opened (before its redis-server stops: a connection waiting for a server that is gone would wait for ever). */
 async function closeOpen(): Promise<void> {
   for (const made of open.splice(0)) {
@@ -161,21 +183,7 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     const prefix = `t${++prefixes}`;
     const a = instance(redis.url, prefix);
     const b = instance(redis.url, prefix);
-    const heldByA: string[] = [];
-    const byB = new Map<string, boolean>();
-    await a.queue.startWorkers(async (payload) => {
-      heldByA.push((payload as Payload).id);
-      await new Promise(() => undefined); // never finishes: the instance dies with it in hand
-    });
-    await b.queue.startWorkers(async (payload, taken) => {
-      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
-      return Promise.resolve();
-    });
-    await shared(a, b);
-    const items = Array.from({ length: 30 }, (_, n) => item(`kill-${n}`, `chat-${n}`));
-    expect(await b.queue.store(items, 5_000)).toBe(true);
-    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
-    expect(heldByA.length).toBeGreaterThan(0);
+    const { heldByA, byB } = await heldByOneHandledByOther(a, b, "kill");
     const handledFirstByB = new Set(byB.keys());
     await kill(a);
     const later = Array.from({ length: 10 }, (_, n) => item(`after-${n}`, `chat-${n}`));
@@ -192,20 +200,7 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     const prefix = `t${++prefixes}`;
     const a = instance(redis.url, prefix);
     const b = instance(redis.url, prefix);
-    const heldByA: string[] = [];
-    const byB = new Map<string, boolean>();
-    await a.queue.startWorkers(async (payload) => {
-      heldByA.push((payload as Payload).id);
-      await new Promise(() => undefined);
-    });
-    await b.queue.startWorkers(async (payload, taken) => {
-      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
-      return Promise.resolve();
-    });
-    await shared(a, b);
-    expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`refused-${n}`, `chat-${n}`)), 5_000)).toBe(true);
-    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
-    expect(heldByA.length).toBeGreaterThan(0);
+    const { heldByA, byB } = await heldByOneHandledByOther(a, b, "refused");
     const admin = b.link.workers.duplicate();
     const refusedReads = async (): Promise<number> => Number(/cmdstat_xreadgroup:[^\r\n]*rejected_calls=(\d+)/.exec(String(await admin.info("commandstats")))?.[1] ?? 0);
     try {
@@ -233,20 +228,7 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     const long = { leaseMs: 600_000 };
     const a = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
     const b = instance(redis.url, prefix, { ...long, instanceId: namedInstanceId() });
-    const heldByA: string[] = [];
-    const byB = new Map<string, boolean>();
-    await a.queue.startWorkers(async (payload) => {
-      heldByA.push((payload as Payload).id);
-      await new Promise(() => undefined);
-    });
-    await b.queue.startWorkers(async (payload, taken) => {
-      byB.set((payload as Payload).id, taken.mayHaveRunBefore);
-      return Promise.resolve();
-    });
-    await shared(a, b);
-    expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`gone-${n}`, `chat-${n}`)), 5_000)).toBe(true);
-    await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
-    expect(heldByA.length).toBeGreaterThan(0);
+    const { heldByA, byB } = await heldByOneHandledByOther(a, b, "gone");
     await kill(a);
     await waitUntil(() => byB.size === 30, 15_000);
     for (const id of heldByA) expect(byB.get(id)).toBe(true);
