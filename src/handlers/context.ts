@@ -62,6 +62,12 @@ export const CHATTER = "none";
 export interface MessageVersions {
   /** Records this version (its time and what it asks) unless a later one is known, and says how it compares. */
   record(messageId: string, timestamp: number, fingerprint: string): Promise<Version>;
+  /**
+   * Records a message's first version, whose comparison nobody waits for (the message is answered as it
+   * is): the same rule as `record`, but a shared store may write several together. Resolves once written;
+   * a `record` made meanwhile sees it.
+   */
+  remember(messageId: string, timestamp: number, fingerprint: string): Promise<void>;
 }
 
 /** A staff QR's payment to watch for: a valid check of this amount made after the QR, pushed to its chat once. */

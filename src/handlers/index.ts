@@ -272,14 +272,30 @@ async function recordVersion(input: TextInput, fingerprint: string, ctx: ChatCon
   }
 }
 
+/** Remembers what a group message first asked for, once it is answered; a failure only costs its edits' comparison. */
+async function rememberVersion(input: TextInput, fingerprint: string, ctx: ChatContext, deps: HandlerDeps): Promise<void> {
+  if (deps.versions === undefined || input.messageId === undefined || input.timestamp === undefined) return;
+  try {
+    await deps.versions.remember(input.messageId, input.timestamp, fingerprint);
+  } catch (err) {
+    deps.log.warn({ err, chatType: ctx.chat.type }, "could not remember the message's version for its edits");
+  }
+}
+
 /**
  * A text message. Who may see what is the roles' admission; text that is no command is
- * `answerNoCommand`'s. In a group (where LINE lets people edit a text) what it asked is remembered.
+ * `answerNoCommand`'s. In a group (where LINE lets people edit a text) what it asked is remembered, after
+ * the answer (nothing waits for it). Chatter is not: an edit of it is answered whether its version before
+ * is unknown (`first`) or chatter (`changed`), and most of what a group says is chatter.
  */
 export async function handleText(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const reading = read(input, ctx, deps);
-  if (ctx.chat.type !== "user") await recordVersion(input, whatItDoes(reading, ctx, deps), ctx, deps);
-  return answer(reading, ctx, deps);
+  const asked = ctx.chat.type === "user" ? undefined : whatItDoes(reading, ctx, deps);
+  try {
+    return await answer(reading, ctx, deps);
+  } finally {
+    if (asked !== undefined && asked !== CHATTER) await rememberVersion(input, asked, ctx, deps);
+  }
 }
 
 /**

@@ -28,19 +28,24 @@ export function keptFingerprint(before: { fingerprint: string } | undefined, fin
 export function memoryVersions(options: MemoryVersionsOptions = {}): MessageVersions {
   const maxMessages = options.maxMessages ?? 50_000;
   const latest = new Map<string, { timestamp: number; fingerprint: string }>();
-  return {
-    record(messageId, timestamp, fingerprint) {
-      const before = latest.get(messageId);
-      const version = compareVersion(before, timestamp, fingerprint);
-      if (version !== "older") {
-        latest.delete(messageId);
-        latest.set(messageId, { timestamp, fingerprint: keptFingerprint(before, fingerprint) });
-        if (latest.size > maxMessages) {
-          const oldest = latest.keys().next();
-          if (oldest.done !== true) latest.delete(oldest.value);
-        }
+  function record(messageId: string, timestamp: number, fingerprint: string): Version {
+    const before = latest.get(messageId);
+    const version = compareVersion(before, timestamp, fingerprint);
+    if (version !== "older") {
+      latest.delete(messageId);
+      latest.set(messageId, { timestamp, fingerprint: keptFingerprint(before, fingerprint) });
+      if (latest.size > maxMessages) {
+        const oldest = latest.keys().next();
+        if (oldest.done !== true) latest.delete(oldest.value);
       }
-      return Promise.resolve(version);
+    }
+    return version;
+  }
+  return {
+    record: (messageId, timestamp, fingerprint) => Promise.resolve(record(messageId, timestamp, fingerprint)),
+    remember(messageId, timestamp, fingerprint) {
+      record(messageId, timestamp, fingerprint);
+      return Promise.resolve();
     },
   };
 }

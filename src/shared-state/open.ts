@@ -41,6 +41,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
   const instanceId = namedInstanceId();
   const redis = connectRedis({ url, log, onError: () => metrics.redisError(), tlsCa: options.tlsCa, workersName: queueConnectionName(instanceId) });
   const { prefix } = options;
+  const versions = redisVersions(redis.commands);
   return {
     redis,
     prefix,
@@ -66,7 +67,7 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
         journal: redisJournal(redis.commands, namespace),
         quietNotes: redisQuietNotes(redis.commands, namespace),
         accountCache: redisAccountCache(redis.commands, namespace),
-        versions: redisVersions(redis.commands, namespace),
+        versions: versions.forShop(namespace),
         scheduleStore: redisScheduleStore(redis.commands, namespace),
         onceMarks: redisOnceMarks(redis.commands, namespace),
       };

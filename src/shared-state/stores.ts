@@ -94,45 +94,124 @@ export function redisQuietNotes(redis: Redis, namespace: string, periodMs: numbe
   };
 }
 
-export function redisAccountCache(redis: Redis, namespace: string): AccountCache {
+/**
+ * The account info, shared: one service call per expiry for every instance. What Redis gives is mirrored in
+ * this process until Redis lets it go (its remaining life read with it), so a balance asks Redis once per
+ * value, not once per command, and is never older than Redis's copy would be.
+ */
+export function redisAccountCache(redis: Redis, namespace: string, now: () => number = Date.now): AccountCache {
   const key = `${namespace}account-info`;
+  let mirrored: { value: AccountInfo; untilMs: number } | undefined;
   return {
     async get() {
-      const text = await redis.get(key);
-      return text === null ? undefined : (JSON.parse(text) as AccountInfo);
+      if (mirrored !== undefined && now() < mirrored.untilMs) return mirrored.value;
+      mirrored = undefined;
+      const [[textErr, text] = [null, null], [, ttlMs] = [null, 0]] = (await redis.pipeline().get(key).pttl(key).exec()) ?? [];
+      if (textErr !== null) throw textErr;
+      if (typeof text !== "string") return undefined;
+      const value = JSON.parse(text) as AccountInfo;
+      if (typeof ttlMs === "number" && ttlMs > 0) mirrored = { value, untilMs: now() + ttlMs };
+      return value;
     },
     async set(value, ttlMs) {
       await redis.set(key, JSON.stringify(value), "PX", ttlMs);
+      mirrored = { value, untilMs: now() + ttlMs };
     },
   };
 }
 
 /** A message's versions are compared for a day: LINE lets a text be edited for a short while only. */
 const VERSION_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * First versions wait this long to be written together, one round trip for all that came meanwhile (of
+ * every shop): nothing waits for them but their event's end, and an edit's comparison takes them along.
+ */
+const REMEMBER_WINDOW_MS = 100;
+
+// Versions of group messages, in one step, each by the rule of pipeline/versions.ts: KEYS are the
+// messages, ARGV the expiry, the chatter fingerprint, then each version's time and fingerprint. Returns how
+// each compared.
+const VERSIONS_SCRIPT = `
+local ttl = ARGV[1]
+local chatter = ARGV[2]
+local out = {}
+for i = 1, #KEYS do
+  local at = ARGV[1 + 2 * i]
+  local fingerprint = ARGV[2 + 2 * i]
+  local before = redis.call('HMGET', KEYS[i], 'ts', 'fp')
+  if before[1] and tonumber(before[1]) >= tonumber(at) then
+    out[i] = 'older'
+  else
+    local keep = fingerprint
+    if fingerprint == chatter and before[2] then keep = before[2] end
+    redis.call('HSET', KEYS[i], 'ts', at, 'fp', keep)
+    redis.call('PEXPIRE', KEYS[i], ttl)
+    if not before[1] then out[i] = 'first' elseif before[2] == fingerprint then out[i] = 'same' else out[i] = 'changed' end
+  end
+end
+return out`;
+
+interface VersionWrite {
+  key: string;
+  timestamp: number;
+  digest: string;
+}
 
 /**
  * The latest version of each group message, shared, compared and written in one step (a Lua script), so two
- * instances holding two edits of one message agree which is the latest. The same rule as pipeline/versions.ts.
+ * instances holding two edits of one message agree which is the latest. One writer per connection, shared
+ * by its shops (`forShop`): first versions of every shop go out together.
  */
-export function redisVersions(redis: Redis, namespace: string): MessageVersions {
-  const script = `
-    local before = redis.call('HMGET', KEYS[1], 'ts', 'fp')
-    if before[1] and tonumber(before[1]) >= tonumber(ARGV[1]) then return 'older' end
-    local keep = ARGV[2]
-    if ARGV[2] == ARGV[4] and before[2] then keep = before[2] end
-    redis.call('HSET', KEYS[1], 'ts', ARGV[1], 'fp', keep)
-    redis.call('PEXPIRE', KEYS[1], ARGV[3])
-    if not before[1] then return 'first' end
-    if before[2] == ARGV[2] then return 'same' end
-    return 'changed'`;
-  const record = scriptCommand(redis, "versionRecord", 1, script);
-  return {
-    async record(messageId, timestamp, fingerprint) {
-      // Only equality is ever compared, so Redis keeps a digest, not what the message asked (amounts, references, ids).
-      const digest = fingerprint === CHATTER ? CHATTER : createHash("sha256").update(fingerprint).digest("base64url");
-      const answer = await record(`${namespace}message:${messageId}`, String(timestamp), digest, String(VERSION_TTL_MS), CHATTER);
+export function redisVersions(redis: Redis): { forShop(namespace: string): MessageVersions } {
+  const scripted = redis as Redis & { slipVersions?: (keyCount: number, ...keysAndArgs: string[]) => Promise<unknown> };
+  if (scripted.slipVersions === undefined) redis.defineCommand("slipVersions", { lua: VERSIONS_SCRIPT });
+  const run = (keyCount: number, ...keysAndArgs: string[]): Promise<unknown> => (scripted as Required<typeof scripted>).slipVersions(keyCount, ...keysAndArgs);
+
+  let waiting: { write: VersionWrite; done: { resolve(): void; reject(err: unknown): void } }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Writes the waiting first versions, then `writes`, in one step; answers for `writes`. */
+  async function send(writes: readonly VersionWrite[]): Promise<Version[]> {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = waiting;
+    waiting = [];
+    const all = [...batch.map((entry) => entry.write), ...writes];
+    let answers: unknown;
+    try {
+      answers = await run(all.length, ...all.map((write) => write.key), String(VERSION_TTL_MS), CHATTER, ...all.flatMap((write) => [String(write.timestamp), write.digest]));
+    } catch (err) {
+      for (const entry of batch) entry.done.reject(err);
+      throw err;
+    }
+    for (const entry of batch) entry.done.resolve();
+    return (Array.isArray(answers) ? answers : []).slice(batch.length).map((answer: unknown) => {
       if (answer === "first" || answer === "older" || answer === "same" || answer === "changed") return answer satisfies Version;
       throw new Error(`unexpected answer from redis: ${String(answer)}`);
+    });
+  }
+
+  return {
+    forShop(namespace) {
+      // Only equality is ever compared, so Redis keeps a digest, not what the message asked (amounts, references, ids).
+      const write = (messageId: string, timestamp: number, fingerprint: string): VersionWrite => ({
+        key: `${namespace}message:${messageId}`,
+        timestamp,
+        digest: fingerprint === CHATTER ? CHATTER : createHash("sha256").update(fingerprint).digest("base64url"),
+      });
+      return {
+        async record(messageId, timestamp, fingerprint) {
+          const [answer] = await send([write(messageId, timestamp, fingerprint)]);
+          if (answer === undefined) throw new Error("no answer from redis for a message version");
+          return answer;
+        },
+        remember(messageId, timestamp, fingerprint) {
+          return new Promise<void>((resolve, reject) => {
+            waiting.push({ write: write(messageId, timestamp, fingerprint), done: { resolve, reject } });
+            timer ??= setTimeout(() => void send([]).catch(() => undefined), REMEMBER_WINDOW_MS);
+          });
+        },
+      };
     },
   };
 }
