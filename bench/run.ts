@@ -7,6 +7,7 @@
 // (bench/idle-connections.ts). Prints tables and the goals; writes JSON to bench/results/.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { Redis } from "ioredis";
 import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
@@ -42,6 +43,12 @@ const STEP_MS = process.env.BENCH_STEP_SECONDS === undefined ? (QUICK ? 2_000 : 
 if (!RATES.every((rate) => Number.isInteger(rate) && rate > 0) || !Number.isFinite(STEP_MS) || STEP_MS <= 0) {
   throw new Error("BENCH_RATES must be whole numbers of events a second, comma-separated, and BENCH_STEP_SECONDS a number of seconds");
 }
+// The Redis layout's CPU against one instance's, at the rates its goal covers: each step's CPU is one
+// round, and this many rounds in all are taken, the two layouts in turn, so that the machine's slow spells
+// (the same bot measured twice moves by 15 % here) fall on both. BENCH_CPU_ROUNDS=1 for one.
+const CPU_ROUNDS = process.env.BENCH_CPU_ROUNDS === undefined ? (QUICK ? 1 : 3) : Number(process.env.BENCH_CPU_ROUNDS);
+if (!Number.isInteger(CPU_ROUNDS) || CPU_ROUNDS < 1) throw new Error("BENCH_CPU_ROUNDS must be a whole number, 1 or more");
+const CPU_ROUNDS_MAX_RATE = 1_000;
 // BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
 // bench/results/profile/ (read them with bench/profile-report.ts).
 const PROFILE = process.env.BENCH_PROFILE === "1";
@@ -91,12 +98,26 @@ interface BotFigures {
   e2eMax: number;
   /** End-to-end minus the sandbox's own service time for the event's service requests (p99). */
   botAddedP99: number | null;
-  /** CPU of the bot processes together. */
+  /** CPU of the bot processes together, in the step. */
   cpuSecondsPer1000: number;
+  /**
+   * The same over every CPU round at this rate (the step, then the rounds taken after it, the one instance
+   * and the pair in turn): what the scale-out goal compares. The step's own figure without more rounds.
+   */
+  cpuOverRoundsPer1000: number;
+  /** Each round's CPU per 1,000 events, the step's first. */
+  cpuRoundsPer1000: number[];
+  /** The CPU seconds and events of every round so far. */
+  cpuTotals: { seconds: number; events: number };
   /** CPU seconds of each bot process in the step, and the events each handled (its slipline_events_total). */
   perInstance: { cpuSeconds: number; eventsHandled: number | null }[];
   /** CPU of the redis-server (Redis layout only). */
   redisCpuSecondsPer1000: number | null;
+  /**
+   * Commands Redis ran per event sent (Redis layout only), by name from `INFO commandstats`: what the bots
+   * sent (evalsha, xreadgroup, get...) and what their scripts ran inside (xadd, set, hset...).
+   */
+  redisCallsPerEvent: Record<string, number> | null;
   serviceRequestsPerEvent: number | null;
   rejectedByLine: number;
   ackErrors: number;
@@ -150,7 +171,7 @@ function figures(
   step: StepMeasurement,
   cpu: number,
   drained: Drained | undefined,
-  extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000">,
+  extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000" | "redisCallsPerEvent">,
 ): BotFigures {
   let botAddedP99: number | null = null;
   let serviceRequestsPerEvent: number | null = null;
@@ -181,6 +202,9 @@ function figures(
     e2eMax: quantile(step.endToEndMs, 1),
     botAddedP99,
     cpuSecondsPer1000: (cpu / step.eventsSent) * 1000,
+    cpuOverRoundsPer1000: (cpu / step.eventsSent) * 1000,
+    cpuRoundsPer1000: [round((cpu / step.eventsSent) * 1000, 3)],
+    cpuTotals: { seconds: cpu, events: step.eventsSent },
     serviceRequestsPerEvent,
     rejectedByLine: step.rejectedByLine,
     ackErrors: step.ackErrors,
@@ -242,9 +266,13 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;
   };
+  const admin = layout.redis === undefined ? undefined : new Redis(layout.redis.url, { connectionName: "bench-admin", lazyConnect: true });
+  await admin?.config("RESETSTAT");
   const before = { bots: eachCpu(), handled: await eachHandled(), redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
   const step = await runStep(open.target, stepPlan(rate, STEP_MS));
   const after = { bots: eachCpu(), handled: await eachHandled() };
+  const redisCalls = admin === undefined ? undefined : redisCallsPer(await admin.info("commandstats"), step.eventsSent);
+  admin?.disconnect();
   const perInstance = after.bots.map((seconds, index) => {
     const handled = (after.handled[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
     return { cpuSeconds: round(seconds - (before.bots[index] ?? 0)), eventsHandled: Number.isFinite(handled) ? handled : null };
@@ -267,6 +295,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
       peakRssPerInstanceMiB,
       otherCpuSeconds,
       redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
+      redisCallsPerEvent: redisCalls ?? null,
     }),
   );
   process.stderr.write(
@@ -275,6 +304,31 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
       (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
       "\n",
   );
+}
+
+/** `INFO commandstats` as calls per event, the most frequent first; the bench's own look left out. */
+function redisCallsPer(info: string, events: number): Record<string, number> {
+  const calls: [string, number][] = [];
+  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    if (name === undefined || name === "info" || name.startsWith("config")) continue;
+    calls.push([name, round(Number(count) / Math.max(1, events), 3)]);
+  }
+  return Object.fromEntries(calls.sort((a, b) => b[1] - a[1]));
+}
+
+/** One more CPU round at `rate` on an open layout, added to its last step's figure over rounds. */
+async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): Promise<void> {
+  const step = open.steps.at(-1);
+  if (step?.rate !== rate) throw new Error(`no step at ${rate}/s to add a CPU round to`);
+  const cpuNow = () => open.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const before = cpuNow();
+  const measured = await runStep(open.target, stepPlan(rate, STEP_MS));
+  const cpu = cpuNow() - before;
+  await drainSandbox(sandbox);
+  step.cpuRoundsPer1000.push(round((cpu / measured.eventsSent) * 1000, 3));
+  step.cpuTotals = { seconds: step.cpuTotals.seconds + cpu, events: step.cpuTotals.events + measured.eventsSent };
+  step.cpuOverRoundsPer1000 = (step.cpuTotals.seconds / step.cpuTotals.events) * 1000;
+  process.stderr.write(`  ${open.name} @ ${rate}/s, cpu round ${step.cpuRoundsPer1000.length}: ${step.cpuRoundsPer1000.at(-1)} s/1k\n`);
 }
 
 /** Reads the layout's peak memory, then stops it. */
@@ -320,8 +374,9 @@ function printRedisLayout(rows: { rate: number; ours: BotFigures; pair: BotFigur
       "one e2e p50/p99 ms": `${round(ours.e2eP50)}/${round(ours.e2eP99)}`,
       "e2e p50 ratio": round(pair.e2eP50 / ours.e2eP50),
       "e2e p99 ratio": round(pair.e2eP99 / ours.e2eP99),
-      "cpu s/1k ev (2 bots)": `${round(pair.cpuSecondsPer1000, 3)} (one ${round(ours.cpuSecondsPer1000, 3)})`,
-      "cpu ratio": round(pair.cpuSecondsPer1000 / ours.cpuSecondsPer1000),
+      "cpu s/1k ev (2 bots)": `${round(pair.cpuOverRoundsPer1000, 3)} (one ${round(ours.cpuOverRoundsPer1000, 3)})`,
+      "cpu ratio": round(pair.cpuOverRoundsPer1000 / ours.cpuOverRoundsPer1000),
+      "cpu rounds s/1k (2 bots | one)": `${pair.cpuRoundsPer1000.join(" ")} | ${ours.cpuRoundsPer1000.join(" ")}`,
       "handled A/B (cpu s)": pair.perInstance.map((p) => `${String(p.eventsHandled)} (${p.cpuSeconds})`).join(" / "),
       "redis cpu s/1k ev": pair.redisCpuSecondsPer1000 === null ? "-" : round(pair.redisCpuSecondsPer1000, 3),
       "svc req/ev": pair.serviceRequestsPerEvent === null ? "-" : round(pair.serviceRequestsPerEvent, 3),
@@ -332,6 +387,10 @@ function printRedisLayout(rows: { rate: number; ours: BotFigures; pair: BotFigur
     `redis-server: ${pairs.map(({ rate, pair }) => `${round(pair.redisCpuSecondsPer1000 ?? Number.NaN, 3)} cpu s/1k ev at ${rate}/s`).join(", ")}; ` +
       `peak RSS ${String(redisPair.redisPeakRssMiB)} MiB`,
   );
+  for (const { rate, pair } of pairs) {
+    const calls = Object.entries(pair.redisCallsPerEvent ?? {}).filter(([, perEvent]) => perEvent >= 0.01);
+    console.log(`redis calls per event at ${rate}/s: ${calls.map(([name, perEvent]) => `${name} ${perEvent}`).join(", ")}`);
+  }
   const lowest = pairs[0];
   const redisRoundTrip = lowest
     ? {
@@ -558,7 +617,13 @@ async function main(): Promise<void> {
         const main = `${BEFORE}/main.js`;
         opened.push(await openLayout("before", async () => ({ bots: [await startSlipline("slipline (before)", {}, main)] }), line, sandbox, true));
       }
-      for (const rate of RATES) for (const open of opened) await measureStep(open, rate, line, sandbox);
+      // The one instance and the pair: more CPU rounds, in turn.
+      const cpuCompared = ONLY === "one" ? [] : opened.slice(1, 3);
+      for (const rate of RATES) {
+        for (const open of opened) await measureStep(open, rate, line, sandbox);
+        if (rate > CPU_ROUNDS_MAX_RATE) continue;
+        for (let round = 1; round < CPU_ROUNDS; round++) for (const open of cpuCompared) await measureCpuRound(open, rate, sandbox);
+      }
     } finally {
       figuresByLayout = await Promise.all(opened.map((open) => closeLayout(open)));
     }

@@ -79,6 +79,19 @@ describe("the goals table", () => {
     expect(verdict("Redis back empty: acknowledged, unanswered / twice")).toBe(false);
   });
 
+  it("compares two instances with one over every CPU round taken at a rate, where there were more", () => {
+    const one = { name: "one", steps: [step(250, { cpuSecondsPer1000: 1, cpuOverRoundsPer1000: 1.2 })] };
+    // The step alone: 1.9 times; over the rounds: 1.7 / 1.2 = 1.42 times.
+    const pair = { name: "pair", steps: [step(250, { cpuSecondsPer1000: 1.9, cpuOverRoundsPer1000: 1.7 })] };
+    const rows = judgeScaleOut(one, pair, {
+      capacity: { one: { answerP95Ms: 20_000, lastAnswerMs: 22_000 }, two: { answerP95Ms: 10_000, lastAnswerMs: 11_000 } },
+      takeover: { lastAnswerMs: 3_000 },
+      sigkill: { acknowledged: 300, acknowledgedUnanswered: 0, answeredTwice: 0 },
+      redisLoss: { acknowledged: 200, acknowledgedUnanswered: 0, answeredTwice: 0 },
+    });
+    expect(rows.find((row) => row.goal === "CPU per event @250/s, vs one instance")).toMatchObject({ ours: "1.700 s/1k", echo: "1.200 s/1k", met: true });
+  });
+
   it("prints one line per goal and the count met", () => {
     const text = formatGoals(judgeGoals(echo, [{ name: "one", steps: echo.steps }]));
     const lines = text.split("\n");
