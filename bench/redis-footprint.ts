@@ -8,17 +8,11 @@ import { startLinePlatform } from "../src/local-line/platform.js";
 import { DEMO_SECRETS } from "../src/sandbox/demo.js";
 import { startSandbox } from "../src/sandbox/server.js";
 import { startEntry } from "../test/helpers/entry-process.js";
-import { startTestRedis } from "../test/helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../test/helpers/redis-server.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? "60");
 const SECRET = "0123456789abcdef0123456789abcdef";
 const TOKEN = "redis-footprint-access-token";
-
-function commandStats(info: string): Record<string, number> {
-  const calls: Record<string, number> = {};
-  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[name ?? ""] = Number(count);
-  return calls;
-}
 
 async function measure(instances: number): Promise<Record<string, unknown>> {
   const redis = await startTestRedis();

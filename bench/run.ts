@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { cpuSeconds, freePort, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
+import { commandStats } from "../test/helpers/redis-server.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import { benchQrImage } from "./qr-image.js";
@@ -308,11 +309,9 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
 
 /** `INFO commandstats` as calls per event, the most frequent first; the bench's own look left out. */
 function redisCallsPer(info: string, events: number): Record<string, number> {
-  const calls: [string, number][] = [];
-  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    if (name === undefined || name === "info" || name.startsWith("config")) continue;
-    calls.push([name, round(Number(count) / Math.max(1, events), 3)]);
-  }
+  const calls = Object.entries(commandStats(info))
+    .filter(([name]) => name !== "info" && !name.startsWith("config"))
+    .map(([name, count]): [string, number] => [name, round(count / Math.max(1, events), 3)]);
   return Object.fromEntries(calls.sort((a, b) => b[1] - a[1]));
 }
 

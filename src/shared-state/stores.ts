@@ -39,11 +39,14 @@ export function redisLedger(redis: Redis, namespace: string): EventLedger {
   };
 }
 
-/** A script by its hash: defined once on the connection, then each call sends the hash, not the text. */
-function scriptCommand(redis: Redis, name: string, numberOfKeys: number, lua: string): (...args: string[]) => Promise<unknown> {
-  const scripted = redis as Redis & Record<string, ((...args: string[]) => Promise<unknown>) | undefined>;
-  if (scripted[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
-  return (...args) => (scripted[name] as (...args: string[]) => Promise<unknown>)(...args);
+/**
+ * A script by its hash: defined once on the connection, then each call sends the hash, not the text.
+ * Without `numberOfKeys`, each call's first argument is its number of keys.
+ */
+function scriptCommand(redis: Redis, name: string, numberOfKeys: number | undefined, lua: string): (...args: (string | number)[]) => Promise<unknown> {
+  const scripted = redis as Redis & Record<string, ((...args: (string | number)[]) => Promise<unknown>) | undefined>;
+  if (scripted[name] === undefined) redis.defineCommand(name, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
+  return (...args) => (scripted[name] as (...args: (string | number)[]) => Promise<unknown>)(...args);
 }
 
 export function redisJournal(redis: Redis, namespace: string): DeliveryJournal {
@@ -163,9 +166,7 @@ interface VersionWrite {
  * by its shops (`forShop`): first versions of every shop go out together.
  */
 export function redisVersions(redis: Redis): { forShop(namespace: string): MessageVersions } {
-  const scripted = redis as Redis & { slipVersions?: (keyCount: number, ...keysAndArgs: string[]) => Promise<unknown> };
-  if (scripted.slipVersions === undefined) redis.defineCommand("slipVersions", { lua: VERSIONS_SCRIPT });
-  const run = (keyCount: number, ...keysAndArgs: string[]): Promise<unknown> => (scripted as Required<typeof scripted>).slipVersions(keyCount, ...keysAndArgs);
+  const run = scriptCommand(redis, "slipVersions", undefined, VERSIONS_SCRIPT);
 
   let waiting: { write: VersionWrite; done: { resolve(): void; reject(err: unknown): void } }[] = [];
   let timer: NodeJS.Timeout | undefined;

@@ -34,6 +34,13 @@ function realClockEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "LD_PRELOAD" && !name.startsWith("FAKETIME")));
 }
 
+/** `INFO commandstats` as calls by command name (`evalsha`, `xreadgroup`...; `config|resetstat` for subcommands). */
+export function commandStats(info: string): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[name ?? ""] = Number(count);
+  return calls;
+}
+
 export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const persistence = options.persistence ?? true;
   const port = await freePort();

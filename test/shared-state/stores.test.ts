@@ -4,9 +4,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAccountCache, redisVersions } from "../../src/shared-state/stores.js";
-import type { AccountInfo } from "../../src/slip/types.js";
-import { startTestRedis } from "../helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
+import { ACCOUNT } from "../slip/fixtures.js";
 
 let redis: TestRedis;
 let connection: Redis;
@@ -28,8 +28,8 @@ const QR_200 = 'run:{"amount":20000,"id":"0812345678","kind":"qr"}';
 
 /** Calls of these commands Redis ran since the last reset. */
 async function calls(...names: string[]): Promise<number> {
-  const info = await admin.info("commandstats");
-  return [...info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].filter(([, name]) => names.includes(name ?? "")).reduce((sum, [, , n]) => sum + Number(n), 0);
+  const stats = commandStats(await admin.info("commandstats"));
+  return names.reduce((sum, name) => sum + (stats[name] ?? 0), 0);
 }
 
 /** Script calls: each is one round trip from the bot. */
@@ -87,15 +87,6 @@ describe("message versions in Redis", { timeout: 30_000 }, () => {
   });
 });
 
-const ACCOUNT: AccountInfo = {
-  storeName: "ร้านกาแฟดีใจ",
-  packageName: "Pro",
-  tokens: 812,
-  credits: 0,
-  rate: { chat: 1, api: 1 },
-  estimatedSlips: { chat: 812, api: 812 },
-  expiresAt: "2027-01-01T00:00:00.000Z",
-};
 
 describe("the account info in Redis", { timeout: 30_000 }, () => {
   it("is asked of Redis once per value by each instance, and never kept longer than Redis keeps it", async () => {
