@@ -189,7 +189,7 @@ export function createMetrics(): Metrics {
   });
   const recovered = new Counter({
     name: "slipline_jobs_recovered_total",
-    help: "Stored events found in the hands of an instance that stopped (a crash) and taken up again",
+    help: "Stored events taken up again: found in the hands of an instance that stopped (a crash), or handed to this one as its Redis connection dropped",
     registers: [registry],
   });
   const restored = new Counter({

@@ -15,7 +15,9 @@
 // the others' share grows, they claim its partitions and read the pending entries first (every instance
 // reads as the same consumer name, so a partition's pending list follows its lease). A killed process is
 // noticed sooner: its queue connection, named after it, is gone from Redis's list of clients as soon as it
-// has been silent for two ticks, and the others take it for dead then.
+// has been silent for two ticks, and the others take it for dead then. A read that Redis answered as the
+// reading connection dropped leaves its entries pending, never received: once that connection is back, the
+// owner reads its partitions' pending entries again and takes up those it does not have in hand.
 //
 // Redis that comes back empty (restarted without persistence, or a failover to a replica that lagged):
 // each instance keeps in memory what it stored until it sees the entry gone from its stream (handled),
@@ -50,7 +52,7 @@ export type ItemHandler = (payload: unknown, taken: TakenItem) => Promise<void>;
 
 /** What the queue tells the metrics; every hook is optional and must not throw. */
 export interface EventQueueObserver {
-  /** Items found in the pending list of a partition whose owner stopped, taken up again. */
+  /** Items taken up again from a partition's pending list: its owner stopped, or a read's answer was lost as the connection dropped. */
   recovered?(count: number): void;
   /** Items stored again because Redis lost them. */
   restored?(count: number): void;
@@ -342,8 +344,11 @@ function storeScript(redis: Redis): (keysAndArgs: string[], keyCount: number) =>
 interface Owned {
   /** Items of this partition in hand. */
   inHand: number;
-  /** Its pending entries (left by an earlier owner) have not been read yet. */
-  unreadHistory: boolean;
+  /**
+   * Its pending entries have not been read yet: left by an earlier owner (`claimed`), or handed to this
+   * instance by a read whose answer the connection lost when it dropped (`reconnected`).
+   */
+  unreadHistory: false | "claimed" | "reconnected";
   /** Over this instance's share: no more reads; the lease goes back once nothing is in hand. */
   releasing: boolean;
 }
@@ -565,12 +570,12 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     );
     for (const p of lost) {
       const state = owned.get(p);
-      owned.delete(p);
+      disown(p);
       if (state !== undefined && state.inHand > 0) log.warn({ partition: p, inHand: state.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
     }
     if (!running) return false;
     await ensureGroups(claimed);
-    for (const p of claimed) owned.set(p, { inHand: 0, unreadHistory: true, releasing: false });
+    for (const p of claimed) owned.set(p, { inHand: 0, unreadHistory: "claimed", releasing: false });
     // Over the share (an instance joined): give back the partitions with least in hand, once they are idle.
     const active = [...owned].filter(([, state]) => !state.releasing);
     const excess = active.length - share;
@@ -616,7 +621,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   async function releaseIdle(all = false): Promise<void> {
     const idle = [...owned].filter(([, state]) => (all || state.releasing) && state.inHand === 0).map(([p]) => p);
     if (idle.length === 0) return;
-    for (const p of idle) owned.delete(p);
+    for (const p of idle) disown(p);
     await workers.queueRelease(me, keys.leasePrefix, ...idle.map(String));
   }
 
@@ -630,12 +635,32 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     }, claimEveryMs);
   }
 
+  /**
+   * Entries this instance read and has not yet seen acknowledged, by `heldKey`: read again (the pending
+   * entries, after the reader's connection dropped), one still in hand is not handed out a second time, and
+   * one finished whose acknowledgement failed is only acknowledged again.
+   */
+  const held = new Map<string, { partition: number; finished: boolean }>();
+  const heldKey = (stream: string, entryId: string): string => `${stream} ${entryId}`;
+
+  /** The partition is no longer this instance's: what it finished there and could not acknowledge, its next owner redoes. */
+  function disown(p: number): void {
+    owned.delete(p);
+    for (const [key, entry] of held) if (entry.partition === p && entry.finished) held.delete(key);
+  }
+
   function take(reply: StreamReply, fromHistory: boolean): void {
     let recovered = 0;
     for (const [stream, entries] of reply ?? []) {
       const partition = streamPartition.get(stream);
       if (partition === undefined) continue;
+      const why = owned.get(partition)?.unreadHistory;
       for (const [entryId, fields] of entries) {
+        const mine = held.get(heldKey(stream, entryId));
+        if (mine !== undefined) {
+          if (mine.finished) void acknowledge(stream, entryId).then(() => held.delete(heldKey(stream, entryId)), () => undefined);
+          continue;
+        }
         if (fields === null) {
           // Deleted while pending (handled, then the acknowledgement was lost): only the acknowledgement is left to do.
           void acknowledge(stream, entryId).catch(() => undefined);
@@ -657,9 +682,11 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         }
         if (fromHistory) {
           recovered += 1;
-          log.warn({ itemId: id, partition }, "event found in the hands of an instance that stopped; taken up again");
+          if (why === "reconnected") log.warn({ itemId: id, partition }, "event read by this instance as its connection to redis dropped, never received; taken up again");
+          else log.warn({ itemId: id, partition }, "event found in the hands of an instance that stopped; taken up again");
         }
         const mayHaveRunBefore = fromHistory || field("r") === "1";
+        held.set(heldKey(stream, entryId), { partition, finished: false });
         inHand += 1;
         const state = owned.get(partition);
         if (state !== undefined) state.inHand += 1;
@@ -711,9 +738,13 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
 
   /** `counted`: the item was counted in hand (and against this ownership of its partition, when given). */
   async function finish(stream: string, partition: number, entryId: string, counted: Owned | boolean): Promise<void> {
+    const key = heldKey(stream, entryId);
     try {
       await acknowledge(stream, entryId);
+      held.delete(key);
     } catch (err) {
+      const mine = held.get(key);
+      if (mine !== undefined) mine.finished = true;
       log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
     }
     kept.delete(keepKey(partition, entryId));
@@ -738,7 +769,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       if (err !== null || p === undefined || !Array.isArray(pending)) continue;
       for (const entry of pending as [string, string, number, number][]) {
         const [entryId, , , deliveries] = entry;
-        if (deliveries < MAX_DELIVERIES) continue;
+        // Read again after a reconnection, an entry counts one delivery more; one in hand here is not given up.
+        if (deliveries < MAX_DELIVERIES || held.has(heldKey(keys.stream(p), entryId))) continue;
         log.error({ partition: p, entryId, deliveries }, "stored event given up: every instance that took it stopped before it was finished");
         givenUp.push(acknowledge(keys.stream(p), entryId).catch(() => undefined));
       }
@@ -844,7 +876,14 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       const learnReaderId = (): void => {
         void reader?.client("ID").then((id) => (readerId = Number(id)), () => (readerId = undefined));
       };
-      reader.on("ready", learnReaderId);
+      let readyBefore = false;
+      reader.on("ready", () => {
+        learnReaderId();
+        // A read Redis answered as the connection dropped left its entries pending in this instance's name,
+        // never received: the partitions' pending entries are read again (those in hand here are skipped).
+        if (readyBefore) for (const state of owned.values()) state.unreadHistory ||= "reconnected";
+        readyBefore = true;
+      });
       learnReaderId();
       await tick();
       startClaiming();

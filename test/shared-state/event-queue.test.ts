@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "../../src/shared-state/event-queue.js";
+import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queueConnectionName, queueKeys } from "../../src/shared-state/event-queue.js";
 import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
@@ -253,6 +253,58 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     while ((await lookups()) < before + 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await lookups()).toBeGreaterThanOrEqual(before + 5);
     expect(b.queue.stats.partitionsOwned).toBe(32);
+  });
+
+  // Redis going away mid-read: it hands entries to the blocked read, then the connection drops before the
+  // answer arrives. Those entries are pending in the owner's name, and nothing else would ever read them.
+  it("reads again, once its connection is back, what a read handed it as the connection dropped; what it has in hand is not handed out twice", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix);
+    const seen: { id: string; mayHaveRunBefore: boolean }[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await a.queue.startWorkers(async (payload, taken) => {
+      seen.push({ id: (payload as Payload).id, mayHaveRunBefore: taken.mayHaveRunBefore });
+      if ((payload as Payload).id === "in-hand") await held;
+    });
+    await waitUntil(() => a.queue.stats.partitionsOwned === 64, 10_000);
+    expect(await a.queue.store([item("in-hand", "chat-1")], 5_000)).toBe(true);
+    await waitUntil(() => seen.some((s) => s.id === "in-hand"), 10_000);
+
+    // The lost answer, made by hand: the entry is added and handed to the owner's name in one transaction,
+    // so the instance's blocked read never sees it.
+    const admin = a.link.workers.duplicate();
+    try {
+      const stream = queueKeys(prefix).stream(partitionOf("chat-2", PARTITIONS));
+      const [[, added], [, handed]] = (await admin
+        .multi()
+        .xadd(stream, "*", "i", "lost", "k", "chat-2", "p", JSON.stringify({ id: "lost", key: "chat-2" }))
+        .xreadgroup("GROUP", "handlers", "owner", "COUNT", 10, "STREAMS", stream, ">")
+        .exec()) as [[null, string], [null, [string, [string, string[]][]][]]];
+      expect(handed[0]?.[1].map(([entryId]) => entryId)).toEqual([added]);
+      // The drop: Redis closes the instance's reading connection.
+      const readers = String(await admin.client("LIST")).split("\n").filter((line) => / name=slipline-queue-reader /.test(line));
+      expect(readers).toHaveLength(1);
+      await admin.client("KILL", "ID", /\bid=(\d+)/.exec(readers[0] as string)?.[1] as string);
+
+      await waitUntil(() => seen.some((s) => s.id === "lost"), 10_000);
+      // Read in the same step as "lost" (both pending in the owner's name), "in-hand" was skipped: still once.
+      expect(seen).toEqual([
+        { id: "in-hand", mayHaveRunBefore: false },
+        { id: "lost", mayHaveRunBefore: true },
+      ]);
+      release();
+      await waitUntil(() => a.queue.stats.inHand === 0, 10_000);
+      // Both acknowledged and gone: nothing left for a later owner to handle again.
+      const streams = [stream, queueKeys(prefix).stream(partitionOf("chat-1", PARTITIONS))];
+      const deadline = Date.now() + 5_000;
+      const lengths = async (): Promise<number[]> => Promise.all(streams.map((key) => admin.xlen(key)));
+      while ((await lengths()).some((n) => n > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await lengths()).toEqual([0, 0]);
+    } finally {
+      release();
+      admin.disconnect();
+    }
   });
 });
 
