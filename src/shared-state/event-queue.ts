@@ -248,12 +248,15 @@ return released`;
 
 // Stores items: each is added to its partition's stream only if its id was not stored (or answered) in
 // the last day, the id's mark set in the same step. Items stored again after a loss of Redis's data are
-// added whatever the mark says. Returns each item's entry id, or "" for an id seen before.
+// added whatever the mark says. Returns each item's entry id, or "" for an id seen before. KEYS: each
+// item's stream and mark, then the streams of the acknowledgements that ride along; ARGV: the mark's
+// expiry, the item count, four per item, then as ACK_SCRIPT's ARGV.
 const STORE_SCRIPT = `
 local ttl = ARGV[1]
+local n = tonumber(ARGV[2])
 local out = {}
-for i = 1, #KEYS / 2 do
-  local base = 1 + (i - 1) * 4
+for i = 1, n do
+  local base = 2 + (i - 1) * 4
   local restored = ARGV[base + 4] == '1'
   local fresh = redis.call('SET', KEYS[2 * i], '1', 'NX', 'EX', ttl)
   if fresh or restored then
@@ -265,6 +268,15 @@ for i = 1, #KEYS / 2 do
   else
     out[i] = ''
   end
+end
+local at = 4 + n * 4
+for k = 2 * n + 1, #KEYS do
+  local count = tonumber(ARGV[at])
+  local ids = {}
+  for j = 1, count do ids[j] = ARGV[at + j] end
+  redis.call('XACK', KEYS[k], ARGV[3 + n * 4], unpack(ids))
+  redis.call('XDEL', KEYS[k], unpack(ids))
+  at = at + count + 1
 end
 return out`;
 
@@ -361,6 +373,14 @@ interface Kept {
 
 type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
+/** Acknowledgements waiting to go out: entry ids by stream; `done` settles once Redis has them. */
+interface AckBatch {
+  ids: Map<string, string[]>;
+  done: Promise<void>;
+  settle(err?: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
 export function createDurableEventQueue(options: DurableEventQueueOptions): DurableEventQueue {
   const { log } = options;
   const workers = withScripts(options.workers);
@@ -402,15 +422,28 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     kept.set(keepKey(partition, entryId), { item, partition, entryId });
   }
 
-  /** Adds the items in one step; each one's entry id, or "" when its id was stored before. */
-  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean): Promise<string[]> {
+  /**
+   * Adds the items in one step; each one's entry id, or "" when its id was stored before. The
+   * acknowledgements waiting go along (`riding`): they are settled with this step.
+   */
+  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean, riding?: AckBatch): Promise<string[]> {
     const keyList: string[] = [];
-    const args: string[] = [String(ONCE_TTL_S)];
+    const args: string[] = [String(ONCE_TTL_S), String(placed.length)];
     for (const { item, partition } of placed) {
       keyList.push(keys.stream(partition), onceKey(item));
       args.push(item.id, item.orderingKey, JSON.stringify(item.payload), restored ? "1" : "0");
     }
-    return storeItems([...keyList, ...args], keyList.length);
+    if (riding !== undefined) {
+      args.push(GROUP);
+      for (const [stream, ids] of riding.ids) {
+        keyList.push(stream);
+        args.push(String(ids.length), ...ids);
+      }
+    }
+    const stored = storeItems([...keyList, ...args], keyList.length);
+    // Not taken with the items (Redis away): they go the workers' way, which waits for Redis.
+    if (riding !== undefined) stored.then(() => riding.settle(), () => void sendAcks(riding));
+    return stored;
   }
 
   /** Redis's run id (changes at every start of the server, and with a failover). */
@@ -718,22 +751,41 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     chains.set(orderingKey, next);
   }
 
-  // Acknowledgements go out together: every item finished within a short window, in one round trip.
-  let acks = new Map<string, string[]>();
-  let acksSent: Promise<void> | undefined;
+  // Acknowledgements go out together: every item finished within a short window, in one round trip, or
+  // sooner with the next items this instance stores (one round trip, one wake-up, for both).
+  let acks: AckBatch | undefined;
 
   function acknowledge(stream: string, entryId: string): Promise<void> {
-    const list = acks.get(stream);
-    if (list === undefined) acks.set(stream, [entryId]);
+    acks ??= newAckBatch();
+    const list = acks.ids.get(stream);
+    if (list === undefined) acks.ids.set(stream, [entryId]);
     else list.push(entryId);
-    acksSent ??= new Promise<void>((resolve) => setTimeout(resolve, ACK_WINDOW_MS)).then(async () => {
-      const batch = acks;
-      acks = new Map();
-      acksSent = undefined;
-      const streams = [...batch.keys()];
-      await workers.queueAck(streams.length, ...streams, GROUP, ...[...batch.values()].flatMap((ids) => [String(ids.length), ...ids]));
-    });
-    return acksSent;
+    return acks.done;
+  }
+
+  function newAckBatch(): AckBatch {
+    let settle: AckBatch["settle"] = () => undefined;
+    const done = new Promise<void>((resolve, reject) => (settle = (err) => (err === undefined ? resolve() : reject(err))));
+    return { ids: new Map(), done, settle, timer: setTimeout(() => void sendAcks(takeAcks()), ACK_WINDOW_MS) };
+  }
+
+  /** The acknowledgements waiting, taken out to be sent now. */
+  function takeAcks(): AckBatch | undefined {
+    const batch = acks;
+    acks = undefined;
+    clearTimeout(batch?.timer);
+    return batch;
+  }
+
+  async function sendAcks(batch: AckBatch | undefined): Promise<void> {
+    if (batch === undefined) return;
+    const streams = [...batch.ids.keys()];
+    try {
+      await workers.queueAck(streams.length, ...streams, GROUP, ...[...batch.ids.values()].flatMap((ids) => [String(ids.length), ...ids]));
+      batch.settle();
+    } catch (err) {
+      batch.settle(err);
+    }
   }
 
   /** `counted`: the item was counted in hand (and against this ownership of its partition, when given). */
@@ -845,7 +897,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, timeoutMs, "late")));
       try {
-        const entryIds = await Promise.race([add(placed, false), late]);
+        const entryIds = await Promise.race([add(placed, false, takeAcks()), late]);
         if (entryIds === "late") return false;
         const seenBefore: QueueItem[] = [];
         placed.forEach(({ item, partition }, index) => {

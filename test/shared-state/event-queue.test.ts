@@ -255,6 +255,25 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     expect(b.queue.stats.partitionsOwned).toBe(32);
   });
 
+  it("acknowledges what it handled along with the next items it stores, in the same step", async () => {
+    const prefix = `t${++prefixes}`;
+    const a = instance(redis.url, prefix);
+    const [firstKey, secondKey] = ["chat-1", "chat-2"];
+    expect(partitionOf(firstKey, PARTITIONS)).not.toBe(partitionOf(secondKey, PARTITIONS));
+    let storing: Promise<boolean> | undefined;
+    await a.queue.startWorkers(async (payload) => {
+      // As a webhook arriving just after: the first item's acknowledgement is still in its 0.1 s window.
+      if ((payload as Payload).id === "first") setImmediate(() => (storing = a.queue.store([item("second", secondKey)], 5_000)));
+      return Promise.resolve();
+    });
+    await waitUntil(() => a.queue.stats.partitionsOwned === 64, 10_000);
+    expect(await a.queue.store([item("first", firstKey)], 5_000)).toBe(true);
+    await waitUntil(() => storing !== undefined, 10_000);
+    expect(await storing).toBe(true);
+    // Gone as soon as the second item is stored, not at the end of the window.
+    expect(await a.link.commands.xlen(queueKeys(prefix).stream(partitionOf(firstKey, PARTITIONS)))).toBe(0);
+  });
+
   // Redis going away mid-read: it hands entries to the blocked read, then the connection drops before the
   // answer arrives. Those entries are pending in the owner's name, and nothing else would ever read them.
   it("reads again, once its connection is back, what a read handed it as the connection dropped; what it has in hand is not handed out twice", async () => {
