@@ -99,6 +99,9 @@ interface BotFigures {
   e2eMax: number;
   /** End-to-end minus the sandbox's own service time for the event's service requests (p99). */
   botAddedP99: number | null;
+  /** The same over every event of the step and of the CPU rounds after it; each round's p99, the step's first. */
+  botAddedOverRoundsP99: number | null;
+  botAddedRoundsP99: number[];
   /** CPU of the bot processes together, in the step. */
   cpuSecondsPer1000: number;
   /**
@@ -174,20 +177,10 @@ function figures(
   drained: Drained | undefined,
   extra: Pick<BotFigures, "instances" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000" | "redisCallsPerEvent">,
 ): BotFigures {
-  let botAddedP99: number | null = null;
-  let serviceRequestsPerEvent: number | null = null;
-  if (drained) {
-    serviceRequestsPerEvent = drained.requests / step.eventsSent;
-    // The service's time per event: its mean time per request times the requests per event. Subtracting
-    // it from each event's end-to-end latency leaves what the bot itself (and LINE's stand-in) added.
-    const meanServiceMs = drained.serviceMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, drained.serviceMs.length);
-    const serviceMsPerEvent = meanServiceMs * serviceRequestsPerEvent;
-    botAddedP99 = quantile(
-      step.endToEndMs.map((ms) => ms - serviceMsPerEvent),
-      0.99,
-    );
-  }
-  return {
+  const added = drained === undefined ? undefined : botAddedMs(step, drained);
+  const botAddedP99 = added === undefined ? null : quantile(added, 0.99);
+  const serviceRequestsPerEvent = drained === undefined ? null : drained.requests / step.eventsSent;
+  const figured: BotFigures = {
     rate,
     eventsSent: step.eventsSent,
     eventsLost: step.eventsLost,
@@ -202,6 +195,8 @@ function figures(
     e2eP99: quantile(step.endToEndMs, 0.99),
     e2eMax: quantile(step.endToEndMs, 1),
     botAddedP99,
+    botAddedOverRoundsP99: botAddedP99,
+    botAddedRoundsP99: botAddedP99 === null ? [] : [round(botAddedP99, 1)],
     cpuSecondsPer1000: (cpu / step.eventsSent) * 1000,
     cpuOverRoundsPer1000: (cpu / step.eventsSent) * 1000,
     cpuRoundsPer1000: [round((cpu / step.eventsSent) * 1000, 3)],
@@ -215,7 +210,20 @@ function figures(
     ),
     ...extra,
   };
+  if (added !== undefined) botAddedPooled.set(figured, added);
+  return figured;
 }
+
+/** Each event's end-to-end latency less the service's time per event: what the bot (and LINE's stand-in) added. */
+function botAddedMs(step: StepMeasurement, drained: Drained): number[] {
+  // The service's time per event: its mean time per request times the requests per event.
+  const meanServiceMs = drained.serviceMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, drained.serviceMs.length);
+  const serviceMsPerEvent = meanServiceMs * (drained.requests / step.eventsSent);
+  return step.endToEndMs.map((ms) => ms - serviceMsPerEvent);
+}
+
+/** Every event's bot-added latency of a step and its CPU rounds so far, for the p99 over them. */
+const botAddedPooled = new WeakMap<BotFigures, number[]>();
 
 /** A layout under load: its processes, where its webhooks are, and its steps so far. */
 interface OpenLayout {
@@ -323,11 +331,19 @@ async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): 
   const before = cpuNow();
   const measured = await runStep(open.target, stepPlan(rate, STEP_MS));
   const cpu = cpuNow() - before;
-  await drainSandbox(sandbox);
+  const drained = await drainSandbox(sandbox);
+  const pooled = botAddedPooled.get(step);
+  if (open.withService && pooled !== undefined) {
+    const added = botAddedMs(measured, drained);
+    pooled.push(...added);
+    step.botAddedRoundsP99.push(round(quantile(added, 0.99), 1));
+    step.botAddedOverRoundsP99 = quantile(pooled, 0.99);
+  }
   step.cpuRoundsPer1000.push(round((cpu / measured.eventsSent) * 1000, 3));
   step.cpuTotals = { seconds: step.cpuTotals.seconds + cpu, events: step.cpuTotals.events + measured.eventsSent };
   step.cpuOverRoundsPer1000 = (step.cpuTotals.seconds / step.cpuTotals.events) * 1000;
-  process.stderr.write(`  ${open.name} @ ${rate}/s, cpu round ${step.cpuRoundsPer1000.length}: ${step.cpuRoundsPer1000.at(-1)} s/1k\n`);
+  const addedNow = open.withService && step.botAddedRoundsP99.length > 0 ? `, bot-added p99 ${step.botAddedRoundsP99.at(-1)} ms (${round(step.botAddedOverRoundsP99 ?? Number.NaN, 1)} over the rounds)` : "";
+  process.stderr.write(`  ${open.name} @ ${rate}/s, cpu round ${step.cpuRoundsPer1000.length}: ${step.cpuRoundsPer1000.at(-1)} s/1k${addedNow}\n`);
 }
 
 /** Reads the layout's peak memory, then stops it. */

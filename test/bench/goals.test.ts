@@ -92,6 +92,17 @@ describe("the goals table", () => {
     expect(rows.find((row) => row.goal === "CPU per event @250/s, vs one instance")).toMatchObject({ ours: "1.700 s/1k", echo: "1.200 s/1k", met: true });
   });
 
+  it("judges the bot-added p99 over every event of the rounds at 100/s, where there were rounds", () => {
+    const one = { name: "one", steps: [step(100, { botAddedP99: 18 })] };
+    // The step alone: 31 ms, over 20; over the step and its rounds: 17 ms.
+    const pair = { name: "pair", steps: [step(100, { botAddedP99: 31, botAddedOverRoundsP99: 17 })] };
+    const verdicts = judgeGoals(echo, [one, pair]).filter((row) => row.goal === "bot-added e2e p99 @100/s");
+    expect(verdicts.map((row) => [row.layout, row.ours, row.met])).toEqual([
+      ["one", "18.0 ms", true],
+      ["pair", "17.0 ms", true],
+    ]);
+  });
+
   it("prints one line per goal and the count met", () => {
     const text = formatGoals(judgeGoals(echo, [{ name: "one", steps: echo.steps }]));
     const lines = text.split("\n");
