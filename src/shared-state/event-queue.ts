@@ -246,14 +246,34 @@ for i = 2, #ARGV do
 end
 return released`;
 
+// Acknowledges handled entries and deletes them, stream by stream: `streams` the keys, ARGV from `at` for
+// each stream the count of its ids, then the ids (in chunks: Lua's unpack takes a few thousand at most).
+const ACK_LUA = `
+local function acknowledge(streams, group, at)
+  for _, stream in ipairs(streams) do
+    local count = tonumber(ARGV[at])
+    for from = 1, count, 1000 do
+      local ids = {}
+      for j = from, math.min(count, from + 999) do ids[#ids + 1] = ARGV[at + j] end
+      redis.call('XACK', stream, group, unpack(ids))
+      redis.call('XDEL', stream, unpack(ids))
+    end
+    at = at + count + 1
+  end
+end`;
+
 // Stores items: each is added to its partition's stream only if its id was not stored (or answered) in
 // the last day, the id's mark set in the same step. Items stored again after a loss of Redis's data are
 // added whatever the mark says. Returns each item's entry id, or "" for an id seen before. KEYS: each
 // item's stream and mark, then the streams of the acknowledgements that ride along; ARGV: the mark's
-// expiry, the item count, four per item, then as ACK_SCRIPT's ARGV.
-const STORE_SCRIPT = `
+// expiry, the item count, four per item, then as ACK_SCRIPT's ARGV. The acknowledgements go first: should
+// they fail, nothing is stored (a script's writes are not undone), and the caller handles the items itself.
+const STORE_SCRIPT = `${ACK_LUA}
 local ttl = ARGV[1]
 local n = tonumber(ARGV[2])
+local ackStreams = {}
+for k = 2 * n + 1, #KEYS do ackStreams[#ackStreams + 1] = KEYS[k] end
+acknowledge(ackStreams, ARGV[3 + n * 4], 4 + n * 4)
 local out = {}
 for i = 1, n do
   local base = 2 + (i - 1) * 4
@@ -269,15 +289,6 @@ for i = 1, n do
     out[i] = ''
   end
 end
-local at = 4 + n * 4
-for k = 2 * n + 1, #KEYS do
-  local count = tonumber(ARGV[at])
-  local ids = {}
-  for j = 1, count do ids[j] = ARGV[at + j] end
-  redis.call('XACK', KEYS[k], ARGV[3 + n * 4], unpack(ids))
-  redis.call('XDEL', KEYS[k], unpack(ids))
-  at = at + count + 1
-end
 return out`;
 
 // The keeper's look, in one step: whether the marker is still the one this instance knows (renewing it),
@@ -292,18 +303,10 @@ for i = 3, #ARGV, 2 do
 end
 return out`;
 
-// Acknowledges handled entries and deletes them, stream by stream: KEYS are the streams, ARGV the group,
-// then for each stream the count of its ids and the ids.
-const ACK_SCRIPT = `
-local at = 2
-for i = 1, #KEYS do
-  local count = tonumber(ARGV[at])
-  local ids = {}
-  for j = 1, count do ids[j] = ARGV[at + j] end
-  redis.call('XACK', KEYS[i], ARGV[1], unpack(ids))
-  redis.call('XDEL', KEYS[i], unpack(ids))
-  at = at + count + 1
-end
+// Acknowledges handled entries and deletes them: KEYS are the streams, ARGV the group, then for each
+// stream the count of its ids and the ids.
+const ACK_SCRIPT = `${ACK_LUA}
+acknowledge(KEYS, ARGV[1], 2)
 return 1`;
 
 /** A lease key outlives its owner this long at most (it only clears leases nobody gave back). */
@@ -423,16 +426,18 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   }
 
   /**
-   * Adds the items in one step; each one's entry id, or "" when its id was stored before. The
-   * acknowledgements waiting go along (`riding`): they are settled with this step.
+   * Adds the items in one step; each one's entry id, or "" when its id was stored before. With
+   * `acksAlong`, the acknowledgements waiting go along, settled with this step.
    */
-  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean, riding?: AckBatch): Promise<string[]> {
+  function add(placed: readonly { item: QueueItem; partition: number }[], restored: boolean, acksAlong = false): Promise<string[]> {
     const keyList: string[] = [];
     const args: string[] = [String(ONCE_TTL_S), String(placed.length)];
     for (const { item, partition } of placed) {
       keyList.push(keys.stream(partition), onceKey(item));
       args.push(item.id, item.orderingKey, JSON.stringify(item.payload), restored ? "1" : "0");
     }
+    // Taken only once the items' arguments are made (a payload that cannot be written leaves them waiting).
+    const riding = acksAlong ? takeAcks() : undefined;
     if (riding !== undefined) {
       args.push(GROUP);
       for (const [stream, ids] of riding.ids) {
@@ -555,6 +560,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   let rotation = 0;
   let ticking = false;
   let ticks = 0;
+  /** Times the reader's connection closed: a read's answer that spans one is not taken (see readOnce). */
+  let readerDrops = 0;
   /** The reader connection's client id, for CLIENT UNBLOCK. */
   let readerId: number | undefined;
 
@@ -765,7 +772,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
 
   function newAckBatch(): AckBatch {
     let settle: AckBatch["settle"] = () => undefined;
-    const done = new Promise<void>((resolve, reject) => (settle = (err) => (err === undefined ? resolve() : reject(err))));
+    const done = new Promise<void>((resolve, reject) => (settle = (err) => (err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("acknowledgements not taken", { cause: err })))));
     return { ids: new Map(), done, settle, timer: setTimeout(() => void sendAcks(takeAcks()), ACK_WINDOW_MS) };
   }
 
@@ -795,8 +802,10 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       await acknowledge(stream, entryId);
       held.delete(key);
     } catch (err) {
+      // Acknowledged again when its partition's pending entries are read again; by the next owner if it is gone.
       const mine = held.get(key);
-      if (mine !== undefined) mine.finished = true;
+      if (mine !== undefined && owned.has(partition)) mine.finished = true;
+      else held.delete(key);
       log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
     }
     kept.delete(keepKey(partition, entryId));
@@ -834,10 +843,14 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     const readable = [...owned].filter(([, state]) => !state.releasing);
     const history = readable.filter(([, state]) => state.unreadHistory).map(([p]) => p);
     if (history.length > 0) {
-      await giveUpPoison(history);
-      // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
-      const reply = (await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...history.map(keys.stream), ...history.map(() => "0"))) as StreamReply;
-      take(reply, true);
+      const claimed = history.filter((p) => owned.get(p)?.unreadHistory === "claimed");
+      const reconnected = history.filter((p) => owned.get(p)?.unreadHistory === "reconnected");
+      if (claimed.length > 0) {
+        await giveUpPoison(claimed);
+        // Entries an earlier owner read and never acknowledged: before any new one of the same partitions.
+        take((await connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", 10_000, "STREAMS", ...claimed.map(keys.stream), ...claimed.map(() => "0"))) as StreamReply, true);
+      }
+      if (reconnected.length > 0) take(await pendingNotHeld(connection, reconnected), true);
       // Marked read only once read: a read that failed (Redis away) is tried again, not skipped for good.
       for (const p of history) {
         const state = owned.get(p);
@@ -853,6 +866,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       });
       return;
     }
+    const drops = readerDrops;
     rotation = (rotation + 1) % readable.length;
     const rotated = [...readable.slice(rotation), ...readable.slice(0, rotation)].map(([p]) => p);
     const picked = rotated.slice(0, free);
@@ -870,7 +884,41 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       ...picked.map(keys.stream),
       ...picked.map(() => ">"),
     )) as StreamReply;
+    // The connection dropped meanwhile: this answer may be that of the read sent again after it, with entries
+    // newer than some handed out just before the drop. All are pending now; the read of the pending entries
+    // that the reconnection asked for takes them in the order they were stored.
+    if (drops !== readerDrops) return;
     take(reply, false);
+  }
+
+  /**
+   * The partitions' pending entries this instance does not hold (and those it finished and could not
+   * acknowledge), in stream order, read without counting a delivery: XREADGROUP would count one for each
+   * pending entry, those in hand too, and five deliveries make an entry poison for the next owner.
+   */
+  async function pendingNotHeld(connection: Redis, list: readonly number[]): Promise<StreamReply> {
+    const listing = connection.pipeline();
+    for (const p of list) listing.xpending(keys.stream(p), GROUP, "-", "+", 10_000, CONSUMER);
+    const wanted: { stream: string; entryId: string }[] = [];
+    for (const [index, [err, rows]] of ((await listing.exec()) ?? []).entries()) {
+      if (err) throw err;
+      const stream = keys.stream(list[index] as number);
+      for (const [entryId] of rows as [string, string, number, number][]) {
+        if (held.get(heldKey(stream, entryId))?.finished !== false) wanted.push({ stream, entryId });
+      }
+    }
+    if (wanted.length === 0) return null;
+    const reading = connection.pipeline();
+    for (const { stream, entryId } of wanted) reading.xrange(stream, entryId, entryId);
+    const byStream = new Map<string, [string, string[] | null][]>();
+    for (const [index, [err, entries]] of ((await reading.exec()) ?? []).entries()) {
+      if (err) throw err;
+      const { stream, entryId } = wanted[index] as { stream: string; entryId: string };
+      const [entry] = entries as [string, string[]][];
+      // Gone from the stream while pending (handled, the acknowledgement lost): only that is left to do.
+      byStream.set(stream, [...(byStream.get(stream) ?? []), [entryId, entry?.[1] ?? null]]);
+    }
+    return [...byStream];
   }
 
   async function readForever(connection: Redis): Promise<void> {
@@ -897,7 +945,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, timeoutMs, "late")));
       try {
-        const entryIds = await Promise.race([add(placed, false, takeAcks()), late]);
+        const entryIds = await Promise.race([add(placed, false, true), late]);
         if (entryIds === "late") return false;
         const seenBefore: QueueItem[] = [];
         placed.forEach(({ item, partition }, index) => {
@@ -929,6 +977,9 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
         void reader?.client("ID").then((id) => (readerId = Number(id)), () => (readerId = undefined));
       };
       let readyBefore = false;
+      reader.on("close", () => (readerDrops += 1));
+      // Its failures are the workers connection's too, logged there ("redis error"); not printed again by ioredis.
+      reader.on("error", (err: Error) => log.debug({ error: err.message }, "event queue reader connection failed"));
       reader.on("ready", () => {
         learnReaderId();
         // A read Redis answered as the connection dropped left its entries pending in this instance's name,
