@@ -333,7 +333,8 @@ async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): 
   const cpu = cpuNow() - before;
   const drained = await drainSandbox(sandbox);
   const pooled = botAddedPooled.get(step);
-  if (open.withService && pooled !== undefined) {
+  // Pooled only where the step had the service's timings to subtract.
+  if (pooled !== undefined) {
     const added = botAddedMs(measured, drained);
     pooled.push(...added);
     step.botAddedRoundsP99.push(round(quantile(added, 0.99), 1));
@@ -342,7 +343,7 @@ async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): 
   step.cpuRoundsPer1000.push(round((cpu / measured.eventsSent) * 1000, 3));
   step.cpuTotals = { seconds: step.cpuTotals.seconds + cpu, events: step.cpuTotals.events + measured.eventsSent };
   step.cpuOverRoundsPer1000 = (step.cpuTotals.seconds / step.cpuTotals.events) * 1000;
-  const addedNow = open.withService && step.botAddedRoundsP99.length > 0 ? `, bot-added p99 ${step.botAddedRoundsP99.at(-1)} ms (${round(step.botAddedOverRoundsP99 ?? Number.NaN, 1)} over the rounds)` : "";
+  const addedNow = pooled !== undefined ? `, bot-added p99 ${step.botAddedRoundsP99.at(-1)} ms (${round(step.botAddedOverRoundsP99 ?? Number.NaN, 1)} over the rounds)` : "";
   process.stderr.write(`  ${open.name} @ ${rate}/s, cpu round ${step.cpuRoundsPer1000.length}: ${step.cpuRoundsPer1000.at(-1)} s/1k${addedNow}\n`);
 }
 

@@ -830,7 +830,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       if (err !== null || p === undefined || !Array.isArray(pending)) continue;
       for (const entry of pending as [string, string, number, number][]) {
         const [entryId, , , deliveries] = entry;
-        // Read again after a reconnection, an entry counts one delivery more; one in hand here is not given up.
+        // One in hand here (the partition lost and claimed again meanwhile) is not given up.
         if (deliveries < MAX_DELIVERIES || held.has(heldKey(keys.stream(p), entryId))) continue;
         log.error({ partition: p, entryId, deliveries }, "stored event given up: every instance that took it stopped before it was finished");
         givenUp.push(acknowledge(keys.stream(p), entryId).catch(() => undefined));
@@ -915,8 +915,10 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       if (err) throw err;
       const { stream, entryId } = wanted[index] as { stream: string; entryId: string };
       const [entry] = entries as [string, string[]][];
+      const list = byStream.get(stream) ?? [];
+      byStream.set(stream, list);
       // Gone from the stream while pending (handled, the acknowledgement lost): only that is left to do.
-      byStream.set(stream, [...(byStream.get(stream) ?? []), [entryId, entry?.[1] ?? null]]);
+      list.push([entryId, entry?.[1] ?? null]);
     }
     return [...byStream];
   }
