@@ -738,14 +738,23 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     if (recovered > 0) options.observer?.recovered?.(recovered);
   }
 
+  /** Items whose turn in their chain came while every handler slot was taken, first come first served. */
+  const slotQueue: (() => void)[] = [];
+
   async function handleOne(payload: unknown, taken: TakenItem): Promise<void> {
-    active += 1;
+    // A blocking read may hand over more than the free slots (one entry of each partition that got one):
+    // the handlers' bound holds here, whatever was read.
+    if (active >= inHandMax) await new Promise<void>((resolve) => slotQueue.push(resolve));
+    else active += 1;
     try {
       await handler?.(payload, taken);
     } catch (err) {
       log.error({ err, itemId: taken.id }, "stored item handler failed");
     } finally {
-      active -= 1;
+      // The slot goes straight to the next waiting item, so nothing started meanwhile can take it too.
+      const next = slotQueue.shift();
+      if (next === undefined) active -= 1;
+      else next();
     }
   }
 
@@ -858,7 +867,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       }
       return;
     }
-    const free = Math.min(inHandMax - active, CHAIN_FACTOR * inHandMax - inHand);
+    const free = Math.min(inHandMax - active - slotQueue.length, CHAIN_FACTOR * inHandMax - inHand);
     if (readable.length === 0 || free <= 0) {
       await new Promise<void>((resolve) => {
         slotWaiter = resolve;
@@ -867,28 +876,34 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       return;
     }
     const drops = readerDrops;
-    rotation = (rotation + 1) % readable.length;
-    const rotated = [...readable.slice(rotation), ...readable.slice(0, rotation)].map(([p]) => p);
-    const picked = rotated.slice(0, free);
-    const count = Math.max(1, Math.floor(free / picked.length));
-    // Busy (fewer free slots than partitions): no blocking, so the next read turns to the other partitions at once.
-    const block = picked.length === readable.length ? ["BLOCK", BLOCK_MS] : [];
-    const reply = (await connection.xreadgroup(
-      "GROUP",
-      GROUP,
-      CONSUMER,
-      "COUNT",
-      count,
-      ...(block as ["BLOCK", number]),
-      "STREAMS",
-      ...picked.map(keys.stream),
-      ...picked.map(() => ">"),
-    )) as StreamReply;
+    const all = readable.map(([p]) => p);
+    let reply: StreamReply;
+    if (free >= all.length) {
+      reply = await readNew(connection, all, Math.floor(free / all.length), true);
+    } else {
+      // Fewer free slots than partitions: a look without waiting at some of them, the next look at the
+      // others, so that none is left behind. When they had nothing, a wait on all of them, one entry each at
+      // most (a wake-up brings one as a rule; any more wait for a handler slot), rather than looking again at
+      // once: that turned into a loop of reads for as long as a handler ran.
+      rotation = (rotation + 1) % all.length;
+      const picked = [...all.slice(rotation), ...all.slice(0, rotation)].slice(0, free);
+      reply = await readNew(connection, picked, 1, false);
+      if (reply === null && drops === readerDrops) reply = await readNew(connection, all, 1, true);
+    }
     // The connection dropped meanwhile: this answer may be that of the read sent again after it, with entries
     // newer than some handed out just before the drop. All are pending now; the read of the pending entries
     // that the reconnection asked for takes them in the order they were stored.
     if (drops !== readerDrops) return;
     take(reply, false);
+  }
+
+  /** New entries of `list`, at most `count` of each; with `block`, waits up to BLOCK_MS for the first. */
+  async function readNew(connection: Redis, list: readonly number[], count: number, block: boolean): Promise<StreamReply> {
+    const streams = list.map(keys.stream);
+    const ids = list.map(() => ">");
+    return (await (block
+      ? connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", count, "BLOCK", BLOCK_MS, "STREAMS", ...streams, ...ids)
+      : connection.xreadgroup("GROUP", GROUP, CONSUMER, "COUNT", count, "STREAMS", ...streams, ...ids))) as StreamReply;
   }
 
   /**

@@ -10,7 +10,7 @@ import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queu
 import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
-import { startTestRedis } from "../helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
 
 const silent = pino({ level: "silent" });
@@ -281,6 +281,42 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
       expect(seen).toEqual(["earlier", "later"]);
     } finally {
       admin.disconnect();
+    }
+  });
+
+  it("alone with more partitions than free handler slots, waits for new items while a handler runs, rather than reading again and again", async () => {
+    // A Redis of its own: the command counts are the server's, and no other test's instances may add to them.
+    const own = await startTestRedis({ persistence: false });
+    try {
+      const a = instance(own.url, `t${++prefixes}`, { inHand: 2 });
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const started: string[] = [];
+      await a.queue.startWorkers(async (payload) => {
+        started.push((payload as Payload).id);
+        if ((payload as Payload).id === "held") await gate;
+      });
+      await waitUntil(() => a.queue.stats.partitionsOwned === PARTITIONS, 10_000);
+      expect(await a.queue.store([item("held", "chat-held")], 5_000)).toBe(true);
+      await waitUntil(() => started.includes("held"), 10_000);
+      // One handler runs, one slot is free, 64 partitions are owned. Over five of the instance's own claim
+      // ticks (each one ZADD), the reads are counted.
+      const admin = a.link.workers.duplicate();
+      await admin.config("RESETSTAT");
+      const calls = async (name: string): Promise<number> => commandStats(await admin.info("commandstats"))[name] ?? 0;
+      const deadline = Date.now() + 10_000;
+      while ((await calls("zadd")) < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await calls("zadd")).toBeGreaterThanOrEqual(5);
+      // A look without waiting and a wait of a second: a few reads. Before, one read after another: hundreds.
+      expect(await calls("xreadgroup")).toBeLessThanOrEqual(6);
+      // The wait is on every partition: an item of another chat is taken at once, in the free slot.
+      expect(await a.queue.store([item("next", "chat-next")], 5_000)).toBe(true);
+      await waitUntil(() => started.includes("next"), 10_000);
+      release();
+      await waitUntil(() => a.queue.stats.inHand === 0, 10_000);
+      admin.disconnect();
+    } finally {
+      await own.stop();
     }
   });
 
