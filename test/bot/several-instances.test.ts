@@ -33,6 +33,31 @@ async function instance(world: World, redis: TestRedis, env: Record<string, stri
   return bot;
 }
 
+/** The deployment's queue prefix, as the bot derives it from its channel. */
+const QUEUE_PREFIX = `slipline:${createHash("sha256").update(`slipline-redis-prefix:${CHANNEL_SECRET}`).digest("hex").slice(0, 12)}`;
+
+/**
+ * Nothing is left that could answer: every stored event handled and acknowledged (the queue's streams are
+ * empty), nothing in the instances' hands, nothing kept to be stored again. A second answer would have come
+ * before this, so the checks after it need no waiting room. Fails when it does not come within 30 s.
+ */
+async function settled(redis: TestRedis, bots: readonly BotProcess[]): Promise<void> {
+  const client = new Redis(redis.url);
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const lengths = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => client.xlen(queueKeys(QUEUE_PREFIX).stream(p))));
+      const metrics = await Promise.all(bots.map(async (bot) => (await fetch(`${bot.url}/metrics`)).text()));
+      const idle = metrics.every((text) => /^slipline_queue_events_in_hand 0$/m.test(text) && /^slipline_queue_events_kept 0$/m.test(text));
+      if (idle && lengths.every((length) => length === 0)) return;
+      if (Date.now() > deadline) throw new Error(`not settled after 30 s: ${lengths.reduce((sum, n) => sum + n, 0)} entries in the queue's streams, instances idle: ${String(idle)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    client.disconnect();
+  }
+}
+
 describe("several instances on one Redis", { timeout: 180_000 }, () => {
   it("SIGKILL one of two mid-burst: every acknowledged event is answered, none twice, the dead one's within 30 s", async () => {
     const { world, redis } = await setup(2_000);
@@ -82,7 +107,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     const statuses = await Promise.all([sendSigned(a.webhookUrl, body), sendSigned(b.webhookUrl, body)]);
     expect(statuses).toEqual([200, 200]);
     await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a second answer, which must not come
+    await settled(redis, [a, b]);
     expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
   });
 
@@ -99,9 +124,8 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     // stream entry is deleted): only the ledger of answered events still knows it.
     await redis.restart();
     // The queue as the bot names it: the deployment's prefix (derived from its channel), the shop's chat.
-    const prefix = `slipline:${createHash("sha256").update(`slipline-redis-prefix:${CHANNEL_SECRET}`).digest("hex").slice(0, 12)}`;
     const client = new Redis(redis.url);
-    const key = queueKeys(prefix).stream(partitionOf(`default/${chatId}`, PARTITIONS));
+    const key = queueKeys(QUEUE_PREFIX).stream(partitionOf(`default/${chatId}`, PARTITIONS));
     // The right stream: the bot made it (its consumer group is there), and it holds nothing of the answered event.
     expect(await client.xinfo("GROUPS", key)).toHaveLength(1);
     const stream = await client.xrange(key, "-", "+");
@@ -111,7 +135,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     const redelivered = body.replace('"isRedelivery":false', '"isRedelivery":true');
     expect(redelivered).toContain('"isRedelivery":true');
     expect(await sendSigned(second.webhookUrl, redelivered)).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await settled(redis, [second]);
     expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     expect(metrics).toMatch(/^slipline_duplicate_events_total\{shop="default"\} 1$/m);
@@ -119,7 +143,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
 
   /**
    * Two instances, a burst of 200 split between them, Redis restarted (down 0.5 s) after 60: every webhook
-   * is acknowledged, every event answered, none twice (after room for a second answer, which must not come).
+   * is acknowledged, every event answered, none twice (once nothing is left that could answer).
    */
   async function burstThroughRestart(world: World, redis: TestRedis, firstChat: number): Promise<string> {
     const a = await instance(world, redis);
@@ -138,7 +162,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     const acked = sent.filter((s) => s.status === 200);
     expect(acked.length).toBe(sent.length);
     await waitUntil(() => acked.every((s) => answersByChat(world.platform).has(s.chatId)), 90_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await settled(redis, [a, b]);
     const answers = answersByChat(world.platform);
     expect(acked.filter((s) => !answers.has(s.chatId))).toEqual([]);
     const twice = [...answers].filter(([, list]) => list.length > 1);
@@ -193,7 +217,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(await say(a.webhookUrl, "โอนแล้วค่ะ")).toBe(200);
     await waitUntil(() => world.platform.sent.some((s) => s.chatId === customer), 10_000);
     expect(await say(b.webhookUrl, "ส่งวันไหนคะ")).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await settled(redis, [a, b]);
     expect(world.platform.sent.filter((s) => s.chatId === customer)).toHaveLength(1);
   });
 
