@@ -102,7 +102,8 @@ export interface DurableEventQueueOptions {
   keyPrefix: string;
   /**
    * Items one instance handles at once, at most (their handlers running). Items of a key whose earlier
-   * item is running wait in its chain, up to four times this many in all. Default 64.
+   * item is running wait in its chain, up to four times this many in all (one more per partition owned at
+   * most, when a wait for new items brings several partitions' at once). Default 64.
    */
   inHand?: number;
   /** Partitions; every instance must use the same number. Default PARTITIONS. */
