@@ -481,16 +481,22 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     await flushRestore();
   }
 
+  /** Items being stored again now: still this instance's to keep (the metrics count them). */
+  let restoring = 0;
+
   /** Stores the items waiting to be stored again; on failure they wait for the next look. */
   async function flushRestore(): Promise<void> {
     if (toRestore.length === 0) return;
     const batch = toRestore.splice(0);
     let entryIds: string[];
+    restoring += batch.length;
     try {
       entryIds = await add(batch, true);
     } catch (err) {
       toRestore.unshift(...batch);
       throw err;
+    } finally {
+      restoring -= batch.length;
     }
     batch.forEach((entry, index) => keep(entry.item, entry.partition, entryIds[index] ?? ""));
     options.observer?.restored?.(batch.length);
@@ -566,7 +572,11 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
   /** The reader connection's client id, for CLIENT UNBLOCK. */
   let readerId: number | undefined;
 
+  /** Times the reader was asked to look at its partitions again (see readOnce). */
+  let unblocks = 0;
+
   function unblockReader(): void {
+    unblocks += 1;
     wakeReader();
     if (readerId !== undefined) void workers.client("UNBLOCK", readerId).catch(() => undefined); // not allowed on some hosted Redis: the block then ends by itself
   }
@@ -624,8 +634,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       for (const [, state] of active.sort((a, b) => a[1].inHand - b[1].inHand).slice(0, excess)) state.releasing = true;
     }
     await releaseIdle();
-    // The blocking read waits on the partitions it had: it starts again with the new ones at once.
-    if (claimed.length > 0 || excess > 0) unblockReader();
+    // The blocking read waits on the partitions it had: it starts again at once with those it has now.
+    if (claimed.length > 0 || excess > 0 || lost.length > 0) unblockReader();
     return suspects.length > 0 && (await forgetDead(suspects));
   }
 
@@ -877,6 +887,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       return;
     }
     const drops = readerDrops;
+    const asked = unblocks;
     const all = readable.map(([p]) => p);
     let reply: StreamReply;
     if (free >= all.length) {
@@ -889,7 +900,9 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       rotation = (rotation + 1) % all.length;
       const picked = [...all.slice(rotation), ...all.slice(0, rotation)].slice(0, free);
       reply = await readNew(connection, picked, 1, false);
-      if (reply === null && drops === readerDrops) reply = await readNew(connection, all, 1, true);
+      // Not when the partitions changed (or the workers stop) meanwhile: a CLIENT UNBLOCK sent during the
+      // look would miss the wait, which would then last its second on the old partitions.
+      if (reply === null && drops === readerDrops && asked === unblocks && running) reply = await readNew(connection, all, 1, true);
     }
     // The connection dropped meanwhile: this answer may be that of the read sent again after it, with entries
     // newer than some handed out just before the drop. All are pending now; the read of the pending entries
@@ -1027,7 +1040,7 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     },
 
     get stats() {
-      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size + toRestore.length };
+      return { running: active, inHand, partitionsOwned: owned.size, kept: kept.size + toRestore.length + restoring };
     },
 
     async stopWorkers(graceMs) {

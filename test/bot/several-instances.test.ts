@@ -38,8 +38,9 @@ const QUEUE_PREFIX = `slipline:${createHash("sha256").update(`slipline-redis-pre
 
 /**
  * Nothing is left that could answer: every stored event handled and acknowledged (the queue's streams are
- * empty), nothing in the instances' hands, nothing kept to be stored again. A second answer would have come
- * before this, so the checks after it need no waiting room. Fails when it does not come within 30 s.
+ * empty), nothing in the instances' hands, nothing kept to be stored again, nothing handled or waiting in
+ * the process (events Redis did not take in time). A second answer would have come before this, so the
+ * checks after it need no waiting room. Fails when it does not come within 30 s.
  */
 async function settled(redis: TestRedis, bots: readonly BotProcess[]): Promise<void> {
   const client = new Redis(redis.url);
@@ -48,7 +49,9 @@ async function settled(redis: TestRedis, bots: readonly BotProcess[]): Promise<v
     for (;;) {
       const lengths = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => client.xlen(queueKeys(QUEUE_PREFIX).stream(p))));
       const metrics = await Promise.all(bots.map(async (bot) => (await fetch(`${bot.url}/metrics`)).text()));
-      const idle = metrics.every((text) => /^slipline_queue_events_in_hand 0$/m.test(text) && /^slipline_queue_events_kept 0$/m.test(text));
+      const idle = metrics.every((text) =>
+        ["slipline_queue_events_in_hand", "slipline_queue_events_kept", "slipline_events_in_flight", "slipline_event_queue_depth"].every((name) => new RegExp(`^${name} 0$`, "m").test(text)),
+      );
       if (idle && lengths.every((length) => length === 0)) return;
       if (Date.now() > deadline) throw new Error(`not settled after 30 s: ${lengths.reduce((sum, n) => sum + n, 0)} entries in the queue's streams, instances idle: ${String(idle)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
