@@ -905,10 +905,31 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
       if (reply === null && drops === readerDrops && asked === unblocks && running) reply = await readNew(connection, all, 1, true);
     }
     // The connection dropped meanwhile: this answer may be that of the read sent again after it, with entries
-    // newer than some handed out just before the drop. All are pending now; the read of the pending entries
-    // that the reconnection asked for takes them in the order they were stored.
-    if (drops !== readerDrops) return;
+    // newer than some handed out just before the drop. All are pending now, and are read again in the order
+    // they were stored (see spannedDrop).
+    if (drops !== readerDrops) {
+      spannedDrop(reply);
+      return;
+    }
     take(reply, false);
+  }
+
+  /**
+   * An answer that spans a drop of the reader's connection, not taken as it came. Its partitions still owned
+   * have their pending entries read again, in stream order; the reconnection asked that only of those owned
+   * when it came back, and a partition claimed since may have had its pending entries read already. Those of
+   * partitions no longer owned (the read was sent again with the partitions of before) are taken here: the
+   * new owner may have read its pending entries before these were handed out, and would never see them.
+   */
+  function spannedDrop(reply: StreamReply): void {
+    const elsewhere: NonNullable<StreamReply> = [];
+    for (const [stream, entries] of reply ?? []) {
+      const partition = streamPartition.get(stream);
+      const state = partition === undefined ? undefined : owned.get(partition);
+      if (state !== undefined) state.unreadHistory ||= "reconnected";
+      else elsewhere.push([stream, entries]);
+    }
+    if (elsewhere.length > 0) take(elsewhere, false);
   }
 
   /** New entries of `list`, at most `count` of each; with `block`, waits up to BLOCK_MS for the first. */
