@@ -44,22 +44,21 @@ const QUEUE_PREFIX = `slipline:${createHash("sha256").update(`slipline-redis-pre
  */
 async function settled(redis: TestRedis, bots: readonly BotProcess[]): Promise<void> {
   const client = new Redis(redis.url);
+  const left = async (): Promise<{ entries: number; busy: string[] }> => {
+    const lengths = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => client.xlen(queueKeys(QUEUE_PREFIX).stream(p))));
+    const metrics = await Promise.all(bots.map(async (bot) => (await fetch(`${bot.url}/metrics`)).text()));
+    const busy = metrics.flatMap((text) => IDLE_WHEN_SETTLED.filter((name) => !new RegExp(`^${name} 0$`, "m").test(text)));
+    return { entries: lengths.reduce((sum, length) => sum + length, 0), busy };
+  };
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const lengths = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => client.xlen(queueKeys(QUEUE_PREFIX).stream(p))));
-      const metrics = await Promise.all(bots.map(async (bot) => (await fetch(`${bot.url}/metrics`)).text()));
-      const idle = metrics.every((text) =>
-        ["slipline_queue_events_in_hand", "slipline_queue_events_kept", "slipline_events_in_flight", "slipline_event_queue_depth"].every((name) => new RegExp(`^${name} 0$`, "m").test(text)),
-      );
-      if (idle && lengths.every((length) => length === 0)) return;
-      if (Date.now() > deadline) throw new Error(`not settled after 30 s: ${lengths.reduce((sum, n) => sum + n, 0)} entries in the queue's streams, instances idle: ${String(idle)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    expect(await until(left, ({ entries, busy }) => entries === 0 && busy.length === 0, 30_000)).toEqual({ entries: 0, busy: [] });
   } finally {
     client.disconnect();
   }
 }
+
+/** The gauges that read 0 on an instance with nothing left to answer. */
+const IDLE_WHEN_SETTLED = ["slipline_queue_events_in_hand", "slipline_queue_events_kept", "slipline_events_in_flight", "slipline_event_queue_depth"];
 
 describe("several instances on one Redis", { timeout: 180_000 }, () => {
   it("SIGKILL one of two mid-burst: every acknowledged event is answered, none twice, the dead one's within 30 s", async () => {
