@@ -528,6 +528,32 @@ function beforeAndAfter(before: LayoutFigures, now: LayoutFigures): string {
   ].join("\n");
 }
 
+interface SplitFloor {
+  rate: number;
+  /** Two echo bots against one, CPU per event over the rounds: what splitting the load alone costs. */
+  echoPairRatio: number;
+  /** Two slipline instances on Redis against one. */
+  pairRatio: number;
+}
+
+/** The CPU ratio of two echo bots against one at each rate, beside the pair's against one instance. */
+function splitFloorOf(rows: { rate: number; ours: BotFigures; pair: BotFigures | undefined }[], echo: LayoutFigures, echoPair: LayoutFigures): SplitFloor[] {
+  return rows.flatMap(({ rate, ours, pair }, index) => {
+    const one = echo.steps[index];
+    const two = echoPair.steps[index];
+    if (!pair || !one || !two) return [];
+    return [{ rate, echoPairRatio: two.cpuOverRoundsPer1000 / one.cpuOverRoundsPer1000, pairRatio: pair.cpuOverRoundsPer1000 / ours.cpuOverRoundsPer1000 }];
+  });
+}
+
+function splitFloorLine(floor: readonly SplitFloor[]): string {
+  return (
+    "CPU per event, two processes against one, over the rounds: " +
+    floor.map((f) => `@${f.rate}/s echo x2 ${round(f.echoPairRatio)}x, slipline x2 + Redis ${round(f.pairRatio)}x (${round(f.pairRatio / f.echoPairRatio)}x the echo pair's)`).join("; ") +
+    "\n  (two echo bots share nothing: their ratio is what splitting the same load between two processes costs on this machine)"
+  );
+}
+
 /** A layout's steps as the goals read them. */
 function stepsOf(name: string, layout: LayoutFigures): LayoutSteps {
   return { name, steps: layout.steps };
@@ -629,12 +655,35 @@ async function main(): Promise<void> {
           ),
         );
       }
+      if (ONLY !== "one") {
+        // The floor of the pair's CPU ratio: the same load split between two echo bots, nothing shared.
+        opened.push(
+          await openLayout(
+            "echo x2",
+            async () => {
+              const layout: Layout = { bots: [] };
+              try {
+                for (const name of ["echo bot A", "echo bot B"]) {
+                  layout.bots.push(await startChild(name, [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } }));
+                }
+                return layout;
+              } catch (error) {
+                await stopLayout(layout);
+                throw error;
+              }
+            },
+            line,
+            sandbox,
+            false,
+          ),
+        );
+      }
       if (BEFORE !== undefined) {
         const main = `${BEFORE}/main.js`;
         opened.push(await openLayout("before", async () => ({ bots: [await startSlipline("slipline (before)", {}, main)] }), line, sandbox, true));
       }
-      // The one instance and the pair: more CPU rounds, in turn.
-      const cpuCompared = ONLY === "one" ? [] : opened.slice(1, 3);
+      // The one instance and the pair, the echo bot and the echo pair: more CPU rounds, in turn.
+      const cpuCompared = ONLY === "one" ? [] : [...opened.slice(1, 3), ...opened.slice(0, 1), ...opened.slice(3, 4)];
       for (const rate of RATES) {
         for (const open of opened) await measureStep(open, rate, line, sandbox);
         if (rate > CPU_ROUNDS_MAX_RATE) continue;
@@ -645,6 +694,7 @@ async function main(): Promise<void> {
     }
     const [baseline, slipline] = figuresByLayout;
     const redisPair = ONLY === "one" ? undefined : figuresByLayout[2];
+    const echoPair = ONLY === "one" ? undefined : figuresByLayout[3];
     const before = BEFORE === undefined ? undefined : figuresByLayout.at(-1);
     if (!baseline || !slipline) throw new Error("a layout did not run");
 
@@ -675,6 +725,7 @@ async function main(): Promise<void> {
     console.log("slipline, one instance (in memory) against the echo bot:");
     console.table(table);
     const redisRoundTrip = redisPair ? printRedisLayout(rows, redisPair) : undefined;
+    const splitFloor = redisPair && echoPair ? splitFloorOf(rows, baseline, echoPair) : undefined;
     const chatLine = (label: string, layout: LayoutFigures) =>
       `  ${label.padEnd(22)} ${layout.steps.map((step) => `${step.sameChatInFlight}/${step.eventsSent} @${step.rate}`).join(", ")}; ` +
       `first answered by push ${layout.steps.reduce((sum, step) => sum + step.answeredByPush, 0)}, ` +
@@ -723,6 +774,7 @@ async function main(): Promise<void> {
     console.log("\nGoals (slipline against the echo bot in this run):");
     console.log(formatGoals(goals));
     if (redisRoundTrip) console.log(redisRoundTripLine(redisRoundTrip));
+    if (splitFloor) console.log(splitFloorLine(splitFloor));
     if (before) console.log(beforeAndAfter(before, slipline));
 
     writeResults("all", {
@@ -734,6 +786,7 @@ async function main(): Promise<void> {
       redisPair,
       ...(before === undefined ? {} : { before: { dir: BEFORE, figures: before } }),
       redisRoundTrip,
+      ...(echoPair === undefined ? {} : { echoPair, splitFloor }),
       goals,
       ...(scenarios === undefined
         ? { only: ONLY }
