@@ -617,73 +617,51 @@ async function main(): Promise<void> {
       });
       return { ...child, ready: { ...child.ready, url } };
     };
+    const startEcho = async (name: string): Promise<Child> =>
+      startChild(name, [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } });
+    /** Two bots started by `start` (after a Redis of their own, with `withRedis`); what started is stopped if one does not. */
+    const twoOf =
+      (start: (name: string, layout: Layout) => Promise<Child>, names: readonly [string, string], withRedis = false) =>
+      async (): Promise<Layout> => {
+        const layout: Layout = { bots: [], ...(withRedis ? { redis: await startRedis({ persistence: false }) } : {}) };
+        try {
+          for (const name of names) layout.bots.push(await start(name, layout));
+          return layout;
+        } catch (error) {
+          await stopLayout(layout);
+          throw error;
+        }
+      };
     // Every layout runs at once (idle but for its own steps), and each rate is measured on each layout in
     // turn, so that a slow spell of the machine falls on the echo bot and slipline alike, not on one of them.
-    process.stderr.write("starting the echo bot, slipline and (unless BENCH_ONLY=one) two slipline instances on Redis...\n");
+    process.stderr.write("starting the echo bot, slipline and (unless BENCH_ONLY=one) two slipline instances on Redis and two echo bots...\n");
     const opened: OpenLayout[] = [];
+    /** Those measured in more CPU rounds, in turn: the one instance and the pair, the echo bot and the echo pair. */
+    const cpuCompared: OpenLayout[] = [];
     let figuresByLayout: LayoutFigures[] = [];
     try {
-      opened.push(
-        await openLayout(
-          "echo",
-          async () => ({ bots: [await startChild("echo bot", [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } })] }),
+      const echo = await openLayout("echo", async () => ({ bots: [await startEcho("echo bot")] }), line, sandbox, false);
+      opened.push(echo);
+      const one = await openLayout("slipline", async () => ({ bots: [await startSlipline("slipline", {})] }), line, sandbox, true);
+      opened.push(one);
+      if (ONLY !== "one") {
+        const pair = await openLayout(
+          "slipline x2 + redis",
+          twoOf((name, layout) => startSlipline(name, { REDIS_URL: String(layout.redis?.url) }), ["slipline A (redis)", "slipline B (redis)"], true),
           line,
           sandbox,
-          false,
-        ),
-      );
-      opened.push(await openLayout("slipline", async () => ({ bots: [await startSlipline("slipline", {})] }), line, sandbox, true));
-      if (ONLY !== "one") {
-        opened.push(
-          await openLayout(
-            "slipline x2 + redis",
-            async () => {
-              const layout: Layout = { bots: [], redis: await startRedis({ persistence: false }) };
-              try {
-                const env = { REDIS_URL: String(layout.redis?.url) };
-                layout.bots.push(await startSlipline("slipline A (redis)", env));
-                layout.bots.push(await startSlipline("slipline B (redis)", env));
-                return layout;
-              } catch (error) {
-                await stopLayout(layout);
-                throw error;
-              }
-            },
-            line,
-            sandbox,
-            true,
-          ),
+          true,
         );
-      }
-      if (ONLY !== "one") {
+        opened.push(pair);
         // The floor of the pair's CPU ratio: the same load split between two echo bots, nothing shared.
-        opened.push(
-          await openLayout(
-            "echo x2",
-            async () => {
-              const layout: Layout = { bots: [] };
-              try {
-                for (const name of ["echo bot A", "echo bot B"]) {
-                  layout.bots.push(await startChild(name, [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } }));
-                }
-                return layout;
-              } catch (error) {
-                await stopLayout(layout);
-                throw error;
-              }
-            },
-            line,
-            sandbox,
-            false,
-          ),
-        );
+        const echoPair = await openLayout("echo x2", twoOf(startEcho, ["echo bot A", "echo bot B"]), line, sandbox, false);
+        opened.push(echoPair);
+        cpuCompared.push(one, pair, echo, echoPair);
       }
       if (BEFORE !== undefined) {
         const main = `${BEFORE}/main.js`;
         opened.push(await openLayout("before", async () => ({ bots: [await startSlipline("slipline (before)", {}, main)] }), line, sandbox, true));
       }
-      // The one instance and the pair, the echo bot and the echo pair: more CPU rounds, in turn.
-      const cpuCompared = ONLY === "one" ? [] : [...opened.slice(1, 3), ...opened.slice(0, 1), ...opened.slice(3, 4)];
       for (const rate of RATES) {
         for (const open of opened) await measureStep(open, rate, line, sandbox);
         if (rate > CPU_ROUNDS_MAX_RATE) continue;
