@@ -276,18 +276,22 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
     return (usage.user + usage.system) / 1e6;
   };
   const admin = layout.redis === undefined ? undefined : new Redis(layout.redis.url, { connectionName: "bench-admin", lazyConnect: true });
+  // The bench's own look at /metrics comes before the step's readings: serving it (with Redis, a count of what
+  // waits in every partition, 128 commands) is not the step's work. The look after comes after them.
+  const handledBefore = await eachHandled();
   await admin?.config("RESETSTAT");
-  const before = { bots: eachCpu(), handled: await eachHandled(), redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
+  const before = { bots: eachCpu(), handled: handledBefore, redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
   const step = await runStep(open.target, stepPlan(rate, STEP_MS));
-  const after = { bots: eachCpu(), handled: await eachHandled() };
-  const redisCalls = admin === undefined ? undefined : redisCallsPer(await admin.info("commandstats"), step.eventsSent);
+  const after = { bots: eachCpu(), redis: redisCpu(), redisInfo: await admin?.info("commandstats") };
+  const handledAfter = await eachHandled();
+  const redisCalls = after.redisInfo === undefined ? undefined : redisCallsPer(after.redisInfo, step.eventsSent);
   admin?.disconnect();
   const perInstance = after.bots.map((seconds, index) => {
-    const handled = (after.handled[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
+    const handled = (handledAfter[index] ?? Number.NaN) - (before.handled[index] ?? Number.NaN);
     return { cpuSeconds: round(seconds - (before.bots[index] ?? 0)), eventsHandled: Number.isFinite(handled) ? handled : null };
   });
   const cpu = after.bots.reduce((sum, seconds, index) => sum + seconds - (before.bots[index] ?? 0), 0);
-  const redisSeconds = redisCpu() - before.redis;
+  const redisSeconds = after.redis - before.redis;
   const otherCpuSeconds: BotFigures["otherCpuSeconds"] = {
     lineStandIn: round(cpuOf(line) - before.line),
     sandbox: round(cpuOf(sandbox) - before.sandbox),
