@@ -4,8 +4,12 @@
 // whose stack holds that part anywhere (inclusive; async continuations count where they resume), and by
 // function, as shares of the samples that were not idle.
 // `npx tsx bench/profile-report.ts --compare <a.cpuprofile> <b.cpuprofile> [top]`: the busy seconds of each
-// part in two profiles side by side (say the echo bot's and slipline's from one run), largest difference first.
+// part in two profiles side by side (say the echo bot's and slipline's from one run), largest difference first;
+// `b1.cpuprofile+b2.cpuprofile` sums two (the two instances of the pair).
+// `--busiest <seconds>` (first) keeps only each profile's busiest window of that length: a load step, without
+// the start-up, the warm-up and the idle spells around it, so that two layouts compare on the same events.
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 interface ProfileNode {
   id: number;
@@ -46,8 +50,53 @@ interface Busy {
   byPart: Map<string, number>;
 }
 
-function busyByPart(path: string): Busy {
+/**
+ * The samples (first and last index) of a profile's busiest `windowSeconds`: the window holding the most time
+ * not idle. `timeDeltas[i]` is the time before sample i, as in a .cpuprofile.
+ */
+export function busiestWindow(timeDeltas: readonly number[], idle: readonly boolean[], windowSeconds: number): { from: number; to: number } {
+  const at: number[] = [];
+  let clock = 0;
+  for (const delta of timeDeltas) at.push((clock += delta));
+  const busyAt = (index: number) => (idle[index] === true ? 0 : (timeDeltas[index] ?? 0));
+  // Two pointers over the samples: the window [from, to] with the most busy time.
+  let best = { busy: -1, from: 0, to: 0 };
+  let from = 0;
+  let busy = 0;
+  for (let to = 0; to < at.length; to++) {
+    busy += busyAt(to);
+    while ((at[to] ?? 0) - (at[from] ?? 0) > windowSeconds * 1e6) busy -= busyAt(from++);
+    if (busy > best.busy) best = { busy, from, to };
+  }
+  return { from: best.from, to: best.to };
+}
+
+/** A profile, with only the samples of its busiest `windowSeconds` when given (the others' time set to 0). */
+function readProfile(path: string, windowSeconds: number | undefined): CpuProfile {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+  if (windowSeconds === undefined) return profile;
+  const idleIds = new Set(profile.nodes.filter((node) => node.callFrame.url === "" && node.callFrame.functionName === "(idle)").map((node) => node.id));
+  const { from, to } = busiestWindow(
+    profile.timeDeltas,
+    profile.samples.map((id) => idleIds.has(id)),
+    windowSeconds,
+  );
+  return { ...profile, timeDeltas: profile.timeDeltas.map((delta, index) => (index >= from && index <= to ? delta : 0)) };
+}
+
+function busyByPart(path: string, windowSeconds: number | undefined): Busy {
+  const profiles = path.split("+").map((one) => readProfile(one, windowSeconds));
+  const byPart = new Map<string, number>();
+  let busyMicros = 0;
+  for (const profile of profiles) {
+    const counted = busyIn(profile);
+    busyMicros += counted.busyMicros;
+    for (const [part, micros] of counted.byPart) byPart.set(part, (byPart.get(part) ?? 0) + micros);
+  }
+  return { busyMicros, byPart };
+}
+
+function busyIn(profile: CpuProfile): Busy {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const byPart = new Map<string, number>();
   let busyMicros = 0;
@@ -63,8 +112,8 @@ function busyByPart(path: string): Busy {
   return { busyMicros, byPart };
 }
 
-function compare(pathA: string, pathB: string, top: number): string {
-  const [a, b] = [busyByPart(pathA), busyByPart(pathB)];
+function compare(pathA: string, pathB: string, top: number, windowSeconds: number | undefined): string {
+  const [a, b] = [busyByPart(pathA, windowSeconds), busyByPart(pathB, windowSeconds)];
   const parts = new Set([...a.byPart.keys(), ...b.byPart.keys()]);
   const seconds = (micros: number) => (micros / 1e6).toFixed(2).padStart(7);
   const rows = [...parts]
@@ -80,8 +129,8 @@ function compare(pathA: string, pathB: string, top: number): string {
   ].join("\n");
 }
 
-function report(path: string, top: number): string {
-  const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+function report(path: string, top: number, windowSeconds: number | undefined): string {
+  const profile = readProfile(path, windowSeconds);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
@@ -142,12 +191,25 @@ function report(path: string, top: number): string {
   ].join("\n");
 }
 
-const args = process.argv.slice(2);
-if (args[0] === "--compare" && args[1] !== undefined && args[2] !== undefined) {
-  console.log(compare(args[1], args[2], Number(args[3] ?? 25)));
-} else if (args[0] !== undefined && args[0] !== "--compare") {
-  console.log(report(args[0], Number(args[1] ?? 25)));
-} else {
-  process.stderr.write("usage: npx tsx bench/profile-report.ts <file.cpuprofile> [top]\n       npx tsx bench/profile-report.ts --compare <a.cpuprofile> <b.cpuprofile> [top]\n");
-  process.exit(2);
+/** Run as a script (not imported, as the tests do). */
+function main(given: readonly string[]): void {
+  const windowSeconds = given[0] === "--busiest" ? Number(given[1]) : undefined;
+  const args = windowSeconds === undefined ? given : given.slice(2);
+  if (windowSeconds !== undefined && !(windowSeconds > 0)) {
+    process.stderr.write("--busiest takes a number of seconds\n");
+    process.exit(2);
+  }
+  if (args[0] === "--compare" && args[1] !== undefined && args[2] !== undefined) {
+    console.log(compare(args[1], args[2], Number(args[3] ?? 25), windowSeconds));
+  } else if (args[0] !== undefined && args[0] !== "--compare") {
+    console.log(report(args[0], Number(args[1] ?? 25), windowSeconds));
+  } else {
+    process.stderr.write(
+      "usage: npx tsx bench/profile-report.ts [--busiest <seconds>] <file.cpuprofile> [top]\n" +
+        "       npx tsx bench/profile-report.ts [--busiest <seconds>] --compare <a.cpuprofile> <b.cpuprofile>[+<b2.cpuprofile>] [top]\n",
+    );
+    process.exit(2);
+  }
 }
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
