@@ -75,7 +75,7 @@ export function busiestWindow(timeDeltas: readonly number[], idle: readonly bool
 function readProfile(path: string, windowSeconds: number | undefined): CpuProfile {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
   if (windowSeconds === undefined) return profile;
-  const idleIds = new Set(profile.nodes.filter((node) => node.callFrame.url === "" && node.callFrame.functionName === "(idle)").map((node) => node.id));
+  const idleIds = new Set(profile.nodes.filter((node) => partOf(node.callFrame.url, node.callFrame.functionName) === "(idle)").map((node) => node.id));
   const { from, to } = busiestWindow(
     profile.timeDeltas,
     profile.samples.map((id) => idleIds.has(id)),
