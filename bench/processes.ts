@@ -1,6 +1,6 @@
 // Child processes for the benchmark: start, wait until ready, read their CPU time and peak memory, stop.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { once } from "node:events";
 
 export interface Child {
@@ -123,14 +123,38 @@ export async function metricSum(baseUrl: string, name: string): Promise<number> 
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 
-/** CPU seconds (user + system) the process has used so far, from /proc. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** CPU seconds (user + system) from a /proc stat file: a process's (all its threads) or one thread's. */
+function statCpuSeconds(path: string): number {
+  const stat = readFileSync(path, "utf8");
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** CPU seconds (user + system) the process has used so far, all its threads, from /proc. */
+export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds the process's threads other than its main one have used so far (those alive now): V8's
+ * compiler and garbage-collector helpers and libuv's pool. High per event while V8 still compiles the hot
+ * code, so it tells whether a process was warm when it was measured.
+ */
+export function helperThreadCpuSeconds(pid: number): number {
+  let seconds = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    if (thread === String(pid)) continue;
+    try {
+      seconds += statCpuSeconds(`/proc/${pid}/task/${thread}/stat`);
+    } catch (error) {
+      // The thread ended between the listing and the read; any other failure is the bench's to show.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" && (error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+  return seconds;
 }
 
 /** The process's peak resident set size so far, in MiB (VmHWM). */
