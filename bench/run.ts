@@ -125,7 +125,8 @@ interface BotFigures {
   cpuTotals: { seconds: number; events: number };
   /**
    * Each round's CPU per 1,000 events of the bots' helper threads alone (V8's compiler and garbage-collector
-   * helpers, libuv's pool), the step's first: about 0.2 s once V8 is done compiling, near 1 s while it is not.
+   * helpers, libuv's pool), the step's first: at 250/s about 0.2 to 0.4 s once V8 is done compiling and near 1 s
+   * while it is not (at 100/s the garbage collector's helpers alone use about 1 s).
    */
   helperCpuRoundsPer1000: number[];
   /** CPU seconds of each bot process in the step, and the events each handled (its slipline_events_total). */
@@ -276,7 +277,7 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
       await drainSandbox(sandbox);
       lastPart = { events, helperSeconds: helperCpu(open.pids) - before };
     }
-    // How warm: the helper threads' CPU per 1,000 events in the last part (about 0.2 s once V8 is done).
+    // How warm: the helper threads' CPU per 1,000 events in the last part (at 250/s, 0.2 to 0.4 s once V8 is done).
     const helpersText = lastPart === undefined ? "" : `; helper threads ${round((lastPart.helperSeconds / lastPart.events) * 1000, 3)} s/1k in its last ${lastPart.events}`;
     process.stderr.write(`  ${name}: warmed up on ${WARM_UP_EVENTS} events a process${helpersText}\n`);
   } catch (error) {
