@@ -1,6 +1,6 @@
 // Child processes for the benchmark: start, wait until ready, read their CPU time and peak memory, stop.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { once } from "node:events";
 
 export interface Child {
@@ -139,22 +139,12 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
- * CPU seconds the process's threads other than its main one have used so far (those alive now): V8's
- * compiler and garbage-collector helpers and libuv's pool. High per event while V8 still compiles the hot
- * code, so it tells whether a process was warm when it was measured.
+ * CPU seconds the process's threads other than its main one have used so far (those that ended included):
+ * V8's compiler and garbage-collector helpers and libuv's pool. High per event while V8 still compiles the
+ * hot code, so it tells whether a process was warm when it was measured.
  */
 export function helperThreadCpuSeconds(pid: number): number {
-  let seconds = 0;
-  for (const thread of readdirSync(`/proc/${pid}/task`)) {
-    if (thread === String(pid)) continue;
-    try {
-      seconds += statCpuSeconds(`/proc/${pid}/task/${thread}/stat`);
-    } catch (error) {
-      // The thread ended between the listing and the read; any other failure is the bench's to show.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" && (error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-    }
-  }
-  return seconds;
+  return cpuSeconds(pid) - statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 }
 
 /** The process's peak resident set size so far, in MiB (VmHWM). */

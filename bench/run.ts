@@ -125,8 +125,8 @@ interface BotFigures {
   cpuTotals: { seconds: number; events: number };
   /**
    * Each round's CPU per 1,000 events of the bots' helper threads alone (V8's compiler and garbage-collector
-   * helpers, libuv's pool), the step's first: at 250/s about 0.2 to 0.4 s once V8 is done compiling and near 1 s
-   * while it is not (at 100/s the garbage collector's helpers alone use about 1 s).
+   * helpers, libuv's pool), the step's first: at 250/s about 0.15 to 0.35 s once V8 is done compiling and near
+   * 1 s while it is not (at 100/s, where the bench's rounds come between idle spells, about 1 s even when warm).
    */
   helperCpuRoundsPer1000: number[];
   /** CPU seconds of each bot process in the step, and the events each handled (its slipline_events_total). */
@@ -268,17 +268,17 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
   try {
     // Warm-up (JIT, connection pools, caches): the same events for each process, so that two instances, each
     // taking half the load, are as warm as one taking all of it when the steps begin.
-    let lastPart: { events: number; helperSeconds: number } | undefined;
+    let helpersInLastPart: number | undefined;
     for (let left = WARM_UP_EVENTS; left > 0; left -= WARM_UP_PART.eventsPerProcess) {
       const events = Math.min(left, WARM_UP_PART.eventsPerProcess) * layout.bots.length;
       const before = helperCpu(open.pids);
       const rate = WARM_UP_PART.eventsPerSecond * layout.bots.length;
-      await runStep(open.target, stepPlan(rate, (events / rate) * 1_000));
+      const part = await runStep(open.target, stepPlan(rate, (events / rate) * 1_000));
       await drainSandbox(sandbox);
-      lastPart = { events, helperSeconds: helperCpu(open.pids) - before };
+      helpersInLastPart = per1000(helperCpu(open.pids) - before, part.eventsSent);
     }
-    // How warm: the helper threads' CPU per 1,000 events in the last part (at 250/s, 0.2 to 0.4 s once V8 is done).
-    const helpersText = lastPart === undefined ? "" : `; helper threads ${round((lastPart.helperSeconds / lastPart.events) * 1000, 3)} s/1k in its last ${lastPart.events}`;
+    // How warm: the helper threads' CPU per 1,000 events in the last part (at 250/s, 0.15 to 0.35 s once V8 is done).
+    const helpersText = helpersInLastPart === undefined ? "" : `; helper threads ${helpersInLastPart} s/1k in its last part`;
     process.stderr.write(`  ${name}: warmed up on ${WARM_UP_EVENTS} events a process${helpersText}\n`);
   } catch (error) {
     await stopLayout(layout);
@@ -289,6 +289,9 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
 
 /** CPU seconds of the bots' helper threads so far (see helperThreadCpuSeconds). */
 const helperCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + helperThreadCpuSeconds(pid), 0);
+
+/** CPU seconds per 1,000 events, to the precision /proc gives over a step (its clock ticks are 10 ms). */
+const per1000 = (seconds: number, events: number) => round((seconds / Math.max(1, events)) * 1000, 2);
 
 /** One step of load at `rate` on an open layout. */
 async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox: Child): Promise<void> {
@@ -329,10 +332,11 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
   };
   const drained = await drainSandbox(sandbox);
   const peakRssPerInstanceMiB = pids.map((pid) => round(peakRssMiB(pid), 1));
+  const helpersPer1000 = per1000(after.helpers - before.helpers, step.eventsSent);
   open.steps.push(
     figures(rate, step, cpu, withService ? drained : undefined, {
       instances: pids.length,
-      helperCpuRoundsPer1000: [round(((after.helpers - before.helpers) / step.eventsSent) * 1000, 3)],
+      helperCpuRoundsPer1000: [helpersPer1000],
       perInstance,
       peakRssMiB: round(peakRssPerInstanceMiB.reduce((sum, mib) => sum + mib, 0), 1),
       peakRssPerInstanceMiB,
@@ -342,7 +346,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
     }),
   );
   process.stderr.write(
-    `  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered, helper threads ${String(open.steps.at(-1)?.helperCpuRoundsPer1000[0])} s/1k` +
+    `  ${name} @ ${rate}/s: ${step.eventsAnswered}/${step.eventsSent} answered, helper threads ${helpersPer1000} s/1k` +
       (pids.length > 1 ? ` (handled per instance: ${perInstance.map((p) => `${String(p.eventsHandled)} in ${p.cpuSeconds} cpu s`).join(", ")})` : "") +
       (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
       "\n",
@@ -365,7 +369,7 @@ async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): 
   const before = { cpu: cpuNow(), helpers: helperCpu(open.pids) };
   const measured = await runStep(open.target, stepPlan(rate, STEP_MS));
   const cpu = cpuNow() - before.cpu;
-  step.helperCpuRoundsPer1000.push(round(((helperCpu(open.pids) - before.helpers) / measured.eventsSent) * 1000, 3));
+  step.helperCpuRoundsPer1000.push(per1000(helperCpu(open.pids) - before.helpers, measured.eventsSent));
   const drained = await drainSandbox(sandbox);
   const pooled = botAddedPooled.get(step);
   // Pooled only where the step had the service's timings to subtract.
