@@ -42,7 +42,7 @@ if (!["all", "load", "one", "shops", "staff-app"].includes(ONLY)) throw new Erro
 // a warm-up of 600, and 0.2 ms once a process had handled about 6,000; the pair, each instance handling
 // half the events, was still paying it in the rounds at 250/s. 7,500 events reach the steady state an
 // instance runs in for most of its life, which is what the CPU goals speak of (the `helper threads` figure of
-// each round shows it). BENCH_WARM_UP_EVENTS=<n> for another count (600, the earlier one, to compare).
+// each round shows it at 250/s and above). BENCH_WARM_UP_EVENTS=<n> for another count (600, the earlier one, to compare).
 const WARM_UP_EVENTS = process.env.BENCH_WARM_UP_EVENTS === undefined ? (QUICK ? 600 : 7_500) : Number(process.env.BENCH_WARM_UP_EVENTS);
 if (!Number.isInteger(WARM_UP_EVENTS) || WARM_UP_EVENTS < 0) throw new Error("BENCH_WARM_UP_EVENTS must be a whole number of events, 0 or more");
 // Sent in parts of at most 2,500 events a process at 250 a second: the LINE stand-in keeps 10,000 reply
@@ -268,11 +268,11 @@ async function openLayout(name: string, start: () => Promise<Layout>, line: Chil
   try {
     // Warm-up (JIT, connection pools, caches): the same events for each process, so that two instances, each
     // taking half the load, are as warm as one taking all of it when the steps begin.
+    const rate = WARM_UP_PART.eventsPerSecond * layout.bots.length;
     let helpersInLastPart: number | undefined;
     for (let left = WARM_UP_EVENTS; left > 0; left -= WARM_UP_PART.eventsPerProcess) {
       const events = Math.min(left, WARM_UP_PART.eventsPerProcess) * layout.bots.length;
       const before = helperCpu(open.pids);
-      const rate = WARM_UP_PART.eventsPerSecond * layout.bots.length;
       const part = await runStep(open.target, stepPlan(rate, (events / rate) * 1_000));
       await drainSandbox(sandbox);
       helpersInLastPart = per1000(helperCpu(open.pids) - before, part.eventsSent);
