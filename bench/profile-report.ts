@@ -6,9 +6,12 @@
 // `npx tsx bench/profile-report.ts --compare <a.cpuprofile> <b.cpuprofile> [top]`: the busy seconds of each
 // part in two profiles side by side (say the echo bot's and slipline's from one run), largest difference first;
 // `b1.cpuprofile+b2.cpuprofile` sums two (the two instances of the pair).
-// `--busiest <seconds>` (first) keeps only each profile's busiest window of that length: a load step, without
-// the start-up, the warm-up and the idle spells around it, so that two layouts compare on the same events.
+// `--step <rate>` (first) keeps only the samples taken during the load step at that rate and its CPU rounds,
+// from the windows the bench wrote beside the profiles (windows.json): the same events for every layout,
+// without the start-up, the warm-up and the idle spells. (Not "the busiest stretch": the warm-up runs each
+// process at 250/s, so the pair's busiest stretch is its warm-up, not a step where each instance takes half.)
 import { readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 interface ProfileNode {
@@ -19,6 +22,8 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** When sampling began, in microseconds of the machine's monotonic clock (process.hrtime's). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -45,47 +50,56 @@ export function partOf(url: string, functionName: string): string {
   return url;
 }
 
-interface Busy {
+export interface Busy {
   busyMicros: number;
   byPart: Map<string, number>;
 }
 
+/** A stretch of a process's life in which the bench ran one load step or CPU round (bench/run.ts). */
+export interface StepWindow {
+  pid: number;
+  layout: string;
+  rate: number;
+  /** Monotonic clock, microseconds (as a profile's startTime). */
+  fromMicros: number;
+  toMicros: number;
+}
+
 /**
- * The samples (first and last index) of a profile's busiest `windowSeconds`: the window holding the most time
- * not idle. `timeDeltas[i]` is the time before sample i, as in a .cpuprofile.
+ * Which samples fall in one of the windows: sample i was taken at startTime plus the deltas up to and
+ * including i (`timeDeltas[i]` is the time before sample i, as in a .cpuprofile).
  */
-export function busiestWindow(timeDeltas: readonly number[], idle: readonly boolean[], windowSeconds: number): { from: number; to: number } {
-  const at: number[] = [];
-  let clock = 0;
-  for (const delta of timeDeltas) at.push((clock += delta));
-  const busyAt = (index: number) => (idle[index] === true ? 0 : (timeDeltas[index] ?? 0));
-  // Two pointers over the samples: the window [from, to] with the most busy time.
-  let best = { busy: -1, from: 0, to: 0 };
-  let from = 0;
-  let busy = 0;
-  for (let to = 0; to < at.length; to++) {
-    busy += busyAt(to);
-    while ((at[to] ?? 0) - (at[from] ?? 0) > windowSeconds * 1e6) busy -= busyAt(from++);
-    if (busy > best.busy) best = { busy, from, to };
-  }
-  return { from: best.from, to: best.to };
+export function samplesWithin(startTime: number, timeDeltas: readonly number[], windows: readonly Pick<StepWindow, "fromMicros" | "toMicros">[]): boolean[] {
+  let clock = startTime;
+  return timeDeltas.map((delta) => {
+    clock += delta;
+    return windows.some((window) => clock >= window.fromMicros && clock <= window.toMicros);
+  });
 }
 
-/** A profile, with only the samples of its busiest `windowSeconds` when given (the others' time set to 0). */
-function readProfile(path: string, windowSeconds: number | undefined): CpuProfile {
+/** The process a profile is of: node --cpu-prof names it CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile. */
+export function profilePid(path: string): number {
+  const pid = Number(basename(path).split(".")[3]);
+  if (!Number.isInteger(pid)) throw new Error(`${path}: not a name node --cpu-prof gives (CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile)`);
+  return pid;
+}
+
+/** A profile, with only the samples of its steps at `stepRate` when given (the others' time set to 0). */
+function readProfile(path: string, stepRate: number | undefined): CpuProfile {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
-  if (windowSeconds === undefined) return profile;
-  const idleIds = new Set(profile.nodes.filter((node) => partOf(node.callFrame.url, node.callFrame.functionName) === "(idle)").map((node) => node.id));
-  const { from, to } = busiestWindow(
-    profile.timeDeltas,
-    profile.samples.map((id) => idleIds.has(id)),
-    windowSeconds,
+  if (stepRate === undefined) return profile;
+  const windowsPath = join(dirname(path), "windows.json");
+  const pid = profilePid(path);
+  const windows = (JSON.parse(readFileSync(windowsPath, "utf8")) as { windows: StepWindow[] }).windows.filter(
+    (window) => window.pid === pid && window.rate === stepRate,
   );
-  return { ...profile, timeDeltas: profile.timeDeltas.map((delta, index) => (index >= from && index <= to ? delta : 0)) };
+  if (windows.length === 0) throw new Error(`${windowsPath} has no step at ${stepRate}/s for process ${pid}`);
+  const kept = samplesWithin(profile.startTime, profile.timeDeltas, windows);
+  return { ...profile, timeDeltas: profile.timeDeltas.map((delta, index) => (kept[index] === true ? delta : 0)) };
 }
 
-function busyByPart(path: string, windowSeconds: number | undefined): Busy {
-  const profiles = path.split("+").map((one) => readProfile(one, windowSeconds));
+export function busyByPart(path: string, stepRate: number | undefined): Busy {
+  const profiles = path.split("+").map((one) => readProfile(one, stepRate));
   const byPart = new Map<string, number>();
   let busyMicros = 0;
   for (const profile of profiles) {
@@ -112,8 +126,8 @@ function busyIn(profile: CpuProfile): Busy {
   return { busyMicros, byPart };
 }
 
-function compare(pathA: string, pathB: string, top: number, windowSeconds: number | undefined): string {
-  const [a, b] = [busyByPart(pathA, windowSeconds), busyByPart(pathB, windowSeconds)];
+function compare(pathA: string, pathB: string, top: number, stepRate: number | undefined): string {
+  const [a, b] = [busyByPart(pathA, stepRate), busyByPart(pathB, stepRate)];
   const parts = new Set([...a.byPart.keys(), ...b.byPart.keys()]);
   const seconds = (micros: number) => (micros / 1e6).toFixed(2).padStart(7);
   const rows = [...parts]
@@ -129,8 +143,8 @@ function compare(pathA: string, pathB: string, top: number, windowSeconds: numbe
   ].join("\n");
 }
 
-function report(path: string, top: number, windowSeconds: number | undefined): string {
-  const profile = readProfile(path, windowSeconds);
+function report(path: string, top: number, stepRate: number | undefined): string {
+  const profile = readProfile(path, stepRate);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
@@ -193,20 +207,20 @@ function report(path: string, top: number, windowSeconds: number | undefined): s
 
 /** Run as a script (not imported, as the tests do). */
 function main(given: readonly string[]): void {
-  const windowSeconds = given[0] === "--busiest" ? Number(given[1]) : undefined;
-  const args = windowSeconds === undefined ? given : given.slice(2);
-  if (windowSeconds !== undefined && !(windowSeconds > 0)) {
-    process.stderr.write("--busiest takes a number of seconds\n");
+  const stepRate = given[0] === "--step" ? Number(given[1]) : undefined;
+  const args = stepRate === undefined ? given : given.slice(2);
+  if (stepRate !== undefined && !(Number.isInteger(stepRate) && stepRate > 0)) {
+    process.stderr.write("--step takes a rate the bench ran, in events a second (say 250)\n");
     process.exit(2);
   }
   if (args[0] === "--compare" && args[1] !== undefined && args[2] !== undefined) {
-    console.log(compare(args[1], args[2], Number(args[3] ?? 25), windowSeconds));
+    console.log(compare(args[1], args[2], Number(args[3] ?? 25), stepRate));
   } else if (args[0] !== undefined && args[0] !== "--compare") {
-    console.log(report(args[0], Number(args[1] ?? 25), windowSeconds));
+    console.log(report(args[0], Number(args[1] ?? 25), stepRate));
   } else {
     process.stderr.write(
-      "usage: npx tsx bench/profile-report.ts [--busiest <seconds>] <file.cpuprofile> [top]\n" +
-        "       npx tsx bench/profile-report.ts [--busiest <seconds>] --compare <a.cpuprofile> <b.cpuprofile>[+<b2.cpuprofile>] [top]\n",
+      "usage: npx tsx bench/profile-report.ts [--step <rate>] <file.cpuprofile> [top]\n" +
+        "       npx tsx bench/profile-report.ts [--step <rate>] --compare <a.cpuprofile> <b.cpuprofile>[+<b2.cpuprofile>] [top]\n",
     );
     process.exit(2);
   }

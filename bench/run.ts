@@ -12,6 +12,7 @@ import { cpuSeconds, freePort, helperThreadCpuSeconds, metricSum, peakRssMiB, st
 import { commandStats } from "../test/helpers/redis-server.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
+import type { StepWindow } from "./profile-report.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchQrCheck } from "./qr-check.js";
 import { benchHistoryQuery } from "./history-query.js";
@@ -61,8 +62,10 @@ const CPU_ROUNDS = process.env.BENCH_CPU_ROUNDS === undefined ? (QUICK ? 1 : 3) 
 if (!Number.isInteger(CPU_ROUNDS) || CPU_ROUNDS < 1) throw new Error("BENCH_CPU_ROUNDS must be a whole number, 1 or more");
 const CPU_ROUNDS_MAX_RATE = 1_000;
 // BENCH_PROFILE=1 writes a CPU profile of each bot process, the echo bot's included (node --cpu-prof), to
-// bench/results/profile/ (read them with bench/profile-report.ts).
+// bench/results/profile/, with windows.json: when each process ran each step and CPU round (read them with
+// bench/profile-report.ts, `--step <rate>`).
 const PROFILE = process.env.BENCH_PROFILE === "1";
+const PROFILE_DIR = "bench/results/profile";
 const CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"; // a channel secret is 32 hex digits
 const ACCESS_TOKEN = "bench-access-token";
 // The slow-service scenarios: `qr 150` at 100 events/s against a sandbox answering each operation in 2 s.
@@ -293,6 +296,24 @@ const helperCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + h
 /** CPU seconds per 1,000 events, to the precision /proc gives over a step (its clock ticks are 10 ms). */
 const per1000 = (seconds: number, events: number) => round((seconds / Math.max(1, events)) * 1000, 2);
 
+/** Each process's steps and CPU rounds so far, for the profiles (BENCH_PROFILE): see bench/profile-report.ts. */
+const stepWindows: StepWindow[] = [];
+/** The monotonic clock in microseconds, as a CPU profile's timestamps. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Runs one step on a layout; with BENCH_PROFILE, writes down when, for each of its processes. */
+async function runTimedStep(open: OpenLayout, plan: StepPlan): Promise<StepMeasurement> {
+  const fromMicros = monotonicMicros();
+  const step = await runStep(open.target, plan);
+  if (PROFILE) {
+    const toMicros = monotonicMicros();
+    for (const pid of open.pids) stepWindows.push({ pid, layout: open.name, rate: plan.eventsPerSecond, fromMicros, toMicros });
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(`${PROFILE_DIR}/windows.json`, JSON.stringify({ windows: stepWindows }, null, 1));
+  }
+  return step;
+}
+
 /** One step of load at `rate` on an open layout. */
 async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox: Child): Promise<void> {
   const { layout, pids, withService, name } = open;
@@ -313,7 +334,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
   const handledBefore = await eachHandled();
   await admin?.config("RESETSTAT");
   const before = { bots: eachCpu(), helpers: helperCpu(pids), handled: handledBefore, redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
-  const step = await runStep(open.target, stepPlan(rate, STEP_MS));
+  const step = await runTimedStep(open, stepPlan(rate, STEP_MS));
   const after = { bots: eachCpu(), helpers: helperCpu(pids), redis: redisCpu(), redisInfo: await admin?.info("commandstats") };
   const handledAfter = await eachHandled();
   const redisCalls = after.redisInfo === undefined ? undefined : redisCallsPer(after.redisInfo, step.eventsSent);
@@ -367,7 +388,7 @@ async function measureCpuRound(open: OpenLayout, rate: number, sandbox: Child): 
   if (step?.rate !== rate) throw new Error(`no step at ${rate}/s to add a CPU round to`);
   const cpuNow = () => open.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const before = { cpu: cpuNow(), helpers: helperCpu(open.pids) };
-  const measured = await runStep(open.target, stepPlan(rate, STEP_MS));
+  const measured = await runTimedStep(open, stepPlan(rate, STEP_MS));
   const cpu = cpuNow() - before.cpu;
   step.helperCpuRoundsPer1000.push(per1000(helperCpu(open.pids) - before.helpers, measured.eventsSent));
   const drained = await drainSandbox(sandbox);
@@ -634,7 +655,7 @@ async function main(): Promise<void> {
       return;
     }
     // BENCH_PROFILE: every bot process (the echo bot's too, to compare) writes a CPU profile when it stops.
-    const profileArgs = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : [];
+    const profileArgs = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [];
     const startSlipline = async (name: string, extraEnv: Record<string, string>, main = "dist/main.js"): Promise<Child> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;

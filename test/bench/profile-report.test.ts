@@ -1,30 +1,73 @@
-// The profile report's busiest window: which samples a load step is, out of a process's whole life.
-import { describe, expect, it } from "vitest";
-import { busiestWindow } from "../../bench/profile-report.js";
+// The profile report's step windows: which samples a load step is, out of a process's whole life.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { busyByPart, profilePid, samplesWithin } from "../../bench/profile-report.js";
 
-const ms = 1_000; // timeDeltas are in microseconds
+const ms = 1_000; // profile times are in microseconds
 
-describe("the busiest window of a profile", () => {
-  it("is the stretch with the most time not idle, start-up and idle spells around it left out", () => {
-    // 0-9: start-up, busy, 1 ms each; 10-29: idle, 100 ms each (2 s); 30-59: the load step, busy, 50 ms each
-    // (1.5 s); 60-69: idle again.
-    const deltas = [...Array<number>(10).fill(1 * ms), ...Array<number>(20).fill(100 * ms), ...Array<number>(30).fill(50 * ms), ...Array<number>(10).fill(100 * ms)];
-    const idle = deltas.map((_, index) => (index >= 10 && index < 30) || index >= 60);
-    const { from, to } = busiestWindow(deltas, idle, 1.5);
-    // Every sample of the step, none of the start-up (an idle sample at the edge counts nothing either way).
-    expect(to).toBe(59);
-    expect(from).toBeGreaterThanOrEqual(10);
-    expect(from).toBeLessThanOrEqual(30);
+describe("the samples within a step's windows", () => {
+  it("are those taken between a window's start and end, on the monotonic clock the profile started at", () => {
+    // Started at 5 s; samples 100 ms apart, at 5.1, 5.2, ... 6.0 s.
+    const deltas = Array<number>(10).fill(100 * ms);
+    const kept = samplesWithin(5_000 * ms, deltas, [{ fromMicros: 5_250 * ms, toMicros: 5_500 * ms }]);
+    expect(kept).toEqual([false, false, true, true, true, false, false, false, false, false]);
   });
 
-  it("is no longer than asked: a window shorter than the step keeps only part of it", () => {
-    const deltas = Array<number>(100).fill(10 * ms); // 1 s, all busy
-    const { from, to } = busiestWindow(
-      deltas,
-      deltas.map(() => false),
-      0.25,
-    );
-    // 0.25 s from the first sample kept to the last: 26 samples 10 ms apart.
-    expect(to - from).toBe(25);
+  it("are those of every window given (a step and its CPU rounds)", () => {
+    const deltas = Array<number>(6).fill(1_000 * ms); // at 1, 2, ... 6 s
+    const kept = samplesWithin(0, deltas, [
+      { fromMicros: 1_500 * ms, toMicros: 2_500 * ms },
+      { fromMicros: 4_500 * ms, toMicros: 6_000 * ms },
+    ]);
+    expect(kept).toEqual([false, true, false, false, true, true]);
+  });
+});
+
+describe("the process a profile is of", () => {
+  it("is the pid in the name node --cpu-prof gives the file", () => {
+    expect(profilePid("bench/results/profile/CPU.20261128.150254.11619.0.001.cpuprofile")).toBe(11619);
+  });
+
+  it("is refused for a file named otherwise", () => {
+    expect(() => profilePid("slipline.cpuprofile")).toThrow(/CPU\.<date>\.<time>\.<pid>/);
+  });
+});
+
+describe("busy time in a step", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A profile of process 4242 started at 10 s: 30 busy samples of warm-up (2 s), then 10 idle, then 20 busy of the step. */
+  function writeProfile(windows: unknown): string {
+    dir = mkdtempSync(join(tmpdir(), "slipline-profile-"));
+    const nodes = [
+      { id: 1, callFrame: { functionName: "(root)", url: "", lineNumber: -1 }, children: [2, 3] },
+      { id: 2, callFrame: { functionName: "(idle)", url: "", lineNumber: -1 } },
+      { id: 3, callFrame: { functionName: "dispatchOne", url: "file:///app/dist/pipeline/dispatcher.js", lineNumber: 63 } },
+    ];
+    const samples = [...Array<number>(30).fill(3), ...Array<number>(10).fill(2), ...Array<number>(20).fill(3)];
+    const timeDeltas = samples.map(() => 100 * ms);
+    const path = join(dir, "CPU.20261128.150254.4242.0.001.cpuprofile");
+    writeFileSync(path, JSON.stringify({ nodes, startTime: 10_000 * ms, endTime: 16_000 * ms, samples, timeDeltas }));
+    writeFileSync(join(dir, "windows.json"), JSON.stringify({ windows }));
+    return path;
+  }
+
+  it("counts only the step's samples, not the warm-up's", () => {
+    // The step: samples 41 to 60, at 14.1 to 16.0 s.
+    const path = writeProfile([{ pid: 4242, layout: "slipline", rate: 250, fromMicros: 14_050 * ms, toMicros: 16_000 * ms }]);
+    expect(busyByPart(path, 250).busyMicros).toBe(2_000 * ms);
+    expect(busyByPart(path, 250).byPart.get("slipline pipeline")).toBe(2_000 * ms);
+    // Without a step: the whole life, warm-up included.
+    expect(busyByPart(path, undefined).busyMicros).toBe(5_000 * ms);
+  });
+
+  it("is refused when the bench wrote no step at that rate for the process", () => {
+    const path = writeProfile([{ pid: 9999, layout: "slipline", rate: 250, fromMicros: 0, toMicros: 20_000 * ms }]);
+    expect(() => busyByPart(path, 250)).toThrow(/no step at 250\/s for process 4242/);
   });
 });
