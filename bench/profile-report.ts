@@ -8,8 +8,8 @@
 // `b1.cpuprofile+b2.cpuprofile` sums two (the two instances of the pair).
 // `--step <rate>` (first) keeps only the samples taken during the load step at that rate and its CPU rounds,
 // from the windows the bench wrote beside the profiles (windows.json): the same events for every layout,
-// without the start-up, the warm-up and the idle spells. (Not "the busiest stretch": the warm-up runs each
-// process at 250/s, so the pair's busiest stretch is its warm-up, not a step where each instance takes half.)
+// without the start-up, the warm-up and the idle spells (the warm-up, at 250/s a process, is busier for the
+// pair than its steps, so "the busiest stretch" would pick it).
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
