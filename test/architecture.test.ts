@@ -18,10 +18,12 @@ const LAYERS: Record<string, number> = {
   promptpay: 0,
   "retry.ts": 0,
   "log.ts": 0,
-  // Pure reading of input, the slip service's client and types, and answers sealed with their audience.
+  // Pure reading of input, the slip service's client and types, answers sealed with their audience, and the
+  // storage ports (each in memory and in Redis, Redis's client as a type only).
   commands: 1,
   slip: 1,
   privacy: 1,
+  stores: 1,
   // Who may see what, the figures of a summary, the configuration.
   roles: 2,
   summary: 2,

@@ -23,7 +23,7 @@ import type { ShopConfig } from "../shops/shop.js";
 import type { SlipClientOptions } from "../slip/client.js";
 import { DEFAULT_SLIP_CONNECT_TIMEOUT_MS } from "../slip/settings.js";
 import { storedEventOf } from "../pipeline/stored-items.js";
-import { answeredKey } from "../shared-state/stores.js";
+import { answeredKey } from "../stores/ledger.js";
 import { createSharedConnections } from "./connections.js";
 import { buildShop, sameParts, shopNamespace } from "./shop.js";
 import type { ShopBot } from "./shop.js";

@@ -6,7 +6,8 @@ import type { SlipClient, SlipStatus } from "../slip/types.js";
 import type { CalendarDate } from "../time/calendar.js";
 import type { BotSettings } from "../config.js";
 import type { Audience, Chat } from "../roles/audience.js";
-import type { QuietNotes } from "../roles/quiet-notes.js";
+import type { QuietNotes } from "../stores/quiet-notes.js";
+import type { MessageVersions } from "../stores/versions.js";
 import type { Answer } from "../privacy/answer.js";
 
 export interface ChatContext {
@@ -48,26 +49,6 @@ export interface ExportLinks {
   /** Days covered at most; a longer range's file holds its last days. */
   readonly maxDays: number;
   link(request: { userId: string; fromDate: CalendarDate; toDate: CalendarDate; status: SlipStatus | undefined }, now: Date): string;
-}
-
-/**
- * How a version of a message compares with the versions seen before: `first` (none seen), `older` (a later
- * one was seen: ignore it), `same` (it asks what the latest before asked), `changed`.
- */
-export type Version = "first" | "older" | "same" | "changed";
-
-/** The fingerprint of text that asks nothing of the bot. */
-export const CHATTER = "none";
-
-export interface MessageVersions {
-  /** Records this version (its time and what it asks) unless a later one is known, and says how it compares. */
-  record(messageId: string, timestamp: number, fingerprint: string): Promise<Version>;
-  /**
-   * Records a message's first version, whose comparison nobody waits for (the message is answered as it
-   * is): the same rule as `record`, but a shared store may write several together. Resolves once written;
-   * a `record` made meanwhile sees it.
-   */
-  remember(messageId: string, timestamp: number, fingerprint: string): Promise<void>;
 }
 
 /** A staff QR's payment to watch for: a valid check of this amount made after the QR, pushed to its chat once. */

@@ -21,8 +21,9 @@ import {
   renderUnknownCommand,
   renderUsageError,
 } from "../render/errors.js";
-import { CHATTER } from "./context.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome, Version } from "./context.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { CHATTER } from "../stores/versions.js";
+import type { Version } from "../stores/versions.js";
 import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";

@@ -17,21 +17,11 @@ import { isPublic, messagesOf } from "../privacy/answer.js";
 import type { Answer, PublicAnswer, StaffAnswer } from "../privacy/answer.js";
 import { isStaffPlace } from "../roles/audience.js";
 import type { Chat, StaffLists } from "../roles/audience.js";
+import type { BatchState, DeliveryJournal } from "../stores/delivery-journal.js";
 import { createLineCalls } from "./calls.js";
 import type { Delivery, LineCallOptions, PushReason } from "./calls.js";
 
 export type { Delivery, LineEndpoint, LineObserver, NotDeliveredReason, PushReason } from "./calls.js";
-
-/**
- * What an earlier run of an event did, batch by batch: written before a reply is tried. ("done", written by
- * earlier versions when a batch went out, is still read: such a batch is not sent again.)
- */
-export interface DeliveryJournal {
-  read(eventId: string): Promise<ReadonlyMap<number, BatchState>>;
-  write(eventId: string, batch: number, state: BatchState): Promise<void>;
-}
-
-export type BatchState = "reply_attempted" | "done";
 
 /** What the boundary tells the metrics: a staff answer stopped on its way to a place that is not a staff place. */
 export interface PrivacyObserver {

@@ -13,7 +13,7 @@ import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
 import type { Answer } from "../privacy/answer.js";
 import { renderApology, renderRestarting } from "../render/errors.js";
 import { audienceOf } from "../roles/audience.js";
-import type { EventLedger } from "./ledger.js";
+import type { EventLedger } from "../stores/ledger.js";
 
 export interface EventHandlers {
   handleText: typeof handleText;

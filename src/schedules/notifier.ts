@@ -18,7 +18,7 @@ import { renderSummary } from "../render/summary.js";
 import { texts } from "../render/text.js";
 import type { HistoryItem, SlipClient } from "../slip/types.js";
 import type { SummaryLoader } from "../summary/load.js";
-import type { ScheduleStore } from "./store.js";
+import type { ScheduleStore } from "../stores/schedules.js";
 
 export interface AlertSettings {
   /** DAILY_SUMMARY_AT, in the business zone. */

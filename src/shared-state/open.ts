@@ -3,13 +3,18 @@
 // composition root loads this module only when REDIS_URL is set, so an instance without Redis never loads
 // ioredis (less memory, quicker start).
 import type { Logger } from "pino";
-import { redisScheduleStore } from "../schedules/store.js";
+import { redisAccountCache } from "../stores/account-cache.js";
+import { redisJournal } from "../stores/delivery-journal.js";
+import { redisLedger } from "../stores/ledger.js";
+import { redisOnceMarks } from "../stores/once-marks.js";
+import { redisQuietNotes } from "../stores/quiet-notes.js";
+import { redisScheduleStore } from "../stores/schedules.js";
+import { redisVersions } from "../stores/versions.js";
 import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "./event-queue.js";
 import type { EventQueueObserver, QueueItem } from "./event-queue.js";
 import { connectRedis, whenUp } from "./redis.js";
 import { checkRedisServer } from "./server-checks.js";
 import type { RedisFinding } from "./server-checks.js";
-import { redisAccountCache, redisJournal, redisLedger, redisOnceMarks, redisQuietNotes, redisVersions } from "./stores.js";
 
 /** What the metrics hear from shared state. */
 export interface SharedStateObserver {
@@ -60,7 +65,11 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
       await whenUp(redis.commands);
       return checkRedisServer(redis.commands, log, refuseTooOld);
     },
-    /** One shop's stores: `namespace` ends with `:` and starts with the deployment's prefix. */
+    /**
+     * One shop's stores: `namespace` ends with `:` and starts with the deployment's prefix (`<prefix>:` for the
+     * environment's one shop, `<prefix>:shop:<id>:` with a shops file), and begins every key of theirs, so
+     * deployments and shops sharing one Redis never mix.
+     */
     forShop(namespace: string) {
       return {
         ledger: redisLedger(redis.commands, namespace),

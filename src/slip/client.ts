@@ -4,7 +4,7 @@
 // (in-flight.ts, account-cache.ts).
 import { performance } from "node:perf_hooks";
 import { isBrokenCircuitError } from "cockatiel";
-import { memoryAccountCache } from "./account-cache.js";
+import { memoryAccountCache } from "../stores/account-cache.js";
 import { redactSecret } from "./answers.js";
 import { createCircuit } from "./circuit.js";
 import { InvalidRequestError, isSlipClientError, QrMismatchError, ServiceUnavailableError } from "./errors.js";

@@ -1,6 +1,6 @@
 // The slip client's options: their defaults and limits, checked once, and the Settings the other modules read.
 import { setTimeout as delay } from "node:timers/promises";
-import type { AccountCache } from "./account-cache.js";
+import type { AccountCache } from "../stores/account-cache.js";
 import type { RetryPolicy } from "../retry.js";
 import { qrImageOrigins } from "./qr-check.js";
 import type { QrImageOrigins } from "./qr-check.js";

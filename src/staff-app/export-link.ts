@@ -5,7 +5,6 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { formatIsoDate } from "../time/calendar.js";
 import type { CalendarDate } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
-import type { OnceMarks } from "../shared-state/stores.js";
 
 export const EXPORT_LINK_TTL_MS = 10 * 60_000;
 
@@ -76,18 +75,4 @@ export function readExportLink(token: string, shopId: string, channelSecret: str
 /** The mark that a link was used: its nonce, kept until the link would have expired anyway. */
 export function usedLinkMark(grant: ExportGrant, now: number): { key: string; ttlMs: number } {
   return { key: `export-link:${grant.nonce}`, ttlMs: Math.max(1, grant.expiresAt - now) };
-}
-
-/** Once-marks in this process (without Redis), each forgotten after its time. */
-export function memoryOnceMarks(now: () => number): OnceMarks {
-  const marks = new Map<string, number>();
-  return {
-    take(key, ttlMs) {
-      const at = now();
-      for (const [k, until] of marks) if (until <= at) marks.delete(k);
-      if (marks.has(key)) return Promise.resolve(false);
-      marks.set(key, at + ttlMs);
-      return Promise.resolve(true);
-    },
-  };
 }

@@ -13,8 +13,9 @@ import { addCalendarDays, calendarDaysBetween, formatIsoDate, startOfDay } from 
 import { createHistoryReader, matches, MAX_CHECKS, readChecks } from "./checks.js";
 import type { HistoryAnswer } from "./checks.js";
 import { CSV_BOM, csvHeader, csvRow } from "./csv.js";
-import { EXPORT_LINK_TTL_MS, memoryOnceMarks, readExportLink, signExportLink, usedLinkMark } from "./export-link.js";
-import type { OnceMarks } from "../shared-state/stores.js";
+import { EXPORT_LINK_TTL_MS, readExportLink, signExportLink, usedLinkMark } from "./export-link.js";
+import { memoryOnceMarks } from "../stores/once-marks.js";
+import type { OnceMarks } from "../stores/once-marks.js";
 import { createIdentityChecker } from "./identity.js";
 import type { IdentityChecker } from "./identity.js";
 import { PARAMETERS, readChecksQuery } from "./query.js";

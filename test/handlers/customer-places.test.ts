@@ -7,7 +7,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import { handleEditedText, handleNonText, handleText } from "../../src/handlers/index.js";
 import type { HandlerDeps } from "../../src/handlers/context.js";
-import { memoryVersions } from "../../src/pipeline/versions.js";
+import { memoryVersions } from "../../src/stores/versions.js";
 import { quickReplyLabels, visibleText } from "../render/line-limits.js";
 import { deps, fakeSlip, recordingContext, type RecordingContext } from "./fakes.js";
 

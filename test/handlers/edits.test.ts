@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { handleEditedText, handleText } from "../../src/handlers/index.js";
 import type { HandlerDeps } from "../../src/handlers/context.js";
-import { memoryVersions } from "../../src/pipeline/versions.js";
+import { memoryVersions } from "../../src/stores/versions.js";
 import { visibleText } from "../render/line-limits.js";
 import { deps, fakeSlip, GROUP_CHAT, recordingContext } from "./fakes.js";
 

@@ -6,7 +6,7 @@ import { pino } from "pino";
 import type { BotSettings } from "../../src/config.js";
 import type { ChatContext, HandlerDeps } from "../../src/handlers/context.js";
 import { audienceOf, type Chat, type StaffLists } from "../../src/roles/audience.js";
-import { createQuietNotes } from "../../src/roles/quiet-notes.js";
+import { createQuietNotes } from "../../src/stores/quiet-notes.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
 import type {
   AccountInfo,

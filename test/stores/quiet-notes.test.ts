@@ -1,6 +1,6 @@
 // The friendly note's memory: once per chat per period, and bounded.
 import { describe, expect, it } from "vitest";
-import { createQuietNotes } from "../../src/roles/quiet-notes.js";
+import { createQuietNotes } from "../../src/stores/quiet-notes.js";
 
 describe("createQuietNotes", () => {
   it("lets a chat have the note once per period, each chat on its own clock", async () => {

@@ -1,12 +1,11 @@
-// Shared stores in Redis, against a redis-server of the test's own. The group messages' versions: first
-// versions (nobody waits for their comparison) are written together, an edit's comparison sees those still
-// waiting, and a Redis that is away is an error, not a wait. The account info: asked of Redis once per value.
+// The group messages' versions in Redis, against a redis-server of the test's own: first versions (nobody
+// waits for their comparison) are written together, an edit's comparison sees those still waiting, and a
+// Redis that is away is an error, not a wait.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisAccountCache, redisVersions } from "../../src/shared-state/stores.js";
+import { redisVersions } from "../../src/stores/versions.js";
 import { commandStats, startTestRedis } from "../helpers/redis-server.js";
 import type { TestRedis } from "../helpers/redis-server.js";
-import { ACCOUNT } from "../slip/fixtures.js";
 
 let redis: TestRedis;
 let connection: Redis;
@@ -87,24 +86,3 @@ describe("message versions in Redis", { timeout: 30_000 }, () => {
   });
 });
 
-
-describe("the account info in Redis", { timeout: 30_000 }, () => {
-  it("is asked of Redis once per value by each instance, and never kept longer than Redis keeps it", async () => {
-    let clockB = 1_000_000;
-    const instanceA = redisAccountCache(connection, "d:shop:cafe:");
-    const instanceB = redisAccountCache(connection, "d:shop:cafe:", () => clockB);
-    await admin.config("RESETSTAT");
-    await instanceA.set(ACCOUNT, 30_000);
-    // Another instance's balances: the first reads Redis, the next ones what it read.
-    for (let i = 0; i < 5; i++) expect(await instanceB.get()).toEqual(ACCOUNT);
-    expect(await calls("get")).toBe(1);
-    // Once Redis's copy would have run out, it is asked again ...
-    clockB += 30_001;
-    expect(await instanceB.get()).toEqual(ACCOUNT);
-    expect(await calls("get")).toBe(2);
-    // ... and gone there, gone here.
-    await admin.del("d:shop:cafe:account-info");
-    clockB += 30_001;
-    expect(await instanceB.get()).toBeUndefined();
-  });
-});

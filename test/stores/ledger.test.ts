@@ -1,5 +1,6 @@
+// The event ledger's memory on one instance: each event id once, for its window, in bounded memory.
 import { describe, expect, it } from "vitest";
-import { createEventDeduper } from "../../src/pipeline/dedupe.js";
+import { createEventDeduper } from "../../src/stores/ledger.js";
 
 describe("event deduper", () => {
   it("lets an event id through once and refuses its repeats", () => {

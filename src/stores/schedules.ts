@@ -1,5 +1,4 @@
-// What the opt-in pushes remember: which once-only pushes went out, the low-token alert's state, and the
-// open payment watches. In one process's memory, or in Redis so that every instance (and a restart) agrees.
+// Schedules: what the opt-in pushes remember (pushes sent once, the low-token alert's state, open payment watches), in memory or in Redis so instances and restarts agree.
 import type { Redis } from "ioredis";
 
 /** A staff QR's payment being watched for. */
@@ -54,11 +53,9 @@ export function memoryScheduleStore(now: () => number = Date.now): ScheduleStore
   };
 }
 
-
 /** The watches' hash outlives its last watch by this much, then Redis drops it. */
 const WATCHES_MARGIN_MS = 3_600_000;
 
-/** `namespace`: the shop's key prefix (see shared-state/stores.ts). */
 export function redisScheduleStore(redis: Redis, namespace: string): ScheduleStore {
   const PREFIX = `${namespace}schedule:`;
   const WATCHES = `${PREFIX}watches`;
