@@ -24,11 +24,17 @@ export function csvHeader(): string {
   return `${CSV_COLUMNS.join(",")}\r\n`;
 }
 
+/**
+ * A text a spreadsheet would run as a formula: one starting with a tab or CR, or whose first non-blank character
+ * is = + - @ or its full-width form (spreadsheets skip leading spaces, and some read ＝ as =).
+ */
+const FORMULA_LIKE = /^(?:[\t\r]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
+
 /** A field as CSV: quoted when it holds a comma, quote or line break; a text a spreadsheet would run as a formula gets a leading '. */
 export function csvField(value: string | number | null): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = FORMULA_LIKE.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

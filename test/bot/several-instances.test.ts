@@ -245,18 +245,25 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     const worker = await instance(world, redis, { INSTANCE_ROLE: "worker" });
     expect(await readyz(bot)).toEqual({ status: 200, body: { status: "ready" } });
     expect(await gauge(bot, "slipline_degraded")).toBe(0);
-    // Down long enough for everything below; each step waits for what it looks at, not for the clock.
-    const down = redis.restart({ downMs: 8_000 });
-    const degraded = await until(() => readyz(bot), (r) => r.body.status === "degraded", 8_000);
-    expect(degraded).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
-    expect(await gauge(bot, "slipline_degraded")).toBe(1);
-    expect(await readyz(worker)).toEqual({ status: 503, body: { status: "redis_unreachable" } });
-    // What "can serve" means: a webhook now is answered, handled in this process.
-    const { chatId, body } = qrWebhook(world, 0x80000);
-    expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
-    await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
-    expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
-    await down;
+    // Down until every step below has seen what it looks at (each waits for that, not for the clock).
+    let comeBack: () => void = () => undefined;
+    const down = redis.restart({ until: new Promise<void>((resolve) => (comeBack = resolve)) });
+    try {
+      const degraded = await until(() => readyz(bot), (r) => r.body.status === "degraded", 20_000);
+      expect(degraded).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
+      expect(await gauge(bot, "slipline_degraded")).toBe(1);
+      expect(await readyz(worker)).toEqual({ status: 503, body: { status: "redis_unreachable" } });
+      // What "can serve" means: a webhook now is answered, handled in this process.
+      const { chatId, body } = qrWebhook(world, 0x80000);
+      expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
+      await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
+      expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+      // Still away when all that was seen: the instance served it degraded, not after Redis came back.
+      expect(await readyz(bot)).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
+    } finally {
+      comeBack();
+      await down;
+    }
     expect(await until(() => readyz(bot), (r) => r.body.status === "ready", 30_000)).toEqual({ status: 200, body: { status: "ready" } });
     await whenReady(worker);
     expect(await gauge(bot, "slipline_degraded")).toBe(0);

@@ -14,7 +14,7 @@ import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
 import type { Metrics } from "../../src/metrics/metrics.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
-import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH } from "../../src/shops/shop.js";
+import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, webhookPathOf } from "../../src/shops/shop.js";
 import type { ShopConfig } from "../../src/shops/shop.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
@@ -66,6 +66,34 @@ export interface BotHarnessOptions {
   publicUrl?: string;
   /** Who is in which group, as the stand-in tells the group member endpoint. */
   groupMembers?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * More shops in the same deployment, as a shops file has them: each at `/webhook/<id>` with its own channel
+   * secret and access token (its own channel on the stand-in, named by its id) and the sandbox's `other` secret.
+   * The first shop stays `default` at `/webhook`. Default none.
+   */
+  moreShops?: readonly MoreShopOptions[];
+}
+
+export interface MoreShopOptions {
+  /** A shops file's id: 1 to 32 of a-z 0-9 -. */
+  id: string;
+  settings?: Partial<BotSettings>;
+  /** The shop's own LINE Login channel for its staff app at `/app/<id>`. Default off. */
+  login?: StaffLogin;
+}
+
+/** One of `moreShops`, as a test drives it. */
+export interface HarnessShop {
+  readonly id: string;
+  readonly webhookUrl: string;
+  /** Its staff app: `/app/<id>`. */
+  readonly appUrl: string;
+  readonly channelSecret: string;
+  readonly accessToken: string;
+  /** A reply token the stand-in accepts once, for `chatId` in this shop's channel. */
+  token(chatId: string): string;
+  /** Signs with this shop's secret (or the given one) and posts to this shop's webhook. */
+  post(events: readonly unknown[], signWith?: string): Promise<{ status: number; body: unknown }>;
 }
 
 export interface BotHarness {
@@ -88,6 +116,8 @@ export interface BotHarness {
   readonly notifier: Notifier | undefined;
   /** Set with `keepMenuLinks`. */
   readonly menuLinks: MenuLinkKeeper | undefined;
+  /** The `moreShops`, by id. */
+  readonly moreShops: ReadonlyMap<string, HarnessShop>;
   /** Changes the staff lists from now on, as a reload would (the send boundary and the pushes read them when they go out). */
   setStaff(lists: StaffLists): void;
   /** A reply token the stand-in will accept once, for `chatId`. */
@@ -130,8 +160,16 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       apiSecret = DEMO_SECRETS[slipOption.shop ?? "shop"];
     }
 
+    const more = (options.moreShops ?? []).map((extra) => ({
+      ...extra,
+      channelSecret: randomBytes(16).toString("hex"),
+      accessToken: `test-token-${extra.id}-${randomBytes(24).toString("base64url")}`,
+    }));
     const platform = await startLinePlatform({
-      channelAccessToken: accessToken,
+      // With more shops, one stand-in channel each; the first shop's is `default`, as it is with one.
+      ...(more.length === 0
+        ? { channelAccessToken: accessToken }
+        : { channels: [{ name: "default", accessToken }, ...more.map((extra) => ({ name: extra.id, accessToken: extra.accessToken }))] }),
       ...(options.groupMembers === undefined ? {} : { groupMembers: options.groupMembers }),
       ...(options.lineNow === undefined ? {} : { now: options.lineNow }),
       ...(options.replyTokenTtlMs === undefined ? {} : { replyTokenTtlMs: options.replyTokenTtlMs }),
@@ -139,7 +177,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     closers.push(() => platform.close());
 
     logs = captureLogs();
-    const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret] });
+    const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret, ...more.flatMap((extra) => [extra.channelSecret, extra.accessToken])] });
 
     let shop: ShopConfig = Object.freeze({
       id: DEFAULT_SHOP_ID,
@@ -165,11 +203,23 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       markAsRead: options.markAsRead ?? false,
       login: options.login,
     });
+    const moreConfigs = more.map(
+      (extra): ShopConfig =>
+        Object.freeze({
+          ...shop,
+          id: extra.id,
+          webhookPath: webhookPathOf(extra.id),
+          line: Object.freeze({ channelSecret: extra.channelSecret, channelAccessToken: extra.accessToken }),
+          slip: Object.freeze({ ...shop.slip, apiSecret: DEMO_SECRETS.other }),
+          settings: Object.freeze({ ...shop.settings, staffUserIds: new Set<string>(), staffGroupIds: new Set<string>(), ...extra.settings }),
+          login: extra.login,
+        }),
+    );
     // The one composition root, as production and local mode start it.
     const deployment = await startDeployment({
       log,
-      shops: [shop],
-      many: false,
+      shops: [shop, ...moreConfigs],
+      many: more.length > 0,
       port: 0,
       host: "127.0.0.1",
       lineApiBaseUrl: options.lineBaseUrl ?? platform.url,
@@ -195,6 +245,23 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     const webhookUrl = `${url}${DEFAULT_WEBHOOK_PATH}`;
 
     const post = (events: readonly unknown[]) => postWebhook(webhookUrl, webhookBody(events), { secret: channelSecret });
+    const moreShops = new Map(
+      more.map((extra): [string, HarnessShop] => {
+        const extraWebhookUrl = `${url}${webhookPathOf(extra.id)}`;
+        return [
+          extra.id,
+          {
+            id: extra.id,
+            webhookUrl: extraWebhookUrl,
+            appUrl: `${url}/app/${extra.id}`,
+            channelSecret: extra.channelSecret,
+            accessToken: extra.accessToken,
+            token: (chatId) => platform.issueReplyToken(chatId, extra.id),
+            post: (events, signWith) => postWebhook(extraWebhookUrl, webhookBody(events), { secret: signWith ?? extra.channelSecret }),
+          },
+        ];
+      }),
+    );
     const drain = async (): Promise<void> => {
       await deployment.dispatcher.drain();
     };
@@ -214,9 +281,10 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       metrics: deployment.metrics,
       notifier: running.notifier,
       menuLinks: options.keepMenuLinks === true ? running.menuLinks : undefined,
+      moreShops,
       setStaff(lists) {
         shop = Object.freeze({ ...shop, settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }) });
-        void deployment.reload([shop]);
+        void deployment.reload([shop, ...moreConfigs]);
       },
       token: (chatId) => platform.issueReplyToken(chatId),
       post,

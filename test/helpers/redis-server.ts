@@ -13,8 +13,11 @@ export interface TestRedis {
   readonly port: number;
   /** The running server's process id (it changes with a restart). */
   pid(): number | undefined;
-  /** Stops it (SIGTERM, then SIGKILL) and starts it again on the same port: with the same data, or empty without persistence. */
-  restart(options?: { downMs?: number }): Promise<void>;
+  /**
+   * Stops it (SIGTERM, then SIGKILL) and starts it again on the same port: with the same data, or empty without
+   * persistence. Down for `downMs`, or until `until` settles (a test that checks what happens meanwhile says when).
+   */
+  restart(options?: { downMs?: number; until?: Promise<unknown> }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
     async restart(options = {}) {
       await kill();
       if (options.downMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.downMs));
+      if (options.until !== undefined) await options.until.catch(() => undefined);
       await launch();
     },
     async stop() {

@@ -294,13 +294,19 @@ describe("sender", () => {
   });
 
   it("skips the loading animation when the answer goes out before the delay", async () => {
-    const loading = nock(LINE).post("/v2/bot/chat/loading/start").reply(202, {});
+    const OTHER = `U${"3".repeat(32)}`;
+    const loading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 }).reply(202, {});
+    const otherLoading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: OTHER, loadingSeconds: 10 }).reply(202, {});
     const reply = nock(LINE).post("/v2/bot/message/reply").reply(200, { sentMessages: [{ id: "1" }] });
     const { sender } = setup({ loadingDelayMs: 150 });
     const outlet = sender.forEvent({ replyToken: "tok-quick", chat: { type: "user", id: USER } });
     outlet.showLoading();
     await outlet.send(HELLO);
-    await new Promise((r) => setTimeout(r, 400)); // well past the delay: the timer must have been cancelled
+    // The barrier: another chat's animation, asked for after the answer with the same delay and never
+    // answered, so it starts. Once it has, this chat's delay (which began earlier) has run out too.
+    sender.forEvent({ replyToken: "tok-unanswered", chat: { type: "user", id: OTHER } }).showLoading();
+    for (let i = 0; i < 400 && !otherLoading.isDone(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(otherLoading.isDone()).toBe(true);
     expect(reply.isDone()).toBe(true);
     expect(loading.isDone()).toBe(false);
   });

@@ -323,7 +323,10 @@ describe("readiness, admission and the metrics token", () => {
       const report = await b.deployment.dispatcher.drain(200);
       expect(report).toEqual({ abandoned: [{ shop: "default", eventId, chatId: group, apologised: true }] });
       open();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The barrier: the late answer has reached the send, which says it was not sent.
+      const late = (): boolean => b.logs.entries().some((e) => e.msg === "answer ready after the event was abandoned at shutdown; not sent" && e.eventId === eventId);
+      for (let i = 0; i < 400 && !late(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(late()).toBe(true);
       expect(b.platform.sent.map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment." }]]);
       const line = b.logs.entries().find((e) => e.msg === "event unfinished at the end of the shutdown grace period");
       expect(line).toMatchObject({ eventId, chatId: group, outcome: "abandoned", apologised: true });

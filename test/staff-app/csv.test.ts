@@ -14,6 +14,25 @@ describe("csv", () => {
     ["+66812345678", "'+66812345678"],
     ["-5", "'-5"],
     ["@sum", "'@sum"],
+    // A tab or CR first: a spreadsheet drops it and reads what follows.
+    ["\t=1+1", "'\t=1+1"],
+    ["\r=1+1", "\"'\r=1+1\""],
+    ["\tplain", "'\tplain"],
+    // Blanks before the sign: a spreadsheet skips them.
+    [" =HYPERLINK(1)", "' =HYPERLINK(1)"],
+    ["   +66812345678", "'   +66812345678"],
+    ["\u3000@sum", "'\u3000@sum"],
+    ["\u00A0-5", "'\u00A0-5"],
+    // The full-width signs, which some spreadsheets read as the narrow ones.
+    ["＝HYPERLINK(1)", "'＝HYPERLINK(1)"],
+    ["＋66812345678", "'＋66812345678"],
+    ["－5", "'－5"],
+    ["＠sum", "'＠sum"],
+    [" ＝1+1", "' ＝1+1"],
+    // A sign later in the text is no formula.
+    ["นาย =สมชาย", "นาย =สมชาย"],
+    ["A-5", "A-5"],
+    [" 150", " 150"],
   ])("writes %j as %j", (value, written) => {
     expect(csvField(value)).toBe(written);
   });
