@@ -4,8 +4,8 @@
 // ioredis (less memory, quicker start).
 import type { Logger } from "pino";
 import { redisScheduleStore } from "../schedules/store.js";
-import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "./event-queue.js";
-import type { EventQueueObserver, QueueItem } from "./event-queue.js";
+import { createDurableEventQueue, namedInstanceId, queueConnectionName } from "../queue/index.js";
+import type { EventQueueObserver, QueueItem } from "../queue/index.js";
 import { connectRedis, whenUp } from "./redis.js";
 import { checkRedisServer } from "./server-checks.js";
 import type { RedisFinding } from "./server-checks.js";

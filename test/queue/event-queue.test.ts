@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queueConnectionName, queueKeys } from "../../src/shared-state/event-queue.js";
-import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
+import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queueConnectionName, queueKeys } from "../../src/queue/index.js";
+import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/queue/index.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
 import { commandStats, startTestRedis } from "../helpers/redis-server.js";
