@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import type { Metrics } from "./metrics/metrics.js";
 import type { EventDispatcher, ShopPipeline } from "./pipeline/dispatcher.js";
 import { storedItemOf } from "./pipeline/stored-items.js";
-import type { DurableEventQueue } from "./shared-state/event-queue.js";
+import type { DurableEventQueue } from "./queue/index.js";
 import type { LineCheck } from "./line/self-check.js";
 
 /** A shop as the webhook needs it: where its webhook is, its channel secret, and its pipeline. */

@@ -35,8 +35,10 @@ const LAYERS: Record<string, number> = {
   "rich-menu": 3,
   // One handler per command.
   handlers: 4,
-  // The LINE edge, the event pipeline, the pushes, shared state, metrics.
+  // The LINE edge, the durable queue (a library that knows nothing of the bot), the event pipeline, the
+  // pushes, shared state, metrics.
   line: 5,
+  queue: 5,
   pipeline: 6,
   schedules: 6,
   "shared-state": 6,
@@ -104,6 +106,15 @@ describe("the layers", () => {
       return a !== undefined && b !== undefined && b > a;
     });
     expect(upward.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
+  it("the queue is a library of its own: it imports nothing of src/ outside its folder, and knows nothing of LINE", () => {
+    const outside = imports.filter(({ from, to }) => unitOf(from) === "queue" && unitOf(to) !== "queue");
+    expect(outside.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+    const aware = sourceFiles(join(SRC, "queue"))
+      .filter((file) => /\bLINE\b|@line\/|[Ww]ebhook|\b[Ss]hops?\b|reply token/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(SRC, file));
+    expect(aware).toEqual([]);
   });
 
   it("commands and render never import from handlers, line or the pipeline", () => {

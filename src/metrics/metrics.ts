@@ -8,7 +8,7 @@ import type { LineCheck } from "../line/self-check.js";
 import type { PipelineObserver } from "../pipeline/dispatcher.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
-import type { EventQueueObserver, QueueStats } from "../shared-state/event-queue.js";
+import type { EventQueueObserver, QueueStats } from "../queue/index.js";
 
 
 /** One shop's observers: what it reports carries its `shop` label (bounded by the shops file, never by user input). */

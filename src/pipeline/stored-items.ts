@@ -1,7 +1,7 @@
 // What the shared queue keeps of a webhook event: its id, the chat whose order it keeps, and the event with
 // the shop whose webhook it came to. What comes back out of Redis is read here, once.
 import { randomUUID } from "node:crypto";
-import type { QueueItem } from "../shared-state/event-queue.js";
+import type { QueueItem } from "../queue/index.js";
 
 /** A webhook event as stored: the shop whose webhook it came to, and the event as LINE sent it (verified). */
 export interface StoredEvent {

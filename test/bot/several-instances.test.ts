@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { PARTITIONS, partitionOf, queueKeys } from "../../src/shared-state/event-queue.js";
+import { PARTITIONS, partitionOf, queueKeys } from "../../src/queue/index.js";
 import { killLeftovers } from "../helpers/entry-process.js";
 import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { BotProcess, World } from "../helpers/loopback-world.js";

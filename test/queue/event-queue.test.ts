@@ -4,10 +4,11 @@
 // taken up by the other (at once when its connection is gone, never while it is there); and a Redis that
 // comes back empty, or with its data.
 import fc from "fast-check";
+import type { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queueConnectionName, queueKeys } from "../../src/shared-state/event-queue.js";
-import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/shared-state/event-queue.js";
+import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queueConnectionName, queueKeys } from "../../src/queue/index.js";
+import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/queue/index.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
 import { commandStats, startTestRedis } from "../helpers/redis-server.js";
@@ -54,6 +55,13 @@ async function waitUntil(check: () => boolean, timeoutMs: number): Promise<void>
   const deadline = Date.now() + timeoutMs;
   while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(check()).toBe(true);
+}
+
+/** As waitUntil, for a condition read from Redis. */
+async function waitUntilRead(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await check()).toBe(true);
 }
 
 /** Both instances have their share of the partitions. */
@@ -418,13 +426,22 @@ describe("a Redis that comes back", { timeout: 120_000 }, () => {
     });
     return seen;
   };
+  /** How many times the server ran a command since it started (those a script runs count too). */
+  const callsOf = async (admin: Redis, name: string): Promise<number> => commandStats(await admin.info("commandstats"))[name] ?? 0;
+  /**
+   * The barrier before a restart: the keeper has learnt the marker, shown by a look with it (its script
+   * reads each of the items kept; nothing else reads a stream before the workers start).
+   */
+  const markerLearnt = (admin: Redis, kept: number): Promise<void> => waitUntilRead(async () => (await callsOf(admin, "xrange")) >= kept, 10_000);
 
   it("empty: the instance that stored the items stores them again, and each is handled, marked as maybe run before", async () => {
     const redis = await startTestRedis({ persistence: false });
+    let admin: Redis | undefined;
     try {
       const prefix = `t${++prefixes}`;
       const { storer, items, restored } = await stores(redis.url, prefix, 12);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // the keeper has learnt the marker
+      admin = storer.link.workers.duplicate();
+      await markerLearnt(admin, 12);
       await redis.restart();
       await waitUntil(() => restored() === 12, 15_000);
       const seen = await work(redis.url, prefix);
@@ -433,6 +450,7 @@ describe("a Redis that comes back", { timeout: 120_000 }, () => {
       expect(seen.every((s) => s.mayHaveRunBefore)).toBe(true);
       await waitUntil(() => storer.queue.stats.kept === 0, 10_000);
     } finally {
+      admin?.disconnect();
       await closeOpen();
       await redis.stop();
     }
@@ -440,19 +458,24 @@ describe("a Redis that comes back", { timeout: 120_000 }, () => {
 
   it("with its data: nothing is stored again, and each item is handled once", async () => {
     const redis = await startTestRedis({ persistence: true });
+    let admin: Redis | undefined;
     try {
       const prefix = `t${++prefixes}`;
       const { storer, items, restored } = await stores(redis.url, prefix, 12);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      admin = storer.link.workers.duplicate();
+      await markerLearnt(admin, 12);
       await redis.restart();
-      // The keeper looks at least twice after the restart before the items are handled.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The barrier before any item is handled: the keeper has seen the restart (Redis's run id changed)
+      // and, the marker there, looked for the items missing and learnt the marker again (its one MULTI;
+      // the server's counts start again with it). Anything it were to store again, it has decided on.
+      await waitUntilRead(async () => (await callsOf(admin as Redis, "exec")) >= 1, 10_000);
       const seen = await work(redis.url, prefix);
       await waitUntil(() => seen.length === 12 && storer.queue.stats.kept === 0, 15_000);
       expect(restored()).toBe(0);
       expect(seen.map((s) => s.id).sort()).toEqual(items.map((i) => i.id).sort());
       expect(seen.some((s) => s.mayHaveRunBefore)).toBe(false);
     } finally {
+      admin?.disconnect();
       await closeOpen();
       await redis.stop();
     }
