@@ -26,15 +26,15 @@ import type { ChatContext, HandlerDeps, HandlerOutcome, Version } from "./contex
 import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
-import { handleQr } from "./qr.js";
-import { handleHistory } from "./history.js";
-import { handlePaid } from "./paid.js";
-import { handleSummary } from "./summary.js";
-import { handleExport } from "./export.js";
-import { handleBalance } from "./balance.js";
-import { handleContact } from "./contact.js";
-import { handleHelp } from "./help.js";
-import { handleId } from "./id.js";
+import { handleQr } from "../commands/qr/handle.js";
+import { handleHistory } from "../commands/history/handle.js";
+import { handlePaid } from "../commands/paid/handle.js";
+import { handleSummary } from "../commands/summary/handle.js";
+import { handleExport } from "../commands/export/handle.js";
+import { handleBalance } from "../commands/balance/handle.js";
+import { handleContact } from "../commands/contact/handle.js";
+import { handleHelp } from "../commands/help/handle.js";
+import { handleId } from "../commands/id/handle.js";
 
 export interface TextInput {
   text: string;

@@ -1,0 +1,34 @@
+// qr: a PromptPay QR to pay with, for customers and staff.
+import { defineCommand } from "../define.js";
+import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse.js";
+import type { Command } from "../types.js";
+
+export const qr = defineCommand({
+  name: "qr",
+  words: {
+    en: ["qr", "pay", "promptpay"],
+    th: ["คิวอาร์", "คิวอาร์โค้ด", "พร้อมเพย์", "จ่าย", "จ่ายเงิน", "สแกนจ่าย", "ชำระเงิน"],
+  },
+  usage: {
+    en: ["qr [promptpay-id] [amount]"],
+    th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150"],
+  },
+  example: { en: "qr 150", th: "คิวอาร์ 150" },
+  description: {
+    en: "PromptPay QR; without an id it uses the shop's, without an amount the payer types it",
+    th: "QR พร้อมเพย์ให้ลูกค้าสแกนจ่าย ถ้าไม่ใส่เลขพร้อมเพย์ จะใช้ของร้าน ถ้าไม่ใส่ยอด ลูกค้ากรอกยอดเองในแอป",
+  },
+  audience: "everyone",
+  bareInCustomerGroup: false,
+  keywords: QR_THAI_KEYWORDS,
+  parse: (args, lang, reader) => {
+    const result = parseQrArgs(reader.tokens(args));
+    if (!result.ok) return result;
+    const command: Extract<Command, { kind: "qr" }> = { kind: "qr", lang };
+    if (result.id !== undefined) command.id = result.id;
+    if (result.amount !== undefined) command.amount = result.amount;
+    return { ok: true, command };
+  },
+  // The shop's QR is anyone's; one with the payment check, or paying someone else, is staff's.
+  kinds: { qr_card: "public", qr_card_with_check: "staff", qr_card_other_payee: "staff" },
+});
