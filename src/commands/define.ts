@@ -27,6 +27,13 @@ export type ArgsResult<C extends Command = Command> = { ok: true; command: C } |
 /** Each answer kind a command makes, with who may read it. */
 export type AnswerKinds = Readonly<Record<string, AnswerAudience>>;
 
+export interface MenuLabel {
+  /** Thai, large. */
+  readonly label: string;
+  /** English, under it. */
+  readonly sub: string;
+}
+
 /** A command as the registry holds it; CommandDefinition is the same with its own name, command and kinds typed. */
 export interface CommandInfo {
   readonly name: CommandName;
@@ -61,6 +68,8 @@ export interface CommandInfo {
   readonly parse: (args: string, lang: Lang, reader: ArgumentReader) => ArgsResult;
   /** The answers it makes, each with who may read it; privacy/answer.ts seals them by this. */
   readonly kinds: AnswerKinds;
+  /** Its rich-menu button for each role that has one: the Thai label, and the English under it. */
+  readonly menu?: Readonly<Partial<Record<"staff" | "customer", MenuLabel>>>;
   /** What it says in its own words, the same entries in both languages; the shared table has the rest. */
   readonly texts?: Readonly<Record<Lang, object>>;
 }

@@ -32,5 +32,6 @@ export const balance = defineCommand({
   bareInCustomerGroup: false,
   keywords: [],
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "balance", lang }),
+  menu: { staff: { label: "โทเคนคงเหลือ", sub: "Balance" } },
   kinds: { balance: "staff" },
 });

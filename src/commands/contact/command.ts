@@ -15,6 +15,7 @@ export const contact = defineCommand({
   bareInCustomerGroup: false,
   keywords: [],
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "contact", lang }),
+  menu: { customer: { label: "ติดต่อร้าน", sub: "Contact the shop" } },
   kinds: { contact: "public" },
   texts: CONTACT_TEXTS,
 });

@@ -37,6 +37,7 @@ export const help = defineCommand({
     if (extra !== undefined) return { ok: false, problem: { code: "unexpected", input: extra.raw } };
     return { ok: true, command: { kind: "help", lang, topic: found.name } };
   },
+  menu: { staff: { label: "วิธีใช้", sub: "Help" }, customer: { label: "วิธีใช้", sub: "Help" } },
   // The customers' help is how to pay; the staff's lists every command, with the staff ones as buttons.
   kinds: { help: "public", staff_help: "staff" },
 });

@@ -24,5 +24,6 @@ export const history = defineCommand({
     const result = parseHistoryArgs(reader.tokens(spaceRanges(args)), reader.today);
     return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
   },
+  menu: { staff: { label: "ประวัติวันนี้", sub: "History today" } },
   kinds: { history: "staff" },
 });

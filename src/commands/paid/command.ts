@@ -44,5 +44,6 @@ export const paid = defineCommand({
     const result = parsePaidArgs(reader.tokens(spaceRanges(args)), reader.today);
     return result.ok ? { ok: true, command: { kind: "paid", lang, request: result.request } } : result;
   },
+  menu: { staff: { label: "เช็คยอดเข้า", sub: "Check payment" } },
   kinds: { paid: "staff" },
 });

@@ -26,5 +26,6 @@ export const summary = defineCommand({
     const result = parseSummaryArgs(reader.tokens(spaceRanges(args)), reader.today);
     return result.ok ? { ok: true, command: { kind: "summary", lang, request: result.request } } : result;
   },
+  menu: { staff: { label: "ยอดวันนี้", sub: "Today's summary" } },
   kinds: { summary: "staff", daily_summary: "staff" },
 });
