@@ -20,6 +20,11 @@ export type { CommandInfo, CommandWord } from "./define.js";
 const DEFINITIONS = [qr, history, summary, exportCommand, paid, balance, contact, help, id] as const;
 
 type Definition = (typeof DEFINITIONS)[number];
+/** A command whose folder declares its type (types.ts's CommandTypes) but that is not listed above. */
+type Unlisted = Exclude<CommandName, Definition["name"]>;
+/** Fails to compile, naming the command, when one is left out of the list. */
+type NoneUnlisted<T extends never> = T;
+export type EveryCommandListed = NoneUnlisted<Unlisted>;
 type KindsOf<D, A extends AnswerAudience> = D extends { readonly kinds: infer K } ? { [P in keyof K]: K[P] extends A ? P : never }[keyof K] & string : never;
 /** The answer kinds the commands make for anyone, and for staff places only. */
 export type CommandPublicKind = KindsOf<Definition, "public">;

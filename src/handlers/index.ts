@@ -50,7 +50,10 @@ type CommandHandler<K extends CommandName> = (
   deps: HandlerDeps,
 ) => Promise<HandlerOutcome>;
 
-/** One handler per command; the mapped type makes a missing or mistyped entry a compile error. */
+/**
+ * One handler per command, each in its folder (commands/<name>/handle.ts). The registry, below the renderers,
+ * cannot hold them (every renderer reads it); the mapped type makes a missing or mistyped entry a compile error.
+ */
 const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   qr: handleQr,
   history: handleHistory,

@@ -1,5 +1,12 @@
 // balance: the account's tokens, package and expiry.
 import { defineCommand, noArguments } from "../define.js";
+import type { Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    balance: { kind: "balance"; lang: Lang };
+  }
+}
 
 export const balance = defineCommand({
   name: "balance",

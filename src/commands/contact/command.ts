@@ -1,6 +1,13 @@
 // contact: "write to the shop"; the bot then keeps out of the way.
 import { defineCommand, noArguments } from "../define.js";
 import { CONTACT_TEXTS } from "./texts.js";
+import type { Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    contact: { kind: "contact"; lang: Lang };
+  }
+}
 
 export const contact = defineCommand({
   name: "contact",

@@ -1,6 +1,14 @@
 // export: a link to download a range's checks as CSV, signed for the one who asked.
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
+import type { Lang, SummaryRequest } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    /** A link to download a range's checks as CSV (the staff app's export), signed for the one who asked. */
+    export: { kind: "export"; lang: Lang; request: SummaryRequest };
+  }
+}
 
 export const exportCommand = defineCommand({
   name: "export",

@@ -1,5 +1,12 @@
 // help: every command with an example, or how to use one; customers get how to pay.
 import { defineCommand } from "../define.js";
+import type { CommandName, Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    help: { kind: "help"; lang: Lang; topic?: CommandName };
+  }
+}
 
 export const help = defineCommand({
   name: "help",

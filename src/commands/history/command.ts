@@ -1,6 +1,13 @@
 // history: the slips checked in a range (or by reference), a page at a time.
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs, spaceRanges } from "../parse-history.js";
+import type { HistoryRequest, Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    history: { kind: "history"; lang: Lang; request: HistoryRequest };
+  }
+}
 
 export const history = defineCommand({
   name: "history",

@@ -1,6 +1,13 @@
 // id: the ids the owner needs for the staff lists.
 import { defineCommand, noArguments } from "../define.js";
 import { ID_TEXTS } from "./texts.js";
+import type { Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    id: { kind: "id"; lang: Lang };
+  }
+}
 
 export const id = defineCommand({
   name: "id",

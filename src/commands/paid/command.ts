@@ -2,6 +2,13 @@
 import { defineCommand } from "../define.js";
 import { spaceRanges } from "../parse-history.js";
 import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse.js";
+import type { Lang, PaidRequest } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    paid: { kind: "paid"; lang: Lang; request: PaidRequest };
+  }
+}
 
 export const paid = defineCommand({
   name: "paid",

@@ -1,7 +1,13 @@
 // qr: a PromptPay QR to pay with, for customers and staff.
 import { defineCommand } from "../define.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse.js";
-import type { Command } from "../types.js";
+import type { CommandTypes, Lang, PromptPayId, Satang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    qr: { kind: "qr"; lang: Lang; id?: PromptPayId; amount?: Satang };
+  }
+}
 
 export const qr = defineCommand({
   name: "qr",
@@ -24,7 +30,7 @@ export const qr = defineCommand({
   parse: (args, lang, reader) => {
     const result = parseQrArgs(reader.tokens(args));
     if (!result.ok) return result;
-    const command: Extract<Command, { kind: "qr" }> = { kind: "qr", lang };
+    const command: CommandTypes["qr"] = { kind: "qr", lang };
     if (result.id !== undefined) command.id = result.id;
     if (result.amount !== undefined) command.amount = result.amount;
     return { ok: true, command };

@@ -1,6 +1,13 @@
 // summary: every check of a range summed up; the daily summary push is its answer too.
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
+import type { Lang, SummaryRequest } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    summary: { kind: "summary"; lang: Lang; request: SummaryRequest };
+  }
+}
 
 export const summary = defineCommand({
   name: "summary",
