@@ -1,7 +1,7 @@
 // Arguments of `history`: a range, a status and a page in any order, or a transRef.
 import { addCalendarDays, calendarDaysBetween, compareCalendarDates, daysInMonth } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
-import type { CalendarDate, HistoryRequest, RangeSpec, UsageProblem } from "./types.js";
+import type { CalendarDate, HistoryRequest, RangeSpec, SummaryRequest, UsageProblem } from "./types.js";
 import { hasThai, type Token } from "./normalize.js";
 import { isValidCalendarDate } from "./range.js";
 
@@ -371,4 +371,23 @@ export function parseRangeArgs(tokens: readonly Token[], today: CalendarDate): {
     return { ok: false, problem: { code: "unexpected", input: tokens.map((t) => t.raw).join(" ") } };
   }
   return { ok: true, range: request.range };
+}
+
+/** `A..B`, `A ..B` and `A.. B` all become three tokens. */
+export function spaceRanges(args: string): string {
+  return args.replace(/ ?\.\. ?/gu, " .. ");
+}
+
+/**
+ * Reads the words after `summary` or `export`: a range and a status, as `history` reads them, but no pages
+ * and no reference (those words belong to `history`).
+ */
+export function parseSummaryArgs(tokens: readonly Token[], today: CalendarDate): { ok: true; request: SummaryRequest } | { ok: false; problem: UsageProblem } {
+  const result = parseHistoryArgs(tokens, today);
+  if (!result.ok) return result;
+  if (result.request.by === "ref") return { ok: false, problem: { code: "unexpected", input: "ref" } };
+  if (result.request.page !== 1) return { ok: false, problem: { code: "unexpected", input: `page ${result.request.page}` } };
+  const request: SummaryRequest = { range: result.request.range };
+  if (result.request.status !== undefined) request.status = result.request.status;
+  return { ok: true, request };
 }

@@ -1,16 +1,10 @@
-// The command parser: message text to a typed command or a failure that says what was wrong (the README's Commands section).
+// The command parser: message text to a typed command or a failure that says what was wrong (the README's
+// Commands section). It finds the command word; the command's own parser (commands/<name>/command.ts) reads the rest.
 import { dayOf } from "../time/calendar.js";
-import type { Command, CommandName, Lang, ParseContext, ParseFailure, ParseResult, SummaryRequest, UsageProblem } from "./types.js";
-import { clip, hasThai, normalizeText, tokenize, type Token } from "./normalize.js";
-import { LEAD_INS, TALK_WORDS, THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
-import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse-qr.js";
-import { HISTORY_THAI_KEYWORDS, parseHistoryArgs } from "./parse-history.js";
-import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse-paid.js";
-
-/** Longest first, as tokenize needs; sorted once here rather than on every message. */
-const ARGUMENT_KEYWORDS: readonly string[] = [
-  ...new Set([...QR_THAI_KEYWORDS, ...HISTORY_THAI_KEYWORDS, ...PAID_THAI_KEYWORDS, ...THAI_COMMAND_WORDS].map(normalizeText)),
-].sort((a, b) => b.length - a.length);
+import type { ParseContext, ParseFailure, ParseResult, UsageProblem } from "./types.js";
+import { clip, hasThai, normalizeText, tokenize } from "./normalize.js";
+import { ARGUMENT_KEYWORDS, COMMANDS, LEAD_INS, TALK_WORDS, THAI_COMMAND_WORDS, lookupCommandWord, type CommandWord } from "./registry.js";
+import type { ArgumentReader } from "./define.js";
 
 /** English qr words may have the number glued on (`qr150`); other English words must stand alone (`h` in `hello`). */
 const ENGLISH_GLUED_QR = /^(qr|pay|promptpay)([\d฿+].*)$/iu;
@@ -24,69 +18,13 @@ const ARGUMENT_START = /^[\d฿+]/u;
  */
 const ENDINGS = /(?:\s*(?:ค่ะ|คะ|ค่า|ค้า|ครับ|คับ|ค้าบ|จ้า|จ้ะ|จ๊ะ|นะ|ให้หน่อย|ให้ด้วย|หน่อย|ด้วย|เข้าหรือยัง|เข้ารึยัง|เข้ายัง|หรือยัง|รึยัง|ยัง))+$/u;
 
-type ArgsResult = { ok: true; command: Command } | { ok: false; problem: UsageProblem };
+/** What a command's parser reads its arguments with: the keywords of every command, today, the word table. */
+function argumentReader(ctx: ParseContext): ArgumentReader {
+  return { tokens: (text) => tokenize(text, ARGUMENT_KEYWORDS), today: dayOf(ctx.now, ctx.timeZone), lookup: lookupCommandWord };
+}
 
 function failure(failure: ParseFailure): ParseResult {
   return { ok: false, failure };
-}
-
-/**
- * Commands without arguments. Another word of the same command is allowed, since Thai says
- * `ยอดคงเหลือ` or `เครดิตคงเหลือ` for "balance".
- */
-function noArguments(tokens: readonly Token[], command: Command): ArgsResult {
-  const extra = tokens.find((token) => lookupCommandWord(token.lower)?.name !== command.kind);
-  return extra === undefined ? { ok: true, command } : { ok: false, problem: { code: "unexpected", input: extra.raw } };
-}
-
-function parseArguments(name: CommandName, lang: Lang, args: string, ctx: ParseContext): ArgsResult {
-  switch (name) {
-    case "qr": {
-      const result = parseQrArgs(tokenize(args, ARGUMENT_KEYWORDS));
-      if (!result.ok) return result;
-      const command: Command = { kind: "qr", lang };
-      if (result.id !== undefined) command.id = result.id;
-      if (result.amount !== undefined) command.amount = result.amount;
-      return { ok: true, command };
-    }
-    case "history": {
-      // `A..B`, `A ..B` and `A.. B` all become three tokens.
-      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
-      return result.ok ? { ok: true, command: { kind: "history", lang, request: result.request } } : result;
-    }
-    case "summary":
-    case "export": {
-      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parseHistoryArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
-      if (!result.ok) return result;
-      // A summary has no pages and no reference: those words belong to `history`.
-      if (result.request.by === "ref") return { ok: false, problem: { code: "unexpected", input: "ref" } };
-      if (result.request.page !== 1) return { ok: false, problem: { code: "unexpected", input: `page ${result.request.page}` } };
-      const request: SummaryRequest = { range: result.request.range };
-      if (result.request.status !== undefined) request.status = result.request.status;
-      return { ok: true, command: { kind: name, lang, request } };
-    }
-    case "paid": {
-      const spaced = args.replace(/ ?\.\. ?/gu, " .. ");
-      const result = parsePaidArgs(tokenize(spaced, ARGUMENT_KEYWORDS), dayOf(ctx.now, ctx.timeZone));
-      return result.ok ? { ok: true, command: { kind: "paid", lang, request: result.request } } : result;
-    }
-    case "help": {
-      const [topic, extra] = tokenize(args, ARGUMENT_KEYWORDS);
-      if (topic === undefined) return { ok: true, command: { kind: "help", lang } };
-      const found = lookupCommandWord(topic.lower.replace(/^[/!]/u, ""));
-      if (found === undefined) return { ok: false, problem: { code: "unexpected", input: topic.raw } };
-      if (extra !== undefined) return { ok: false, problem: { code: "unexpected", input: extra.raw } };
-      return { ok: true, command: { kind: "help", lang, topic: found.name } };
-    }
-    case "balance":
-      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "balance", lang });
-    case "contact":
-      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "contact", lang });
-    case "id":
-      return noArguments(tokenize(args, ARGUMENT_KEYWORDS), { kind: "id", lang });
-  }
 }
 
 /** Echoed text never floods a reply. */
@@ -157,7 +95,7 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
   // with an ending are meant (`คิวอาร์ค่ะ`, `โทเคนค่ะ`).
   if (args === "" && typed !== "" && !asked && TALK_WORDS.has(matched)) return unknown(body);
   const lang = asked ? "th" : word.lang;
-  const result = parseArguments(word.name, lang, args, ctx);
+  const result = COMMANDS[word.name].parse(args, lang, argumentReader(ctx));
   if (result.ok) return { ok: true, command: result.command, bare: args === "" };
   // `ประวัติศาสตร์` (the school subject) only starts like a command: it is not one.
   if (glued !== "" && !ARGUMENT_START.test(glued)) return unknown();

@@ -27,15 +27,15 @@ import type { Version } from "../stores/versions.js";
 import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
-import { handleQr } from "./qr.js";
-import { handleHistory } from "./history.js";
-import { handlePaid } from "./paid.js";
-import { handleSummary } from "./summary.js";
-import { handleExport } from "./export.js";
-import { handleBalance } from "./balance.js";
-import { handleContact } from "./contact.js";
-import { handleHelp } from "./help.js";
-import { handleId } from "./id.js";
+import { handleQr } from "../commands/qr/handle.js";
+import { handleHistory } from "../commands/history/handle.js";
+import { handlePaid } from "../commands/paid/handle.js";
+import { handleSummary } from "../commands/summary/handle.js";
+import { handleExport } from "../commands/export/handle.js";
+import { handleBalance } from "../commands/balance/handle.js";
+import { handleContact } from "../commands/contact/handle.js";
+import { handleHelp } from "../commands/help/handle.js";
+import { handleId } from "../commands/id/handle.js";
 
 export interface TextInput {
   text: string;
@@ -51,7 +51,10 @@ type CommandHandler<K extends CommandName> = (
   deps: HandlerDeps,
 ) => Promise<HandlerOutcome>;
 
-/** One handler per command; the mapped type makes a missing or mistyped entry a compile error. */
+/**
+ * One handler per command, each in its folder (commands/<name>/handle.ts). The registry, below the renderers,
+ * cannot hold them (every renderer reads it); the mapped type makes a missing or mistyped entry a compile error.
+ */
 const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
   qr: handleQr,
   history: handleHistory,

@@ -1,61 +1,30 @@
 // What the bot says, sealed with who may see it. The send boundary (line/outbox.ts) accepts nothing else,
 // and a kind belongs to one audience, so a staff-only answer cannot be labelled public by mistake.
 import type { messagingApi } from "@line/bot-sdk";
-import { COMMANDS, lookupCommandWord } from "../commands/registry.js";
+import { ANSWER_KINDS, COMMANDS, lookupCommandWord } from "../commands/registry.js";
+import type { CommandPublicKind, CommandStaffKind } from "../commands/registry.js";
+import type { AnswerAudience } from "../commands/define.js";
+import type { SharedPublicKind, SharedStaffKind } from "./kinds.js";
 
 /**
- * Answers fine for anyone: they carry nothing of the shop's own data or settings, and no button for a
- * staff command. `help` and `greeting` are the customers' ones; `id` shows ids, never the set-up.
+ * Answers fine for anyone carry nothing of the shop's own data or settings, and no button for a staff
+ * command; the customers' `help` and the `id` (ids, never the set-up) are such. Answers for staff places
+ * only carry the shop's checks (payer names, references, amounts), summaries, token and package figures,
+ * the configuration's names, and the buttons and pushes that lead to them. Each kind's audience is
+ * declared once: by its command (commands/<name>/command.ts) or in privacy/kinds.ts.
  */
-export const PUBLIC_KINDS = [
-  "qr_card",
-  "qr_shop_only",
-  "qr_ask_staff",
-  "help",
-  "greeting",
-  "customer_note",
-  "contact",
-  "id",
-  "customer_thanks",
-  "pay_hint",
-  "ask_in_private",
-  "apology",
-  "restarting",
-  "edited_note",
-] as const;
-
-/**
- * Answers for staff places only: the shop's checks (payer names, references, amounts), summaries, token
- * and package figures, the configuration's names, and the buttons and pushes that lead to them; and what
- * only staff are told: the staff's help and greeting (with the staff commands as quick replies), command
- * errors and their notation, "unknown command" and "did you mean", the hint for a staff member's photo.
- */
-export const STAFF_KINDS = [
-  "history",
-  "summary",
-  "export_link",
-  "balance",
-  "paid",
-  "qr_card_with_check",
-  "qr_card_other_payee",
-  "no_promptpay_id",
-  "service_failure",
-  "staff_group_notice",
-  "daily_summary",
-  "low_tokens_alert",
-  "expiry_alert",
-  "payment_received",
-  "staff_help",
-  "staff_greeting",
-  "usage_error",
-  "unknown_command",
-  "did_you_mean",
-  "slip_photo_hint",
-] as const;
-
-export type PublicKind = (typeof PUBLIC_KINDS)[number];
-export type StaffKind = (typeof STAFF_KINDS)[number];
+export type PublicKind = SharedPublicKind | CommandPublicKind;
+export type StaffKind = SharedStaffKind | CommandStaffKind;
 export type AnswerKind = PublicKind | StaffKind;
+
+function kindsOf(audience: AnswerAudience): string[] {
+  return [...ANSWER_KINDS].filter(([, of]) => of === audience).map(([kind]) => kind);
+}
+
+// The registry's index is built from the same declarations the two types are, so the lists match them.
+/** Every public kind, and every staff kind. */
+export const PUBLIC_KINDS = kindsOf("public") as readonly PublicKind[];
+export const STAFF_KINDS = kindsOf("staff") as readonly StaffKind[];
 
 export interface PublicAnswer {
   readonly audience: "public";

@@ -5,7 +5,7 @@ import type { SlipErrorKind } from "../slip/errors.js";
 import type { Role } from "../roles/audience.js";
 import { publicAnswer, staffAnswer } from "../privacy/answer.js";
 import type { Answer, PublicAnswer, StaffAnswer } from "../privacy/answer.js";
-import { customerQrExample, helpQuickReply } from "./help.js";
+import { customerQrExample, helpQuickReply } from "./quick-replies.js";
 import { safeText, truncateText } from "./limits.js";
 import { quickReply, textMessage } from "./messages.js";
 import { ECHO_UNITS, texts } from "./text.js";
@@ -128,11 +128,6 @@ export function renderQrAskStaff(lang: Lang): PublicAnswer {
 /** The once-in-a-while answer to a customer's words that are no command; its quick reply is the button it names. */
 export function renderCustomerNote(lang: Lang): PublicAnswer {
   return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(texts(lang).payByQrButton), helpQuickReply(lang, "customer"))]);
-}
-
-/** `contact`: the staff will answer here. No quick replies: the next thing to do is type. */
-export function renderContact(lang: Lang): PublicAnswer {
-  return publicAnswer("contact", [textMessage(texts(lang).contactShop)]);
 }
 
 /** A typo of a command word, with the command as a quick reply: for staff places (customers get no "did you mean"). */

@@ -1,9 +1,10 @@
-// Every user-facing string, Thai and English side by side in one typed table so the two cannot drift. The
-// Thai follows docs/thai.md: its words, its polite endings, its numbers and times.
+// The shared user-facing strings, Thai and English side by side in one typed table so the two cannot drift
+// (a command that says things of its own keeps them in its folder's texts.ts). The Thai follows
+// docs/thai.md: its words, its polite endings, its numbers and times.
 import type { CalendarDate, Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
 import { formatDateRange } from "./format.js";
+import { quote } from "../commands/quote.js";
 import type { ListedSource, SlipStatus } from "../slip/types.js";
-import type { ChatType } from "../roles/audience.js";
 
 /** Echoed user input is cut to this many UTF-16 units so a 5,000-character paste cannot flood a reply. */
 export const ECHO_UNITS = 40;
@@ -122,8 +123,6 @@ export interface Texts {
   customerHelpAsk: string;
   /** The customers' quick reply and menu button that makes a QR, named in what they are told. */
   payByQrButton: string;
-  /** The answer to `contact` (the rich menu's "contact the shop"). */
-  contactShop: string;
 
   /** How to type a command: its usage lines (Thai: real commands to copy), and one example. */
   howToType: (usage: readonly string[], example: string) => string;
@@ -141,8 +140,6 @@ export interface Texts {
   responseShape: string;
   qrMismatch: string;
   noPromptPayId: (example: string) => string;
-  /** Under the ids, while nobody is on the staff lists: the owner's set-up steps. */
-  noStaffYet: (helpWord: string) => string;
   askInPrivate: string;
   /** Told to a staff group when someone joins it: everyone there sees the shop's data. */
   staffGroupNotice: string;
@@ -165,19 +162,8 @@ export interface Texts {
   apology: string;
   restarting: string;
 
-  idYourUser: (userId: string) => string;
-  idNoUser: string;
-  idChat: (chatType: Exclude<ChatType, "user">, chatId: string) => string;
-  /** In a staff place: the asker (a 1:1 chat) or the group is on the staff lists already. */
-  idOnStaffList: (chatType: ChatType) => string;
-  /** In a group customers read, instead of the sender's id: where to see it. */
-  idUserInPrivate: (idWord: string) => string;
 }
 
-/** The one way both languages quote what a person typed or should type. */
-function quote(input: string): string {
-  return `“${input}”`;
-}
 
 const PROMPTPAY_FORMS = {
   th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0), เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลัก",
@@ -338,7 +324,6 @@ const th: Texts = {
     ["ทำตามนี้ได้เลยค่ะ", `1. พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)}`, "2. กดบันทึกรูป QR", "3. เปิดแอปธนาคาร เลือกสแกนจากรูปภาพ"].join("\n"),
   customerHelpAsk: "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
   payByQrButton: "จ่ายด้วย QR",
-  contactShop: "พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏",
 
   howToType: (usage) => `พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\n${usage.join("\n")}`,
   commandList: (words) => {
@@ -389,13 +374,6 @@ const th: Texts = {
   noPromptPayId: (example) =>
     `ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ`,
   // Numbered steps take no ending (docs/thai.md, section 4).
-  noStaffYet: (helpWord) =>
-    [
-      "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ",
-      "เจ้าของร้านทำตามนี้ได้เลยค่ะ",
-      "1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท",
-      `2. เริ่มบอทใหม่ แล้วพิมพ์ ${quote(helpWord)} ในแชทนี้`,
-    ].join("\n"),
   askInPrivate: "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
   editedNote: "✏️ ตอบตามข้อความที่แก้แล้วนะคะ",
   staffGroupNotice: [
@@ -426,15 +404,6 @@ const th: Texts = {
   // Customers read it too: the shop's system, not the bot.
   restarting: "ขออภัยค่ะ ระบบขัดข้องชั่วคราว รบกวนส่งข้อความอีกครั้งในอีกสักครู่นะคะ",
 
-  idYourUser: (userId) => `ไอดีผู้ใช้ของคุณ: ${userId}`,
-  idNoUser: "LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา เพราะยังไม่ได้ยินยอมให้ใช้ข้อมูลโปรไฟล์ค่ะ",
-  idChat: (chatType, chatId) => `ไอดี${chatType === "group" ? "กลุ่ม" : "ห้องแชท"}นี้: ${chatId}`,
-  idOnStaffList: (chatType) => {
-    if (chatType === "user") return "คุณอยู่ในรายชื่อพนักงานของบอทแล้วค่ะ";
-    const here = chatType === "group" ? "กลุ่มนี้" : "ห้องแชทนี้";
-    return `${here}เป็นกลุ่มพนักงานของบอทแล้ว ทุกคนใน${here}จะเห็นข้อมูลของร้านค่ะ`;
-  },
-  idUserInPrivate: (idWord) => `ดูไอดีผู้ใช้ของคุณได้ในแชทส่วนตัวกับร้าน โดยพิมพ์ ${quote(idWord)} ค่ะ`,
 };
 
 const en: Texts = {
@@ -604,7 +573,6 @@ const en: Texts = {
     ["Here is how:", `1. Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}`, "2. Save the QR's picture", "3. Open your banking app and scan it from your photos"].join("\n"),
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
   payByQrButton: "Pay by QR",
-  contactShop: "Write your message to the shop here; a staff member will answer in this chat soon 🙏",
 
   howToType: (usage, example) => `Usage: ${usage.join("\n  or ")}\nExample: ${example}`,
   commandList: (words) => words.join(", "),
@@ -648,13 +616,6 @@ const en: Texts = {
   qrMismatch: "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.",
   noPromptPayId: (example) =>
     `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
-  noStaffYet: (helpWord) =>
-    [
-      "No staff are set up yet, so the shop's data is shown to nobody.",
-      "Owner, to set it up:",
-      "1. Add the id above to the bot's staff list",
-      `2. Restart the bot, then send ${quote(helpWord)} here`,
-    ].join("\n"),
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
   editedNote: "✏️ (edited) Answering the new text.",
   staffGroupNotice:
@@ -674,14 +635,6 @@ const en: Texts = {
   apology: "Sorry, something went wrong. Please try again.",
   restarting: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment.",
 
-  idYourUser: (userId) => `Your user id: ${userId}`,
-  idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
-  idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
-  idOnStaffList: (chatType) =>
-    chatType === "user"
-      ? "You are on the bot's staff list."
-      : `This ${chatType === "group" ? "group" : "room"} is a staff group: everyone in it sees the shop's data.`,
-  idUserInPrivate: (idWord) => `To see your own user id, send ${quote(idWord)} in a 1:1 chat with the shop.`,
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };

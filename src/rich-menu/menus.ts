@@ -1,8 +1,10 @@
 // The rich menus, as data: which buttons each role gets, where they are, and what a tap does. Pure: the
 // drawing (draw.ts) and the installing (install.ts) both read these designs, so the picture and the tap
-// areas cannot drift apart. The Thai labels use docs/thai.md's words.
+// areas cannot drift apart. A command's button label comes from its definition (docs/thai.md's words).
 import type { messagingApi } from "@line/bot-sdk";
-import { commandWord } from "../commands/registry.js";
+import { COMMANDS, commandWord } from "../commands/registry.js";
+import type { CommandName } from "../commands/types.js";
+import type { MenuLabel } from "../commands/define.js";
 
 /**
  * `staff`: linked to each staff user. `customer`: everyone else (the default). `staff_customer_view`: what
@@ -95,6 +97,13 @@ function keyboard(what: "qr" | "paid", fillInText: string, label: string): messa
   return { type: "postback", label, data: keyboardData(what), inputOption: "openKeyboard", fillInText };
 }
 
+/** A command's button label for a role, from the registry; a menu naming a command without one stops at load. */
+function labelOf(name: CommandName, role: "staff" | "customer"): MenuLabel {
+  const label = COMMANDS[name].menu?.[role];
+  if (label === undefined) throw new Error(`command ${name} has no ${role} menu label`);
+  return label;
+}
+
 /** Splits `width` into `n` whole-pixel columns that add up exactly. */
 function columns(n: number, x0: number, width: number): { x: number; width: number }[] {
   return Array.from({ length: n }, (_, i) => {
@@ -132,15 +141,20 @@ function staffMenu(shopName: string, options: MenuOptions): MenuDesign {
   const qr = commandWord("qr", "th");
   const paid = commandWord("paid", "th");
   const cells = grid(2, 3, STAFF_HEADER, TALL - STAFF_HEADER);
+  const qrButton = labelOf("qr", "staff");
+  const history = labelOf("history", "staff");
+  const summary = labelOf("summary", "staff");
+  const balance = labelOf("balance", "staff");
+  const check = labelOf("paid", "staff");
+  const help = labelOf("help", "staff");
   const buttons: Omit<MenuButton, "bounds">[] = [
-    { icon: "qr", label: "สร้าง QR", sub: "PromptPay QR", color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, "สร้าง QR") },
+    { icon: "qr", ...qrButton, color: MENU_COLORS.qr, action: keyboard("qr", `${qr} `, qrButton.label) },
     options.staffAppUrl === undefined
       ? {
           icon: "history",
-          label: "ประวัติวันนี้",
-          sub: "History today",
+          ...history,
           color: MENU_COLORS.history,
-          action: command(`${commandWord("history", "th")} วันนี้`, "ประวัติวันนี้"),
+          action: command(`${commandWord("history", "th")} วันนี้`, history.label),
         }
       : {
           icon: "history",
@@ -149,16 +163,10 @@ function staffMenu(shopName: string, options: MenuOptions): MenuDesign {
           color: MENU_COLORS.history,
           action: { type: "uri", label: "แอปพนักงาน", uri: options.staffAppUrl },
         },
-    { icon: "summary", label: "ยอดวันนี้", sub: "Today's summary", color: MENU_COLORS.summary, action: command(commandWord("summary", "th"), "ยอดวันนี้") },
-    { icon: "balance", label: "โทเคนคงเหลือ", sub: "Balance", color: MENU_COLORS.balance, action: command(commandWord("balance", "th"), "โทเคนคงเหลือ") },
-    {
-      icon: "check_payment",
-      label: "เช็คยอดเข้า",
-      sub: "Check payment",
-      color: MENU_COLORS.checkPayment,
-      action: keyboard("paid", `${paid} `, "เช็คยอดเข้า"),
-    },
-    { icon: "help", label: "วิธีใช้", sub: "Help", color: MENU_COLORS.help, action: command(commandWord("help", "th"), "วิธีใช้") },
+    { icon: "summary", ...summary, color: MENU_COLORS.summary, action: command(commandWord("summary", "th"), summary.label) },
+    { icon: "balance", ...balance, color: MENU_COLORS.balance, action: command(commandWord("balance", "th"), balance.label) },
+    { icon: "check_payment", ...check, color: MENU_COLORS.checkPayment, action: keyboard("paid", `${paid} `, check.label) },
+    { icon: "help", ...help, color: MENU_COLORS.help, action: command(commandWord("help", "th"), help.label) },
   ];
   return {
     kind: "staff",
@@ -183,22 +191,18 @@ function staffMenu(shopName: string, options: MenuOptions): MenuDesign {
 }
 
 function customerButtons(): Omit<MenuButton, "bounds">[] {
+  const pay = labelOf("qr", "customer");
+  const contact = labelOf("contact", "customer");
+  const help = labelOf("help", "customer");
   return [
-    {
-      icon: "qr",
-      label: "จ่ายด้วย QR",
-      sub: "Pay by QR",
-      color: MENU_COLORS.qr,
-      action: keyboard("qr", `${commandWord("qr", "th")} `, "จ่ายด้วย QR"),
-    },
+    { icon: "qr", ...pay, color: MENU_COLORS.qr, action: keyboard("qr", `${commandWord("qr", "th")} `, pay.label) },
     {
       icon: "contact",
-      label: "ติดต่อร้าน",
-      sub: "Contact the shop",
+      ...contact,
       color: MENU_COLORS.contact,
-      action: { ...command(commandWord("contact", "th"), "ติดต่อร้าน"), inputOption: "openKeyboard" },
+      action: { ...command(commandWord("contact", "th"), contact.label), inputOption: "openKeyboard" },
     },
-    { icon: "help", label: "วิธีใช้", sub: "Help", color: MENU_COLORS.help, action: command(commandWord("help", "th"), "วิธีใช้") },
+    { icon: "help", ...help, color: MENU_COLORS.help, action: command(commandWord("help", "th"), help.label) },
   ];
 }
 

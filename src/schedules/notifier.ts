@@ -14,7 +14,7 @@ import { renderExpiryAlert, renderLowTokensAlert, renderPaymentReceived } from "
 import type { StaffAnswer } from "../privacy/answer.js";
 import { chatOfId, isStaffPlace } from "../roles/audience.js";
 import type { StaffLists } from "../roles/audience.js";
-import { renderSummary } from "../render/summary.js";
+import { renderSummary } from "../commands/summary/render.js";
 import { texts } from "../render/text.js";
 import type { HistoryItem, SlipClient } from "../slip/types.js";
 import type { SummaryLoader } from "../summary/load.js";

@@ -73,10 +73,35 @@ describe("the README's examples", () => {
   });
 });
 
+/** Every command word with the command and language it must parse to, typed out so a wrong table fails. */
+const WORDS: readonly (readonly [string, string, "en" | "th"])[] = [
+  ...(["qr", "pay", "promptpay"] as const).map((word) => [word, "qr", "en"] as const),
+  ...(["คิวอาร์", "คิวอาร์โค้ด", "พร้อมเพย์", "จ่าย", "จ่ายเงิน", "สแกนจ่าย", "ชำระเงิน"] as const).map((word) => [word, "qr", "th"] as const),
+  ...(["history", "h", "slips"] as const).map((word) => [word, "history", "en"] as const),
+  ...(["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป", "ประวัติตรวจสลิป", "ประวัติสลิป"] as const).map((word) => [word, "history", "th"] as const),
+  ...(["summary", "sales"] as const).map((word) => [word, "summary", "en"] as const),
+  ...(["ยอด", "ยอดขาย", "ยอดโอน", "ยอดโอนเข้า", "ยอดรวม", "ยอดทั้งหมด", "รายรับ", "ปิดยอด", "รายงาน", "สรุป", "สรุปยอด"] as const).map((word) => [word, "summary", "th"] as const),
+  ...(["export", "csv"] as const).map((word) => [word, "export", "en"] as const),
+  ...(["ส่งออก", "ส่งออกไฟล์"] as const).map((word) => [word, "export", "th"] as const),
+  ...(["paid", "received"] as const).map((word) => [word, "paid", "en"] as const),
+  ...(["เช็คยอด", "เช็คยอดเข้า", "เช็กยอด", "เช็กยอดเข้า", "เช็คเงินเข้า", "เช็กเงินเข้า", "เช็ค", "เช็ก", "เช็คเงิน", "เช็กเงิน", "เช็คโอน", "เช็กโอน", "ตรวจยอด", "ยอดเข้า", "เงินเข้า", "โอนเข้า", "เข้ายัง", "ได้รับ"] as const).map((word) => [word, "paid", "th"] as const),
+  ...(["balance", "credit", "tokens", "info"] as const).map((word) => [word, "balance", "en"] as const),
+  ...(["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ", "แพคเกจ", "แพ็กเกจตรวจสลิป", "เช็คโทเคน", "เช็กโทเคน", "โทเคนเหลือ", "เหลือกี่โทเคน", "วันหมดอายุ"] as const).map((word) => [word, "balance", "th"] as const),
+  ...(["contact"] as const).map((word) => [word, "contact", "en"] as const),
+  ...(["ติดต่อร้าน", "ติดต่อ", "ติดต่อแอดมิน", "คุยกับแอดมิน", "แอดมิน", "สอบถาม"] as const).map((word) => [word, "contact", "th"] as const),
+  ...(["help", "?", "menu"] as const).map((word) => [word, "help", "en"] as const),
+  ...(["วิธีใช้", "วิธีใช้งาน", "ใช้ยังไง", "ช่วยเหลือ", "เมนู", "คำสั่ง", "จ่ายยังไง", "โอนยังไง", "ชำระยังไง", "ชำระเงินยังไง", "เลขบัญชี", "เลขพร้อมเพย์", "พร้อมเพย์อะไร"] as const).map((word) => [word, "help", "th"] as const),
+  ...(["id", "whoami"] as const).map((word) => [word, "id", "en"] as const),
+  ...(["ไอดี", "ไอดีกลุ่ม"] as const).map((word) => [word, "id", "th"] as const),
+];
+
 describe("command words", () => {
-  const words = COMMAND_NAMES.flatMap((name) =>
-    (["en", "th"] as const).flatMap((lang) => COMMANDS[name].words[lang].map((word) => [word, name, lang] as const)),
-  );
+  const words = WORDS;
+
+  it("are the registry's words, every one of them", () => {
+    const registered = COMMAND_NAMES.flatMap((name) => (["en", "th"] as const).flatMap((lang) => COMMANDS[name].words[lang].map((word) => `${word} ${name} ${lang}`)));
+    expect(registered.sort()).toEqual(WORDS.map(([word, name, lang]) => `${word} ${name} ${lang}`).sort());
+  });
 
   // `paid` needs its amount; every other command word works alone.
   const said = (word: string, name: string) => (name === "paid" ? `${word} 150` : word);

@@ -1,18 +1,26 @@
 // The command table: complete, unambiguous, and every example in it works.
 import { describe, expect, it } from "vitest";
-import { COMMANDS, COMMAND_NAMES, buildWordIndex, commandWord, lookupCommandWord } from "../../src/commands/registry.js";
+import { ANSWER_KINDS, COMMANDS, COMMAND_NAMES, buildKindIndex, buildWordIndex, commandWord, lookupCommandWord } from "../../src/commands/registry.js";
+import { defineCommand, noArguments, type CommandInfo } from "../../src/commands/define.js";
 import { parseCommand } from "../../src/commands/parse.js";
 import type { CommandName } from "../../src/commands/types.js";
 
 const ctx = { now: new Date("2026-11-22T07:00:00Z"), timeZone: "Asia/Bangkok", defaultLang: "en" } as const;
 
+/** The commands, in the order help lists them, typed out. */
+const NAMES = ["qr", "history", "summary", "export", "paid", "balance", "contact", "help", "id"] as const;
+
 describe("COMMANDS", () => {
+  it("registers the nine commands, in help's order", () => {
+    expect(COMMAND_NAMES).toEqual(NAMES);
+  });
+
   it("has one entry per command name, under its own name", () => {
     expect(Object.keys(COMMANDS).sort()).toEqual([...COMMAND_NAMES].sort());
     for (const name of COMMAND_NAMES) expect(COMMANDS[name].name).toBe(name);
   });
 
-  it.each(COMMAND_NAMES.flatMap((name) => (["en", "th"] as const).map((lang) => [name, lang] as const)))(
+  it.each(NAMES.flatMap((name) => (["en", "th"] as const).map((lang) => [name, lang] as const)))(
     "%s has %s words, usage, description and an example that parses to it in that language",
     (name, lang) => {
       const info = COMMANDS[name];
@@ -25,7 +33,7 @@ describe("COMMANDS", () => {
     },
   );
 
-  it.each(COMMAND_NAMES)("%s: every Thai usage line is a real command, at most three of them", (name) => {
+  it.each(NAMES)("%s: every Thai usage line is a real command, at most three of them", (name) => {
     const lines = COMMANDS[name].usage.th;
     expect(lines.length).toBeLessThanOrEqual(3);
     for (const line of lines) {
@@ -104,5 +112,63 @@ describe("word index", () => {
 
   it("throws on a word with a space in it", () => {
     expect(() => buildWordIndex(tableWith("id", ["who am i"]))).toThrow(/one word/u);
+  });
+});
+
+describe("defineCommand", () => {
+  const valid = {
+    name: "id",
+    words: { en: ["id"], th: ["ไอดี"] },
+    usage: { en: ["id"], th: ["ไอดี"] },
+    example: { en: "id", th: "ไอดี" },
+    description: { en: "ids", th: "ไอดี" },
+    audience: "everyone",
+    bareInCustomerGroup: true,
+    keywords: [],
+    parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
+    kinds: { id: "public" },
+    texts: { th: { hello: "สวัสดีค่ะ" }, en: { hello: "Hello" } },
+  } as const satisfies CommandInfo;
+
+  it("gives the definition back when it is whole", () => {
+    expect(defineCommand(valid)).toBe(valid);
+  });
+
+  it("throws on a text missing in either language, naming it", () => {
+    expect(() => defineCommand({ ...valid, texts: { th: { hello: "สวัสดีค่ะ" }, en: {} } })).toThrow("text hello of id is missing in en");
+    expect(() => defineCommand({ ...valid, texts: { th: { hello: "" }, en: { hello: "Hello" } } })).toThrow("text hello of id is missing in th");
+  });
+
+  it("throws on words, usage, an example or a description missing in a language", () => {
+    expect(() => defineCommand({ ...valid, words: { en: ["id"], th: [] } })).toThrow("command id has no th word");
+    expect(() => defineCommand({ ...valid, usage: { en: [], th: ["ไอดี"] } })).toThrow("command id has no en usage");
+    expect(() => defineCommand({ ...valid, example: { en: "id", th: "" } })).toThrow("command id has no th example");
+    expect(() => defineCommand({ ...valid, description: { en: "", th: "ไอดี" } })).toThrow("command id has no en description");
+  });
+
+  it("throws on an answer kind without an audience, and on a command without answers", () => {
+    const unlabelled = { ...valid, kinds: { id: "everyone" } } as unknown as CommandInfo;
+    expect(() => defineCommand(unlabelled)).toThrow("answer kind id of id has no audience (public or staff)");
+    expect(() => defineCommand({ ...valid, kinds: {} })).toThrow("command id declares no answer kind");
+  });
+});
+
+describe("answer kinds", () => {
+  it("gives each kind its one audience, the commands' beside the shared ones", () => {
+    expect(ANSWER_KINDS.get("id")).toBe("public");
+    expect(ANSWER_KINDS.get("contact")).toBe("public");
+    expect(ANSWER_KINDS.get("help")).toBe("public");
+    expect(ANSWER_KINDS.get("staff_help")).toBe("staff");
+    expect(ANSWER_KINDS.get("daily_summary")).toBe("staff");
+    expect(ANSWER_KINDS.get("usage_error")).toBe("staff");
+    expect(ANSWER_KINDS.get("greeting")).toBe("public");
+  });
+
+  it("throws when two commands, or a command and the shared answers, make one kind", () => {
+    const definitions = NAMES.map((name) => COMMANDS[name]);
+    const twice: CommandInfo = { ...COMMANDS.id, kinds: { id: "public", contact: "public" } };
+    expect(() => buildKindIndex([...definitions.filter((d) => d.name !== "id"), twice])).toThrow("answer kind contact is made by both contact and id");
+    const shared: CommandInfo = { ...COMMANDS.id, kinds: { greeting: "public" } };
+    expect(() => buildKindIndex([shared])).toThrow("answer kind greeting is made by both the shared answers and id");
   });
 });

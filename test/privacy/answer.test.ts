@@ -12,8 +12,8 @@ import {
   renderUnknownCommand,
   renderUsageError,
 } from "../../src/render/errors.js";
-import { renderHelp } from "../../src/render/help.js";
-import { renderQr } from "../../src/render/qr.js";
+import { renderHelp } from "../../src/commands/help/render.js";
+import { renderQr } from "../../src/commands/qr/render.js";
 
 const SECRET: messagingApi.Message[] = [{ type: "text", text: "✅ 150 บาท จาก นาย ลับ มาก" }];
 const POINTER = renderAskInPrivate("en");

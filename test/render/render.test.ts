@@ -3,10 +3,10 @@ import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/commands/parse.js";
 import type { HistoryItem } from "../../src/slip/types.js";
-import { renderQr, withQrSize } from "../../src/render/qr.js";
-import { renderHistory, type HistoryView } from "../../src/render/history.js";
-import { renderBalance } from "../../src/render/balance.js";
-import { renderHelp } from "../../src/render/help.js";
+import { renderQr, withQrSize } from "../../src/commands/qr/render.js";
+import { renderHistory, type HistoryView } from "../../src/commands/history/render.js";
+import { renderBalance } from "../../src/commands/balance/render.js";
+import { renderHelp } from "../../src/commands/help/render.js";
 import {
   renderGreeting,
   renderNoPromptPayId,
@@ -15,7 +15,7 @@ import {
   renderUnknownCommand,
   renderUsageError,
 } from "../../src/render/errors.js";
-import { renderId } from "../../src/render/id.js";
+import { renderId } from "../../src/commands/id/render.js";
 import { graphemeCount } from "../../src/line-limits.js";
 import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "./line-limits.js";
 

@@ -3,10 +3,10 @@
 import { messagesOf } from "../../src/privacy/answer.js";
 import { describe, expect, it } from "vitest";
 import type { CalendarDate } from "../../src/commands/types.js";
-import { renderBalance } from "../../src/render/balance.js";
-import { renderPaid } from "../../src/render/paid.js";
-import { renderSummary } from "../../src/render/summary.js";
-import type { SummaryView } from "../../src/render/summary.js";
+import { renderBalance } from "../../src/commands/balance/render.js";
+import { renderPaid } from "../../src/commands/paid/render.js";
+import { renderSummary } from "../../src/commands/summary/render.js";
+import type { SummaryView } from "../../src/commands/summary/render.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { computeFigures } from "../../src/summary/figures.js";
 import { lineLimitProblems, quickReplyLabels, visibleText } from "./line-limits.js";

@@ -4,20 +4,23 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import type { UsageProblem } from "../../src/commands/types.js";
-import { TEXTS, type Texts } from "../../src/render/text.js";
+import { TEXTS, type Texts as SharedTexts } from "../../src/render/text.js";
+import { COMMAND_NAMES, COMMANDS } from "../../src/commands/registry.js";
+import type { IdTexts } from "../../src/commands/id/texts.js";
+import type { ContactTexts } from "../../src/commands/contact/texts.js";
+import { renderContact } from "../../src/commands/contact/render.js";
 import { formatBaht, formatDateRange, formatTokens } from "../../src/render/format.js";
-import { renderQr } from "../../src/render/qr.js";
-import { renderPaid } from "../../src/render/paid.js";
-import { renderHistory } from "../../src/render/history.js";
-import { renderSummary } from "../../src/render/summary.js";
-import { renderBalance } from "../../src/render/balance.js";
-import { renderHelp } from "../../src/render/help.js";
-import { renderId } from "../../src/render/id.js";
+import { renderQr } from "../../src/commands/qr/render.js";
+import { renderPaid } from "../../src/commands/paid/render.js";
+import { renderHistory } from "../../src/commands/history/render.js";
+import { renderSummary } from "../../src/commands/summary/render.js";
+import { renderBalance } from "../../src/commands/balance/render.js";
+import { renderHelp } from "../../src/commands/help/render.js";
+import { renderId } from "../../src/commands/id/render.js";
 import { renderExpiryAlert, renderLowTokensAlert, renderPaymentReceived } from "../../src/render/alerts.js";
 import { messagesOf, type Answer } from "../../src/privacy/answer.js";
 import {
   renderAskInPrivate,
-  renderContact,
   renderCustomerNote,
   renderCustomerPayHint,
   renderCustomerThanks,
@@ -42,7 +45,10 @@ import { visibleText } from "./line-limits.js";
 import { quickReplyTaps } from "../helpers/messages.js";
 import { loadPageTexts, type ApiRefusal, type PageLang, type PageView } from "../helpers/staff-app-page.js";
 
-const th = TEXTS.th;
+type Texts = SharedTexts & IdTexts & ContactTexts;
+
+/** Every Thai text the bot says: the shared table's and each command's own. */
+const th = Object.assign({}, TEXTS.th, ...COMMAND_NAMES.map((name) => COMMANDS[name].texts?.th ?? {})) as Texts;
 
 /** What docs/thai.md, section 6, says never to write, each with why. */
 const FORBIDDEN: readonly [RegExp, string][] = [

@@ -1,8 +1,8 @@
 // summary: every check of a range summed up (per status, per channel, tokens, a chart) in one bubble.
-import { resolveRange } from "../commands/range.js";
-import type { Command } from "../commands/types.js";
-import { renderSummary } from "../render/summary.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { resolveRange } from "../range.js";
+import type { Command } from "../types.js";
+import { renderSummary } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleSummary(
   command: Extract<Command, { kind: "summary" }>,

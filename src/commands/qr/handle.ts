@@ -2,13 +2,13 @@
 // asked for, and a QR with an amount comes with a "check payment" button (and, with watches on, the bot's
 // own word when it arrives). Anywhere else the QR pays the shop's own PROMPTPAY_ID and nothing else, and a
 // staff member there gets what a customer gets, plus a pointer to ask in private.
-import { formatPaidCommand } from "../commands/format.js";
-import type { Command, PromptPayId } from "../commands/types.js";
-import { followedBy } from "../privacy/answer.js";
-import type { PublicAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate, renderNoPromptPayId, renderQrAskStaff, renderQrShopOnly } from "../render/errors.js";
-import { QR_SIZES, renderQr } from "../render/qr.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { formatPaidCommand } from "../format.js";
+import type { Command, PromptPayId } from "../types.js";
+import { followedBy } from "../../privacy/answer.js";
+import type { PublicAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate, renderNoPromptPayId, renderQrAskStaff, renderQrShopOnly } from "../../render/errors.js";
+import { QR_SIZES, renderQr } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 function sameId(a: PromptPayId, b: PromptPayId): boolean {
   return a.type === b.type && a.digits === b.digits;

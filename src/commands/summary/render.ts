@@ -1,18 +1,18 @@
 // The summary reply: one bubble with the range, the headline figures, counts and amounts per status and per
 // channel, the tokens used, and a bar chart drawn with Flex boxes (per hour for a day, per day for longer).
-import { compareCalendarDates } from "../time/calendar.js";
+import { compareCalendarDates } from "../../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
-import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
-import type { SlipStatus } from "../slip/types.js";
-import type { SummaryFigures } from "../summary/figures.js";
-import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, formatTokens } from "./format.js";
-import { safeText } from "./limits.js";
-import { flexMessage } from "./messages.js";
-import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
-import { rangeLine, texts, type Texts } from "./text.js";
-import { staffAnswer } from "../privacy/answer.js";
-import type { StaffAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate } from "./errors.js";
+import type { CalendarDate, Lang, RangeSpec } from "../types.js";
+import type { SlipStatus } from "../../slip/types.js";
+import type { SummaryFigures } from "../../summary/figures.js";
+import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, formatTokens } from "../../render/format.js";
+import { safeText } from "../../render/limits.js";
+import { flexMessage } from "../../render/messages.js";
+import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "../../render/slip-words.js";
+import { rangeLine, texts, type Texts } from "../../render/text.js";
+import { staffAnswer } from "../../privacy/answer.js";
+import type { StaffAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
 
 export interface SummaryView {
   lang: Lang;

@@ -1,15 +1,15 @@
 // The QR reply: a Flex card with the QR, amount and masked payee, plus an image message a customer can save.
 import type { messagingApi } from "@line/bot-sdk";
-import type { Lang, PromptPayId } from "../commands/types.js";
-import { formatPaidCommand } from "../commands/format.js";
-import { maskPromptPayId } from "../commands/promptpay-id.js";
-import { formatBaht, formatMoney, toSatang } from "./format.js";
-import { isUsableImageUrl, safeText } from "./limits.js";
-import { cardBubble, flexMessage, postbackButton } from "./messages.js";
-import { publicAnswer, staffAnswer } from "../privacy/answer.js";
-import type { Answer } from "../privacy/answer.js";
-import { texts } from "./text.js";
-import { renderQrShopOnly } from "./errors.js";
+import type { Lang, PromptPayId } from "../types.js";
+import { formatPaidCommand } from "../format.js";
+import { maskPromptPayId } from "../promptpay-id.js";
+import { formatBaht, formatMoney, toSatang } from "../../render/format.js";
+import { isUsableImageUrl, safeText } from "../../render/limits.js";
+import { cardBubble, flexMessage, postbackButton } from "../../render/messages.js";
+import { publicAnswer, staffAnswer } from "../../privacy/answer.js";
+import type { Answer } from "../../privacy/answer.js";
+import { texts } from "../../render/text.js";
+import { renderQrShopOnly } from "../../render/errors.js";
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
 

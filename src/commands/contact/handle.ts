@@ -1,8 +1,8 @@
 // contact: "write to the shop". The bot says the staff will answer here, and then keeps quiet in this
 // chat (the customer note is claimed), so the message that follows is left for a person to answer.
-import type { Command } from "../commands/types.js";
-import { renderContact } from "../render/errors.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import type { Command } from "../types.js";
+import { renderContact } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleContact(
   command: Extract<Command, { kind: "contact" }>,

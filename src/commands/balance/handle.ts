@@ -1,8 +1,8 @@
 // balance: the account's tokens, package and expiry, with a forecast from the last 7 days' use.
-import { resolveRange } from "../commands/range.js";
-import type { Command } from "../commands/types.js";
-import { renderBalance } from "../render/balance.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { resolveRange } from "../range.js";
+import type { Command } from "../types.js";
+import { renderBalance } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleBalance(
   command: Extract<Command, { kind: "balance" }>,

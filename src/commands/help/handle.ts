@@ -1,9 +1,9 @@
 // help: every command with an example, or one command's usage, in a staff place; elsewhere only how to pay.
-import type { Command } from "../commands/types.js";
-import { followedBy } from "../privacy/answer.js";
-import { renderAskInPrivate } from "../render/errors.js";
-import { renderHelp } from "../render/help.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import type { Command } from "../types.js";
+import { followedBy } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
+import { renderHelp } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleHelp(
   command: Extract<Command, { kind: "help" }>,

@@ -1,19 +1,19 @@
 // The history reply: one bubble per page with the range, a summary, up to 10 rows, paging and filter quick replies.
-import { compareCalendarDates, zonedParts } from "../time/calendar.js";
+import { compareCalendarDates, zonedParts } from "../../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
-import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../commands/types.js";
-import { formatHistoryCommand } from "../commands/format.js";
-import { MAX_PAGE, isTransRef } from "../commands/parse-history.js";
-import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../slip/types.js";
-import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, parseInstant } from "./format.js";
-import { safeText } from "./limits.js";
-import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "./messages.js";
-import { jsonBytes, LINE_LIMITS } from "../line-limits.js";
-import { rangeLine, texts, type Texts } from "./text.js";
-import { staffAnswer } from "../privacy/answer.js";
-import type { StaffAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate } from "./errors.js";
-import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "./slip-words.js";
+import type { CalendarDate, HistoryRequest, Lang, RangeSpec } from "../types.js";
+import { formatHistoryCommand } from "../format.js";
+import { MAX_PAGE, isTransRef } from "../parse-history.js";
+import { isSlipStatus, SLIP_STATUSES, type HistoryItem, type SlipStatus } from "../../slip/types.js";
+import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, formatTime, parseInstant } from "../../render/format.js";
+import { safeText } from "../../render/limits.js";
+import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "../../render/messages.js";
+import { jsonBytes, LINE_LIMITS } from "../../line-limits.js";
+import { rangeLine, texts, type Texts } from "../../render/text.js";
+import { staffAnswer } from "../../privacy/answer.js";
+import type { StaffAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
+import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "../../render/slip-words.js";
 
 /** Rows on one page of our history view. */
 export const HISTORY_PAGE_SIZE = 10;

@@ -1,8 +1,8 @@
 // Arguments of `qr`: an optional PromptPay id and an optional amount, told apart as people write them.
-import type { PromptPayId, Satang, UsageProblem } from "./types.js";
-import type { Token } from "./normalize.js";
-import { parseAmount } from "./amount.js";
-import { parsePromptPayId } from "./promptpay-id.js";
+import type { PromptPayId, Satang, UsageProblem } from "../types.js";
+import type { Token } from "../normalize.js";
+import { parseAmount } from "../amount.js";
+import { parsePromptPayId } from "../promptpay-id.js";
 
 /** Thai words the tokenizer must cut out of glued text (`150บาท`, `150บ.`). */
 export const QR_THAI_KEYWORDS: readonly string[] = ["บาท", "บ."];

@@ -1,14 +1,14 @@
 // The chat's `export`: the download link of a range's checks (a staff answer: the link opens the shop's data),
 // or what to set when the deployment has no public address.
-import { commandWord } from "../commands/registry.js";
-import type { Lang, RangeSpec } from "../commands/types.js";
-import type { CalendarDate } from "../time/calendar.js";
-import { staffAnswer } from "../privacy/answer.js";
-import type { StaffAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate } from "./errors.js";
-import { formatDateRange } from "./format.js";
-import { textMessage } from "./messages.js";
-import { rangeLine, texts } from "./text.js";
+import { commandWord } from "../registry.js";
+import type { Lang, RangeSpec } from "../types.js";
+import type { CalendarDate } from "../../time/calendar.js";
+import { staffAnswer } from "../../privacy/answer.js";
+import type { StaffAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
+import { formatDateRange } from "../../render/format.js";
+import { textMessage } from "../../render/messages.js";
+import { rangeLine, texts } from "../../render/text.js";
 
 export type ExportView =
   | { kind: "link"; lang: Lang; range: RangeSpec; url: string; coveredFrom: CalendarDate; coveredTo: CalendarDate; askedFrom: CalendarDate }

@@ -1,9 +1,9 @@
 // Arguments of `paid`: an amount (`150`, `฿150`, `150 บาท`, `150.-`), optionally the days to look in
 // (`เมื่อวาน`, `20/11`), and, as the QR card's button writes it, `after` with the instant the QR was made.
-import type { CalendarDate, PaidRequest, UsageProblem } from "./types.js";
-import type { Token } from "./normalize.js";
-import { parseAmount } from "./amount.js";
-import { parseRangeArgs } from "./parse-history.js";
+import type { CalendarDate, PaidRequest, UsageProblem } from "../types.js";
+import type { Token } from "../normalize.js";
+import { parseAmount } from "../amount.js";
+import { parseRangeArgs } from "../parse-history.js";
 
 /** Thai words the tokenizer must cut out of glued text (`150บาท`, `150บ.`, `150เข้ายัง`). */
 export const PAID_THAI_KEYWORDS: readonly string[] = ["บาท", "บ.", "หลัง", "ยัง", "รึยัง", "หรือยัง", "เข้า"];

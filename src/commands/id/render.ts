@@ -1,11 +1,11 @@
 // The id reply, by where it goes: ids to copy into the staff lists, never the set-up where customers read it.
-import type { Lang } from "../commands/types.js";
-import { commandWord } from "../commands/registry.js";
-import type { Chat } from "../roles/audience.js";
-import { textMessage } from "./messages.js";
-import { texts } from "./text.js";
-import { publicAnswer } from "../privacy/answer.js";
-import type { PublicAnswer } from "../privacy/answer.js";
+import type { Lang } from "../types.js";
+import { commandWord } from "../registry.js";
+import type { Chat } from "../../roles/audience.js";
+import { textMessage } from "../../render/messages.js";
+import { publicAnswer } from "../../privacy/answer.js";
+import type { PublicAnswer } from "../../privacy/answer.js";
+import { ID_TEXTS } from "./texts.js";
 
 export interface IdView {
   lang: Lang;
@@ -25,7 +25,7 @@ export interface IdView {
  * where to ask for one's own id.
  */
 export function renderId(view: IdView): PublicAnswer {
-  const t = texts(view.lang);
+  const t = ID_TEXTS[view.lang];
   const { chat } = view;
   const user = view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId);
   const lines =

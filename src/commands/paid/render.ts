@@ -1,17 +1,17 @@
 // "Has it arrived?": the valid checks of exactly the amount asked for (today, another day, or since a QR was
 // made), newest first, or "no checked slip yet" with a quick reply to ask again.
 import type { messagingApi } from "@line/bot-sdk";
-import type { CalendarDate, Lang, RangeSpec } from "../commands/types.js";
-import { formatPaidCommand } from "../commands/format.js";
-import type { HistoryItem } from "../slip/types.js";
-import { formatBaht, formatTime, parseInstant } from "./format.js";
-import { safeText } from "./limits.js";
-import { cardBubble, flexMessage, quickReply } from "./messages.js";
-import { sourceWord, STATUS_COLORS } from "./slip-words.js";
-import { rangeLine, texts } from "./text.js";
-import { staffAnswer } from "../privacy/answer.js";
-import type { StaffAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate } from "./errors.js";
+import type { CalendarDate, Lang, RangeSpec } from "../types.js";
+import { formatPaidCommand } from "../format.js";
+import type { HistoryItem } from "../../slip/types.js";
+import { formatBaht, formatTime, parseInstant } from "../../render/format.js";
+import { safeText } from "../../render/limits.js";
+import { cardBubble, flexMessage, quickReply } from "../../render/messages.js";
+import { sourceWord, STATUS_COLORS } from "../../render/slip-words.js";
+import { rangeLine, texts } from "../../render/text.js";
+import { staffAnswer } from "../../privacy/answer.js";
+import type { StaffAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
 
 /** Rows shown at most: a payment of one amount rarely arrives more than a few times a day. */
 const MOST_ROWS = 5;

@@ -1,10 +1,10 @@
 // export: a link on PUBLIC_URL that downloads a range's checks as CSV from the staff app, signed for the one
 // who asked, good once and for 10 minutes. Without PUBLIC_URL, what to set.
-import { resolveRange } from "../commands/range.js";
-import type { Command } from "../commands/types.js";
-import { renderExport } from "../render/export.js";
-import { addCalendarDays, calendarDaysBetween } from "../time/calendar.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { resolveRange } from "../range.js";
+import type { Command } from "../types.js";
+import { renderExport } from "./render.js";
+import { addCalendarDays, calendarDaysBetween } from "../../time/calendar.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleExport(command: Extract<Command, { kind: "export" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const { lang } = command;

@@ -1,11 +1,11 @@
 // paid: has a slip of exactly this amount been checked today (or on the day asked, or since the QR was
 // made)? The valid checks of that amount, newest first, or "no checked slip yet".
-import { formatPaidCommand } from "../commands/format.js";
-import { resolveRange } from "../commands/range.js";
-import type { Command } from "../commands/types.js";
-import { renderPaid } from "../render/paid.js";
-import type { HistoryItem, SlipClient } from "../slip/types.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import { formatPaidCommand } from "../format.js";
+import { resolveRange } from "../range.js";
+import type { Command } from "../types.js";
+import { renderPaid } from "./render.js";
+import type { HistoryItem, SlipClient } from "../../slip/types.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 /** Valid checks read at most per question: 20 pages of 100. */
 const MOST_PAGES = 20;

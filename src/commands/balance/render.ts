@@ -1,16 +1,16 @@
 // The balance reply: store, package, tokens, credits, estimates, rates and expiry, a forecast at the recent
 // pace, and a warning when it runs low.
-import { addCalendarDays, calendarDaysBetween, zonedParts } from "../time/calendar.js";
+import { addCalendarDays, calendarDaysBetween, zonedParts } from "../../time/calendar.js";
 import type { messagingApi } from "@line/bot-sdk";
-import type { Lang } from "../commands/types.js";
-import type { AccountInfo } from "../slip/types.js";
-import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "./format.js";
-import { safeText } from "./limits.js";
-import { flexMessage } from "./messages.js";
-import { texts, type Texts } from "./text.js";
-import { staffAnswer } from "../privacy/answer.js";
-import type { StaffAnswer } from "../privacy/answer.js";
-import { renderAskInPrivate } from "./errors.js";
+import type { Lang } from "../types.js";
+import type { AccountInfo } from "../../slip/types.js";
+import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "../../render/format.js";
+import { safeText } from "../../render/limits.js";
+import { flexMessage } from "../../render/messages.js";
+import { texts, type Texts } from "../../render/text.js";
+import { staffAnswer } from "../../privacy/answer.js";
+import type { StaffAnswer } from "../../privacy/answer.js";
+import { renderAskInPrivate } from "../../render/errors.js";
 
 /** Warn when the package ends within this many days. */
 const EXPIRY_WARNING_DAYS = 7;

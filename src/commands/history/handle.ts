@@ -1,18 +1,18 @@
 // history: fetches a range (or a transRef) from the service in pages of 100, sums it up and shows one page of 10 rows.
-import { compareCalendarDates } from "../time/calendar.js";
-import type { Command, HistoryRequest, RangeSpec } from "../commands/types.js";
-import { resolveRange } from "../commands/range.js";
-import { toSatang } from "../render/format.js";
+import { compareCalendarDates } from "../../time/calendar.js";
+import type { Command, HistoryRequest, RangeSpec } from "../types.js";
+import { resolveRange } from "../range.js";
+import { toSatang } from "../../render/format.js";
 import {
   HISTORY_PAGE_SIZE,
   orderStatusCounts,
   renderHistory,
   type HistoryScope,
   type HistorySummary,
-} from "../render/history.js";
-import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } from "../slip/types.js";
+} from "./render.js";
+import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } from "../../slip/types.js";
 import PQueue from "p-queue";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 /** The most the service serves per call (docs/slip-service.md). */
 const SERVICE_PAGE_LIMIT = 100;

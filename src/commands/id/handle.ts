@@ -1,8 +1,8 @@
 // id: the ids the owner needs for the staff lists, as much of them as the place's readers may see.
-import type { Command } from "../commands/types.js";
-import { hasStaff } from "../roles/audience.js";
-import { renderId } from "../render/id.js";
-import type { ChatContext, HandlerDeps, HandlerOutcome } from "./context.js";
+import type { Command } from "../types.js";
+import { hasStaff } from "../../roles/audience.js";
+import { renderId } from "./render.js";
+import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
 export async function handleId(
   command: Extract<Command, { kind: "id" }>,

@@ -1,0 +1,44 @@
+// balance: the account's tokens, package and expiry.
+import { defineCommand, noArguments } from "../define.js";
+import type { Lang } from "../types.js";
+
+declare module "../types.js" {
+  interface CommandTypes {
+    balance: { kind: "balance"; lang: Lang };
+  }
+}
+
+export const balance = defineCommand({
+  name: "balance",
+  words: {
+    en: ["balance", "credit", "tokens", "info"],
+    th: [
+      "โทเคน",
+      "โทเค็น",
+      "เครดิต",
+      "คงเหลือ",
+      "ยอดคงเหลือ",
+      "แพ็กเกจ",
+      "แพ็คเกจ",
+      "แพคเกจ",
+      "แพ็กเกจตรวจสลิป",
+      "เช็คโทเคน",
+      "เช็กโทเคน",
+      "โทเคนเหลือ",
+      "เหลือกี่โทเคน",
+      "วันหมดอายุ",
+    ],
+  },
+  usage: { en: ["balance"], th: ["โทเคน"] },
+  example: { en: "balance", th: "โทเคน" },
+  description: {
+    en: "tokens left, package and expiry date",
+    th: "โทเคนคงเหลือ แพ็กเกจ และวันหมดอายุ",
+  },
+  audience: "staff",
+  bareInCustomerGroup: false,
+  keywords: [],
+  parse: (args, lang, reader) => noArguments(args, reader, { kind: "balance", lang }),
+  menu: { staff: { label: "โทเคนคงเหลือ", sub: "Balance" } },
+  kinds: { balance: "staff" },
+});
