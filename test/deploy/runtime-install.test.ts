@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { childEnv } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 
