@@ -30,9 +30,12 @@ describe("the runtime stage outside a container", { timeout: 300_000 }, () => {
     cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     await run(npm, ["ci", "--omit=dev", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, env: { ...process.env, NODE_ENV: "production" }, maxBuffer: 16 * 1024 * 1024 });
-    // The production dependencies are there; local mode's native tools (development dependencies) are not.
+    // The production dependencies are there; the tools (workspaces under tools/) and their dependencies, and
+    // the menus' canvas (a development dependency), are not.
     expect(existsSync(join(app, "node_modules/express"))).toBe(true);
+    expect(existsSync(join(app, "node_modules/@slipline"))).toBe(false);
     expect(existsSync(join(app, "node_modules/better-sqlite3"))).toBe(false);
+    expect(existsSync(join(app, "node_modules/qr"))).toBe(false);
     expect(existsSync(join(app, "node_modules/@napi-rs/canvas"))).toBe(false);
 
     const accessToken = "runtime-stage-access-token-0123456789";
