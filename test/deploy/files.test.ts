@@ -98,6 +98,8 @@ describe("Dockerfile, .dockerignore, .nvmrc", () => {
     for (const workspace of workspaces) expect(workspace.startsWith("tools/")).toBe(true);
     expect(ignored).toContain("tools");
     expect(dockerfile).not.toMatch(/\btools\b/);
+    // Heroku's buildpack installs from the checkout: .slugignore takes the tools out before it runs.
+    expect(read(".slugignore").split("\n").map((line) => line.trim())).toContain("tools");
   });
 });
 
