@@ -5,9 +5,9 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/", "test-output/", "data/"] },
+  { ignores: ["dist/", "tools/*/dist/", "node_modules/", "coverage/", "bench/results/", "test-output/", "data/"] },
   js.configs.recommended,
-  { files: ["bench/**/*.mjs", "test/**/*.mjs", "scripts/**/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
+  { files: ["bench/**/*.mjs", "test/**/*.mjs", "scripts/**/*.mjs", "tools/*.mjs", "*.js"], languageOptions: { globals: globals.node } },
   {
     files: ["**/*.ts"],
     extends: [...tseslint.configs.recommendedTypeChecked],

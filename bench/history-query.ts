@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { demoShopId } from "../src/sandbox/demo.js";
-import { parseHistoryQuery } from "../src/sandbox/params.js";
-import { openStore } from "../src/sandbox/store.js";
+import { demoShopId } from "@slipline/slip-sandbox";
+import { parseHistoryQuery } from "@slipline/slip-sandbox";
+import { openStore } from "@slipline/slip-sandbox";
 import { quantile } from "./stats.js";
 
 const WARMUP = 20;

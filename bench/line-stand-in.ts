@@ -8,7 +8,7 @@
 // The stand-in keeps at most 10,000 reply tokens and then drops the oldest half, so a step of 10,000 events
 // would lose tokens of its own to the previous step's: POST /reset starts a fresh stand-in on the same port
 // (between steps, with nothing in flight) so every step starts with no tokens.
-import { startLinePlatform, type LinePlatform } from "../src/local-line/platform.js";
+import { startLinePlatform, type LinePlatform } from "@slipline/line-stand-in";
 import { serveControl } from "./control.js";
 
 export interface Arrival {

@@ -1,8 +1,8 @@
 // `npm run bench:qr-check`: what the slip client's check of a QR answer (src/slip/qr-check.ts) costs per QR,
 // on answers as the sandbox writes them: the payload read and compared, and the image link checked.
 import { pathToFileURL } from "node:url";
-import { buildPromptPayPayload } from "../src/sandbox/emvco.js";
-import type { PromptPayTarget } from "../src/sandbox/emvco.js";
+import { buildPromptPayPayload } from "@slipline/slip-sandbox";
+import type { PromptPayTarget } from "@slipline/slip-sandbox";
 import { qrImageOrigins, qrMismatches } from "../src/slip/qr-check.js";
 import type { QrAnswer } from "../src/slip/qr-check.js";
 import type { PromptPayQrUrlRequest } from "../src/slip/types.js";

@@ -1,8 +1,8 @@
 // `npm run bench:qr`: images per second of our renderQrPng against qrcode's toBuffer (defaults) at 512 px.
 import { pathToFileURL } from "node:url";
 import QRCode from "qrcode";
-import { buildPromptPayPayload } from "../src/sandbox/emvco.js";
-import { renderQrPng } from "../src/sandbox/qr-png.js";
+import { buildPromptPayPayload } from "@slipline/slip-sandbox";
+import { renderQrPng } from "@slipline/slip-sandbox";
 
 export interface QrImageBenchOptions {
   /** Image width and height in pixels (default 512). */

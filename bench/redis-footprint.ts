@@ -4,9 +4,9 @@
 // BENCH_IDLE_SECONDS (default 60) for the commands, counted after a reset of the statistics. Two instances
 // are measured the same way. Prints one JSON line.
 import { Redis } from "ioredis";
-import { startLinePlatform } from "../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../src/sandbox/demo.js";
-import { startSandbox } from "../src/sandbox/server.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { startEntry } from "../test/helpers/entry-process.js";
 import { commandStats, startTestRedis } from "../test/helpers/redis-server.js";
 

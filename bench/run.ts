@@ -631,7 +631,7 @@ async function main(): Promise<void> {
   process.stderr.write("building...\n");
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
 
-  const tsx = ["--import", "tsx"];
+  const tsx = ["--conditions=slipline-source", "--import", "tsx"];
   const sandbox = await startChild("sandbox", [...tsx, "bench/sandbox-process.ts"], {});
   const line = await startChild("line stand-in", [...tsx, "bench/line-stand-in.ts"], {});
   const lineUrl = String(line.ready.url);

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startSandbox } from "../src/sandbox/server.js";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { serveControl } from "./control.js";
 
 const dbDir = mkdtempSync(join(tmpdir(), "slipline-bench-"));

@@ -352,7 +352,7 @@ export function readBotLine(log: BotLog, line: string): void {
 }
 
 export async function startSlowSandbox(latencyMs: number): Promise<Child> {
-  return startChild("slow sandbox", ["--import", "tsx", "bench/sandbox-process.ts"], {
+  return startChild("slow sandbox", ["--conditions=slipline-source", "--import", "tsx", "bench/sandbox-process.ts"], {
     env: { BENCH_SANDBOX_LATENCY_MS: String(latencyMs) },
   });
 }

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_SECRETS } from "../src/sandbox/demo.js";
-import { startSandbox } from "../src/sandbox/server.js";
-import { openStore } from "../src/sandbox/store.js";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
+import { openStore } from "@slipline/slip-sandbox";
 import { startBotHarness } from "../test/helpers/bot-harness.js";
 import { quantile } from "./stats.js";
 

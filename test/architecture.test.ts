@@ -1,12 +1,14 @@
-// The folders are the architecture: imports run down the layers, and the local tools (the sandbox, the
-// LINE stand-in and console, the menus' drawing) stay out of a deployed bot's module graph. Read from the
-// source itself, so a change that breaks a rule fails here with the offending import named.
+// The folders are the architecture: imports run down the layers of src/ (the bot), and the local tools
+// (tools/*: the sandbox, the LINE stand-in, the chat console and local mode's world) are packages of their own
+// that the bot never imports, and that a production install leaves out. Read from the source itself, so a
+// change that breaks a rule fails here with the offending import named.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SRC = join(ROOT, "src/");
 
 /** Lower numbers are lower layers; a module may import only from its own layer or below. */
 const LAYERS: Record<string, number> = {
@@ -15,6 +17,7 @@ const LAYERS: Record<string, number> = {
   "line-limits.ts": 0,
   "line-ids.ts": 0,
   "loopback.ts": 0,
+  "demo-shop.ts": 0,
   promptpay: 0,
   "retry.ts": 0,
   "log.ts": 0,
@@ -51,18 +54,26 @@ const LAYERS: Record<string, number> = {
   "server.ts": 8,
   // The one composition root: a shop's bot, and the deployment of many.
   app: 8,
+  // The entry point, and what it asks of local mode (a tool package, loaded by name at run time).
   "main.ts": 9,
-  // Local mode's world around the composition root (the sandbox, the stand-in, the console, the demo shops).
-  "local-mode.ts": 9,
+  "local-tools.ts": 9,
 };
-/** Local mode's tools: never imported by the bot's layers except through main's dynamic imports. */
-const LOCAL_TOOLS = new Set(["sandbox", "local-line"]);
 /** Entry points of their own (processes started by npm scripts): they wire whatever they need. */
-const ENTRY_POINTS = new Set(["main.ts", "sandbox/main.ts", "rich-menu/main.ts"]);
-/** Local mode's world: built from the local tools and the bot, loaded by main only, dynamically. */
-const LOCAL_ASSEMBLY = "local-mode.ts";
-/** Production modules that may load a local-only part, dynamically only. */
+const ENTRY_POINTS = new Set(["main.ts", "rich-menu/main.ts"]);
+/** Production modules that may load a local-only part (the canvas), dynamically only. */
 const DRAWING = new Set(["rich-menu/draw.ts", "rich-menu/build.ts"]);
+
+/** The tool packages (tools/<dir>), and the tools each may import: the packages' own layering. */
+const TOOLS: Record<string, { name: string; uses: readonly string[] }> = {
+  "slip-sandbox": { name: "@slipline/slip-sandbox", uses: [] },
+  "line-stand-in": { name: "@slipline/line-stand-in", uses: [] },
+  "chat-console": { name: "@slipline/chat-console", uses: ["line-stand-in"] },
+  "local-mode": { name: "@slipline/local-mode", uses: ["slip-sandbox", "line-stand-in", "chat-console"] },
+};
+/** Local mode's world is built around the bot's composition root: it may use any of the bot's modules. */
+const ASSEMBLY = "local-mode";
+/** The other tools build on the bot's facts and the slip service's types only (layers 0 and 1). */
+const TOOLS_REACH = 1;
 
 interface Import {
   from: string;
@@ -70,6 +81,8 @@ interface Import {
   dynamic: boolean;
   /** `import type`: erased when compiled, so it loads nothing. */
   typeOnly: boolean;
+  /** By path (`to` is then a path from src/), or a package by name (`to` is the specifier). */
+  byPath: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -78,14 +91,15 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
+/** Every import of `file`: a relative one as a path from src/ (`../tools/...` outside it), a package's by its name. */
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, "utf8");
   const from = relative(SRC, file);
   const found: Import[] = [];
-  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g)) {
     const spec = match[1] ?? match[2] ?? "";
-    const to = relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, ".ts");
-    found.push({ from, to, dynamic: match[2] !== undefined, typeOnly: /^\s*(?:import|export)\s+type\s/.test(match[0]) });
+    const to = spec.startsWith(".") ? relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, ".ts") : spec;
+    found.push({ from, to, dynamic: match[2] !== undefined, typeOnly: /^\s*(?:import|export)\s+type\s/.test(match[0]), byPath: spec.startsWith(".") });
   }
   return found;
 }
@@ -98,13 +112,19 @@ function unitOf(path: string): string {
   const part = /^commands\/[^/]+\/(render|handle)\.ts$/.exec(path)?.[1];
   return part === undefined ? (path.split("/")[0] ?? path) : `commands/*/${part}.ts`;
 }
+/** A package's name from an import of it or of a file in it (`@scope/name/x` -> `@scope/name`). */
+const packageOf = (spec: string): string => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
+/** A tool's imports: `from` is `../tools/<dir>/src/...`. */
+const toolImports = (dir: string): Import[] => sourceFiles(join(ROOT, "tools", dir, "src")).flatMap(importsOf);
+const manifestOf = (dir: string): { name: string; dependencies?: Record<string, string> } =>
+  JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
 
 describe("the layers", () => {
   it("every folder and top-level file of src/ has a place", () => {
     const units = new Set(sourceFiles(SRC).map((f) => unitOf(relative(SRC, f))));
-    const placeless = [...units].filter((u) => LAYERS[u] === undefined && !LOCAL_TOOLS.has(u));
+    const placeless = [...units].filter((u) => LAYERS[u] === undefined);
     expect(placeless).toEqual([]);
   });
 
@@ -162,39 +182,68 @@ describe("the send boundary", () => {
     const clients = /new\s+messagingApi\.MessagingApiClient\b/;
     const found = sourceFiles(SRC)
       .map((file) => ({ file: relative(SRC, file), text: readFileSync(file, "utf8") }))
-      .filter(({ file }) => !LOCAL_TOOLS.has(unitOf(file)))
       .flatMap(({ file, text }) => [
         ...(sends.test(text) && file !== "line/api.ts" ? [`${file} sends`] : []),
-        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== LOCAL_ASSEMBLY && file !== "app/shop.ts" ? [`${file} makes a whole client`] : []),
+        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== "app/shop.ts" ? [`${file} makes a whole client`] : []),
         ...(/import\s*\*\s*as\s+\w+\s+from\s+"[./]*privacy\/answer\.js"/.test(text) ? [`${file} imports answers as a namespace`] : []),
       ]);
     expect(found).toEqual([]);
   });
 });
 
-describe("local mode's tools", () => {
-  it("the bot's modules never import the sandbox or the LINE stand-in, save main's dynamic imports and local mode's world", () => {
-    const wrong = imports.filter(({ from, to, dynamic }) => {
-      if (!LOCAL_TOOLS.has(unitOf(to)) || LOCAL_TOOLS.has(unitOf(from)) || from === LOCAL_ASSEMBLY) return false;
-      if (ENTRY_POINTS.has(from) && (dynamic || from !== "main.ts")) return false;
-      return true;
-    });
-    expect(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? " (dynamic)" : ""}`)).toEqual([]);
-  });
-
-  it("local mode's world is loaded by main alone, dynamically", () => {
-    const wrong = imports.filter(({ from, to, dynamic, typeOnly }) => to === LOCAL_ASSEMBLY && !typeOnly && !(from === "main.ts" && dynamic));
-    expect(wrong.map((i) => `${i.from} -> ${i.to}${i.dynamic ? " (dynamic)" : ""}`)).toEqual([]);
-  });
-
-  it("the sandbox and the stand-in build on facts and the service's types only, not on the bot", () => {
-    const wrong = imports.filter(({ from, to }) => LOCAL_TOOLS.has(unitOf(from)) && !LOCAL_TOOLS.has(unitOf(to)) && (LAYERS[unitOf(to)] ?? 99) > 1);
+describe("the tools, packages beside the bot", () => {
+  it("the bot's modules never import a tool, by path or by name", () => {
+    const wrong = imports.filter(({ to, byPath }) => (byPath && to.startsWith("../")) || to.startsWith("@slipline/"));
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
+  it("local mode is loaded by name, at run time, by the contract the bot owns (local-tools.ts) alone", () => {
+    const naming = sourceFiles(SRC)
+      .map((file) => ({ file: relative(SRC, file), names: [...readFileSync(file, "utf8").matchAll(/["'`](@slipline\/[\w-]+)/g)].map((m) => m[1]) }))
+      .filter(({ names }) => names.length > 0);
+    expect(naming).toEqual([{ file: "local-tools.ts", names: [TOOLS[ASSEMBLY]?.name] }]);
+  });
+
+  it("the bot's production dependencies are its own: each is imported by src/, none is a tool", () => {
+    const used = new Set(imports.filter(({ byPath }) => !byPath).map(({ to }) => packageOf(to)));
+    const root = manifestOf(".");
+    const notTheBots = Object.keys(root.dependencies ?? {}).filter((name) => !used.has(name));
+    expect(notTheBots).toEqual([]);
+  });
+
+  for (const [dir, { name, uses }] of Object.entries(TOOLS)) {
+    describe(name, () => {
+      const own = `../tools/${dir}/src/`;
+      const found = toolImports(dir);
+
+      it("reaches the bot by path into src/, other tools only by their package names", () => {
+        const wrong = found.filter(({ to, byPath }) => byPath && to.startsWith("../") && !to.startsWith(own));
+        expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+      });
+
+      it(dir === ASSEMBLY ? "may use any of the bot's modules (it assembles local mode around them)" : "builds on the bot's facts and the slip service's types only", () => {
+        const reach = dir === ASSEMBLY ? 99 : TOOLS_REACH;
+        const wrong = found.filter(({ to, byPath }) => byPath && !to.startsWith("../") && (LAYERS[unitOf(to)] ?? 99) > reach);
+        expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+      });
+
+      it("imports only the tools below it, and declares every package it loads as a dependency", () => {
+        const allowed = new Set(uses.map((d) => TOOLS[d]?.name));
+        const declared = new Set(Object.keys(manifestOf(`tools/${dir}`).dependencies ?? {}));
+        const wrong = found.filter(({ to, typeOnly, byPath }) => {
+          if (byPath || to.startsWith("node:")) return false;
+          if (to.startsWith("@slipline/")) return !allowed.has(packageOf(to)) || !declared.has(packageOf(to));
+          return !typeOnly && !declared.has(packageOf(to));
+        });
+        expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+        expect(manifestOf(`tools/${dir}`).name).toBe(name);
+      });
+    });
+  }
+
   it("the menus' drawing (the canvas) is loaded only by the menu command and, dynamically, by local mode", () => {
-    const wrong = imports.filter(
-      ({ from, to, dynamic }) => DRAWING.has(to) && !DRAWING.has(from) && !(from === "rich-menu/main.ts" || ((from === "main.ts" || from === LOCAL_ASSEMBLY) && dynamic)),
+    const wrong = [...imports, ...toolImports(ASSEMBLY)].filter(
+      ({ from, to, dynamic }) => DRAWING.has(to) && !DRAWING.has(from) && !(from === "rich-menu/main.ts" || (from.startsWith(`../tools/${ASSEMBLY}/`) && dynamic)),
     );
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { HTTPFetchError, messagingApi } from "@line/bot-sdk";
 import { ConfigError, loadConfig } from "../config.js";
 import type { Config } from "../config.js";
-import { DEMO_STORE_NAMES } from "../sandbox/demo.js";
+import { DEMO_SHOP_NAME } from "../demo-shop.js";
 import { SHOP_ID, readShopsFile } from "../shops/file.js";
 import { createSlipClient } from "../slip/client.js";
 import { buildMenus } from "./build.js";
@@ -66,7 +66,7 @@ function readTask(argv: readonly string[]): Task | string {
 /** The name on the menus: given, else the slip service's name for the shop, else (no service set) the demo shop's. */
 async function shopNameOf(task: { shopName?: string }, service: { baseUrl: string; apiSecret: string } | undefined): Promise<string> {
   if (task.shopName !== undefined) return task.shopName;
-  if (service === undefined) return DEMO_STORE_NAMES.shop;
+  if (service === undefined) return DEMO_SHOP_NAME;
   const slip = createSlipClient({ baseUrl: service.baseUrl, apiSecret: service.apiSecret, accountCacheSeconds: 0 });
   try {
     return (await slip.accountInfo()).storeName;

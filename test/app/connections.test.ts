@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSharedConnections } from "../../src/app/connections.js";
 import type { SharedConnections } from "../../src/app/connections.js";
 import { createLineHttpApi } from "../../src/line/api.js";
-import { DEMO_SECRETS, DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { createSlipClient } from "../../src/slip/client.js";
 
 const cleanups: (() => Promise<void>)[] = [];

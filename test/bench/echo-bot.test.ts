@@ -3,8 +3,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import type { LinePlatform } from "../../src/local-line/platform.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import type { LinePlatform } from "@slipline/line-stand-in";
 import { childEnv } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 

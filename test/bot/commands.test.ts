@@ -1,7 +1,7 @@
 // End to end: signed webhooks into the real bot, the real sandbox behind the real client, the LINE stand-in recording.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { postbackData, quickReplyTexts, shownText } from "../helpers/messages.js";

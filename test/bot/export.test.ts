@@ -1,7 +1,7 @@
 // The chat's `export`: a link on PUBLIC_URL that downloads a range's checks as CSV, for the staff member who
 // asked, once and within 10 minutes; the rows against the sandbox's own history. At a fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { shownText } from "../helpers/messages.js";

@@ -2,7 +2,7 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { startFaultServer } from "../helpers/fault-server.js";

@@ -3,7 +3,7 @@
 // start up; mark as read after a command in a 1:1 chat; edited messages in a group; and ids of another
 // shape refused before they reach a LINE URL or a Redis key.
 import { afterEach, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { killLeftovers } from "../helpers/entry-process.js";
 import { freePort } from "../helpers/free-port.js";
 import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";

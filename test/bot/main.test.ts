@@ -1,8 +1,8 @@
 // The entry point as a process: config errors stop it, local mode prints one URL, LINE mode answers signed webhooks.
 import { afterEach, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import type { LinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import type { LinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { shownText } from "../helpers/messages.js";
 import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";

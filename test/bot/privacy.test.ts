@@ -4,8 +4,8 @@
 // it; and the service's failures (an expired package, a wrong API secret) and a missing PROMPTPAY_ID are
 // told there in the customers' words, with no setting named.
 import { afterEach, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { killLeftovers } from "../helpers/entry-process.js";
 import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
 import type { World } from "../helpers/loopback-world.js";

@@ -1,7 +1,7 @@
 // Roles and privacy in LINE mode, black box: signed webhooks into the real bot, the sandbox behind it,
 // the LINE stand-in recording every reply. Staff and customers; 1:1, a staff group, a customer group.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { formatMoney } from "../../src/render/format.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";

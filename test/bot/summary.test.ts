@@ -2,7 +2,7 @@
 // figures against figures this test computes on its own from the sandbox's history over HTTP.
 import type { messagingApi } from "@line/bot-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { postbackData, quickReplyTaps, shownText } from "../helpers/messages.js";

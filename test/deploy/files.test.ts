@@ -90,6 +90,17 @@ describe("Dockerfile, .dockerignore, .nvmrc", () => {
     const ignored = read(".dockerignore").split("\n").map((line) => line.trim());
     for (const entry of ["node_modules", "dist", ".git", ".env", ".env.*"]) expect(ignored).toContain(entry);
   });
+
+  it("keeps the tools (npm workspaces) out of the build context, so neither stage installs their dependencies", () => {
+    const ignored = read(".dockerignore").split("\n").map((line) => line.trim());
+    const workspaces = (JSON.parse(read("package.json")) as { workspaces: string[] }).workspaces;
+    expect(workspaces.length).toBeGreaterThan(0);
+    for (const workspace of workspaces) expect(workspace.startsWith("tools/")).toBe(true);
+    expect(ignored).toContain("tools");
+    expect(dockerfile).not.toMatch(/\btools\b/);
+    // Heroku's buildpack installs from the checkout: .slugignore takes the tools out before it runs.
+    expect(read(".slugignore").split("\n").map((line) => line.trim())).toContain("tools");
+  });
 });
 
 describe("compose.yaml", () => {

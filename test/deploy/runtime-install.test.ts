@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { childEnv } from "../helpers/entry-process.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
 
@@ -30,9 +30,12 @@ describe("the runtime stage outside a container", { timeout: 300_000 }, () => {
     cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     await run(npm, ["ci", "--omit=dev", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, env: { ...process.env, NODE_ENV: "production" }, maxBuffer: 16 * 1024 * 1024 });
-    // The production dependencies are there; local mode's native tools (development dependencies) are not.
+    // The production dependencies are there; the tools (workspaces under tools/) and their dependencies, and
+    // the menus' canvas (a development dependency), are not.
     expect(existsSync(join(app, "node_modules/express"))).toBe(true);
+    expect(existsSync(join(app, "node_modules/@slipline"))).toBe(false);
     expect(existsSync(join(app, "node_modules/better-sqlite3"))).toBe(false);
+    expect(existsSync(join(app, "node_modules/qr"))).toBe(false);
     expect(existsSync(join(app, "node_modules/@napi-rs/canvas"))).toBe(false);
 
     const accessToken = "runtime-stage-access-token-0123456789";

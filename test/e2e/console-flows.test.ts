@@ -9,13 +9,13 @@ import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_GROUPS, DEMO_PEOPLE } from "../../src/local-line/webhook-events.js";
+import { DEMO_GROUPS, DEMO_PEOPLE } from "@slipline/line-stand-in";
 import { formatCalendarDate } from "../../src/render/format.js";
-import { DEMO_SECRETS, DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import type { EntryProcess } from "../helpers/entry-process.js";
 import { startLocalModeMain } from "../helpers/local-mode-main.js";
-import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
-import type { ConsolePage } from "../local-line/console-driver.js";
+import { CHROMIUM_PATH, openConsole } from "../../tools/chat-console/test/console-driver.js";
+import type { ConsolePage } from "../../tools/chat-console/test/console-driver.js";
 
 const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url));
 /** Start-up compiles TypeScript on the fly on a shared 2-core machine: generous, but bounded. */

@@ -6,14 +6,14 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import type { EntryProcess } from "../helpers/entry-process.js";
 import { startLocalModeMain } from "../helpers/local-mode-main.js";
 import { freePort } from "../helpers/free-port.js";
 import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
 import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
-import { CHROMIUM_PATH, openConsole } from "../local-line/console-driver.js";
-import type { ConsolePage } from "../local-line/console-driver.js";
+import { CHROMIUM_PATH, openConsole } from "../../tools/chat-console/test/console-driver.js";
+import type { ConsolePage } from "../../tools/chat-console/test/console-driver.js";
 
 const START_TIMEOUT_MS = 60_000;
 const WAIT = { timeout: 20_000 } as const;

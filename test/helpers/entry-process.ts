@@ -1,4 +1,4 @@
-// Runs one of our entry points (src/main.ts, src/sandbox/main.ts) as a child process with a clean
+// Runs one of our entry points (src/main.ts, tools/slip-sandbox/src/main.ts) as a child process with a clean
 // environment, reads what it prints, and stops it by PID.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -20,6 +20,9 @@ export interface EntryProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/** Node's arguments for running TypeScript with the tools' packages read from their sources. */
+export const TSX_WITH_TOOL_SOURCES = ["--conditions=slipline-source", "--import", "tsx"] as const;
+
 const running = new Set<EntryProcess>();
 
 /**
@@ -34,9 +37,12 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, ...extra };
 }
 
-/** `node --import tsx <entry> ...args`, from the repository root; `entry` is relative to it. */
+/**
+ * `node --import tsx <entry> ...args`, from the repository root; `entry` is relative to it. The tools'
+ * packages are taken from their sources (the "slipline-source" condition), as the bot itself is.
+ */
 export function startEntry(entry: string, env: Record<string, string>, args: readonly string[] = []): EntryProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+  const child = spawn(process.execPath, [...TSX_WITH_TOOL_SOURCES, entry, ...args], {
     cwd: REPO,
     // No drain step unless a test asks for it: each stop would otherwise wait the default 5 s.
     env: childEnv({ SHUTDOWN_DRAIN_SECONDS: "0", ...env }),

@@ -1,8 +1,8 @@
 // The real entry (src/main.ts) in LINE mode, as a process, against a sandbox slip service and a LINE
 // stand-in started in the test: what a deployment runs, on loopback.
-import { startLinePlatform, type LinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { startLinePlatform, type LinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox, type RunningSandbox } from "@slipline/slip-sandbox";
 import { startEntry, type EntryProcess } from "./entry-process.js";
 
 export interface LineModeMain {

@@ -1,11 +1,11 @@
 // A small world on loopback for black-box tests of whole bot processes: the LINE stand-in and a (slow)
 // sandbox in the test's process, bots as processes of their own in LINE mode, signed bursts of `qr 150`
 // events, and what each chat got back.
-import type { LinePlatform } from "../../src/local-line/platform.js";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
-import type { RunningSandbox } from "../../src/sandbox/server.js";
+import type { LinePlatform } from "@slipline/line-stand-in";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
+import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { startEntry } from "./entry-process.js";
 import type { EntryProcess } from "./entry-process.js";
 import { lineId, newEventId, postWebhook, textEvent, webhookBody } from "./webhook.js";

@@ -1,7 +1,7 @@
 // Builds LINE webhook bodies the way LINE does: typed events, ULID event ids, and a real HMAC-SHA256 signature.
 import { createHmac, randomBytes } from "node:crypto";
 import type { webhook } from "@line/bot-sdk";
-import { newEventId } from "../../src/local-line/webhook-events.js";
+import { newEventId } from "@slipline/line-stand-in";
 
 /** A ULID like LINE's webhookEventId, from the LINE stand-in. */
 export { newEventId };

@@ -12,10 +12,10 @@
 import type { ServerResponse } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
-import type { RunningSandbox } from "../../src/sandbox/server.js";
-import type { RecordedSend } from "../../src/local-line/platform.js";
+import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
+import type { RunningSandbox } from "@slipline/slip-sandbox";
+import type { RecordedSend } from "@slipline/line-stand-in";
 import { createSlipClient } from "../../src/slip/client.js";
 import type { ChatContext } from "../../src/handlers/context.js";
 import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";

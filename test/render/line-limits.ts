@@ -1,7 +1,7 @@
 // Test helper: what LINE would refuse in rendered messages, as the local LINE stand-in checks a reply
 // (the same rules, so the renderers' tests and the stand-in cannot disagree), and what they show.
 import type { messagingApi } from "@line/bot-sdk";
-import { validateMessages } from "../../src/local-line/validate.js";
+import { validateMessages } from "@slipline/line-stand-in";
 
 /** Every LINE limit the messages break, as `property: message`; empty when LINE would take them. */
 export function lineLimitProblems(messages: readonly messagingApi.Message[]): string[] {

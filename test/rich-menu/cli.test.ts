@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { messagingApi } from "@line/bot-sdk";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import type { LinePlatform } from "../../src/local-line/platform.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import type { LinePlatform } from "@slipline/line-stand-in";
 import { killLeftovers, startEntry } from "../helpers/entry-process.js";
 import { lineId } from "../helpers/webhook.js";
 

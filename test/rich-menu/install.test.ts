@@ -3,8 +3,8 @@
 import { HTTPFetchError, messagingApi } from "@line/bot-sdk";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startLinePlatform } from "../../src/local-line/platform.js";
-import type { LinePlatform } from "../../src/local-line/platform.js";
+import { startLinePlatform } from "@slipline/line-stand-in";
+import type { LinePlatform } from "@slipline/line-stand-in";
 import { createLogger } from "../../src/log.js";
 import { buildMenus } from "../../src/rich-menu/build.js";
 import type { BuiltMenus } from "../../src/rich-menu/build.js";

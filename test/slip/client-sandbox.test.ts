@@ -4,8 +4,8 @@ import { createSlipClient } from "../../src/slip/client.js";
 import { InvalidRequestError, PackageExpiredError, UnauthorizedError } from "../../src/slip/errors.js";
 import { SLIP_STATUSES } from "../../src/slip/types.js";
 import type { SlipClient } from "../../src/slip/types.js";
-import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "../../src/sandbox/demo.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { DEMO_PROMPTPAY_ID, DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { startSandbox } from "@slipline/slip-sandbox";
 import { failure } from "./fixtures.js";
 
 const ACCOUNT_NUMBER_MESSAGE = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
