@@ -2,7 +2,7 @@
 // other shop's is 401 and nothing of it is handled), and each shop's events are answered through its own
 // channel, to its own chats, with its own slip service account.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STORE_NAMES } from "../../src/sandbox/demo.js";
+import { DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness, HarnessShop } from "../helpers/bot-harness.js";
 import { shownText } from "../helpers/messages.js";
