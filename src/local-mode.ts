@@ -1,5 +1,5 @@
 // Local mode, with nothing configured: the embedded sandbox, a LINE stand-in with one channel per demo
-// shop, the chat console and the demo shops' settings, put around the one composition root (app/). Loaded
+// shop, the chat console and the demo shops' settings, put around the one composition root (compose.ts). Loaded
 // by main.ts only (dynamically), so a deployment never loads SQLite, the canvas or the demo data.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
@@ -19,7 +19,7 @@ import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES } from "./sandbox/dem
 import { simulatePaymentAt } from "./sandbox/dev-payments.js";
 import { startSandbox } from "./sandbox/server.js";
 import type { RunningSandbox } from "./sandbox/server.js";
-import { webhookPathOf } from "./shops/shop.js";
+import { shopConfigOf, webhookPathOf } from "./shops/shop.js";
 import { appPathOf } from "./staff-app/router.js";
 import type { ShopConfig } from "./shops/shop.js";
 
@@ -95,25 +95,29 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
     closers.push(() => platform.close());
     log.info({ url: platform.url, shops: channels.map((c) => c.id) }, "no LINE channel configured: local mode with the LINE stand-in");
 
+    // Made by the same maker as the environment's shop and a shops file's.
     const shops: ShopConfig[] = channels.map((c, i) =>
-      Object.freeze({
-        id: c.id,
-        name: c.name,
-        webhookPath: webhookPathOf(c.id),
-        line: Object.freeze({ channelSecret: c.channelSecret, channelAccessToken: c.accessToken }),
-        slip: Object.freeze({ ...c.slip, qrImageOrigins: Object.freeze(qrImageOrigins) }),
-        settings: Object.freeze({
-          ...config.settings,
+      shopConfigOf(
+        { id: c.id, name: c.name, webhookPath: webhookPathOf(c.id) },
+        {
+          line: { channelSecret: c.channelSecret, channelAccessToken: c.accessToken },
+          slip: c.slip,
           // The first shop takes the environment's own id and lists when set; the rest are the demo's.
           promptPayId: (i === 0 ? config.settings.promptPayId : undefined) ?? parsePromptPayId(c.promptPayId),
-          ...(i === 0 && ownLists ? {} : { staffUserIds: new Set(c.staffUsers), staffGroupIds: new Set(staffGroups) }),
-        }),
-        alerts: config.alerts,
-        accountCacheSeconds: config.accountCacheSeconds,
-        markAsRead: config.markAsRead,
-        // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
-        login: (i === 0 ? config.login : undefined) ?? Object.freeze({ channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` }),
-      }),
+          staff: i === 0 && ownLists ? { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] } : { users: c.staffUsers, groups: staffGroups },
+          lang: config.settings.defaultLang,
+          timeZone: config.settings.timeZone,
+          dailySummaryAt: config.alerts.dailySummaryAt,
+          lowTokenAlertSlips: config.alerts.lowTokenSlips,
+          expiryAlertDays: config.alerts.expiryDays,
+          watchPaymentsMinutes: config.alerts.watchMinutes,
+          accountCacheSeconds: config.accountCacheSeconds,
+          markAsRead: config.markAsRead,
+          // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
+          login: (i === 0 ? config.login : undefined) ?? { channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` },
+        },
+        qrImageOrigins,
+      ),
     );
 
     let botUrl = "";

@@ -33,17 +33,21 @@ const LAYERS: Record<string, number> = {
   "rich-menu": 3,
   // One handler per command.
   handlers: 4,
-  // The LINE edge, the event pipeline, the pushes, shared state, metrics.
+  // The LINE edge; an event's one path (event/) and the intakes that feed it; the pushes, shared state, metrics.
   line: 5,
+  event: 6,
+  intake: 6,
   pipeline: 6,
   schedules: 6,
   "shared-state": 6,
   metrics: 7,
   // The staff web app (its page and data API), mounted by the composition root.
   "staff-app": 7,
-  "server.ts": 8,
-  // The one composition root: a shop's bot, and the deployment of many.
-  app: 8,
+  // The HTTP face: webhook admission, verification, the refusals, /healthz, /readyz, /metrics.
+  webhook: 7,
+  // The one composition root (compose.ts) and its parts (compose/: a shop's bot, the shared connections).
+  "compose.ts": 8,
+  compose: 8,
   "main.ts": 9,
   // Local mode's world around the composition root (the sandbox, the stand-in, the console, the demo shops).
   "local-mode.ts": 9,
@@ -110,6 +114,34 @@ describe("the layers", () => {
   });
 });
 
+describe("the event path", () => {
+  // webhook -> intake -> handleEvent -> handlers -> send boundary: each entered once, nothing calling back up.
+  it("handleEvent is entered only by the two intakes", () => {
+    const callers = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => file !== "event/handle-event.ts" && /\bhandleEvent\(/.test(readFileSync(join(SRC, file), "utf8")));
+    expect(callers.sort()).toEqual(["intake/durable.ts", "intake/in-process.ts"]);
+  });
+
+  it("the two layouts differ in one place: only the composition root picks the durable intake, only it stores or works the queue", () => {
+    const wrong = imports.filter(({ from, to, typeOnly }) => to === "intake/durable.ts" && !typeOnly && from !== "compose.ts");
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+    const queueUsers = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => /\.(store|startWorkers)\(/.test(readFileSync(join(SRC, file), "utf8")) && !/^(shared-state|queue)\//.test(file));
+    expect(queueUsers).toEqual(["intake/durable.ts"]);
+  });
+
+  it("the webhook verifies without I/O: verify.ts imports nothing of the bot", () => {
+    expect(imports.filter(({ from }) => from === "webhook/verify.ts").map((i) => i.to)).toEqual([]);
+  });
+
+  it("nothing below the root imports it", () => {
+    const wrong = imports.filter(({ from, to }) => ["compose.ts", "compose"].includes(unitOf(to)) && !["compose.ts", "compose"].includes(unitOf(from)) && !ENTRY_POINTS.has(from) && from !== LOCAL_ASSEMBLY);
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+});
+
 describe("the send boundary", () => {
   // Only the boundary opens a sealed answer and talks to LINE: no other module can send a message, or
   // take a staff answer's messages and pass them off as public.
@@ -128,7 +160,7 @@ describe("the send boundary", () => {
   });
 
   it("the connection that can send (line/api.ts) is made by the composition root and used by the calls alone", () => {
-    const allowed = new Set(["app/shop.ts", "line/calls.ts", BOUNDARY]);
+    const allowed = new Set(["compose/shop.ts", "line/calls.ts", BOUNDARY]);
     const wrong = imports.filter(({ from, to }) => to === "line/api.ts" && !allowed.has(from));
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
@@ -141,7 +173,7 @@ describe("the send boundary", () => {
       .filter(({ file }) => !LOCAL_TOOLS.has(unitOf(file)))
       .flatMap(({ file, text }) => [
         ...(sends.test(text) && file !== "line/api.ts" ? [`${file} sends`] : []),
-        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== LOCAL_ASSEMBLY && file !== "app/shop.ts" ? [`${file} makes a whole client`] : []),
+        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== LOCAL_ASSEMBLY && file !== "compose/shop.ts" ? [`${file} makes a whole client`] : []),
         ...(/import\s*\*\s*as\s+\w+\s+from\s+"[./]*privacy\/answer\.js"/.test(text) ? [`${file} imports answers as a namespace`] : []),
       ]);
     expect(found).toEqual([]);
