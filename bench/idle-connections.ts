@@ -7,7 +7,7 @@
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createBotServer, SERVER_LIMITS } from "../src/server.js";
+import { createBotServer, SERVER_LIMITS } from "../src/webhook/http-server.js";
 import { round } from "./slow-service.js";
 
 export interface IdleConnectionsFigures {

@@ -5,17 +5,16 @@
 import { readFileSync, watch } from "node:fs";
 import type { FSWatcher } from "node:fs";
 import type { Logger } from "pino";
-import { startDeployment } from "./app/deployment.js";
-import type { Deployment } from "./app/deployment.js";
+import { botConfigOf, compose } from "./compose.js";
+import type { App } from "./compose.js";
 import { ConfigError, loadConfig, redisPassword } from "./config.js";
 import type { Config } from "./config.js";
 import { installHttpTimeouts } from "./line/http-timeouts.js";
 import { createLogger } from "./log.js";
 import { loadLocalMode } from "./local-tools.js";
 import type { LocalWorld } from "./local-tools.js";
-import { redisPrefixOf } from "./shops/redis-prefix.js";
 import { readShopsFile } from "./shops/file.js";
-import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, shopConfigOf } from "./shops/shop.js";
+import { DEFAULT_WEBHOOK_PATH, environmentShopOf } from "./shops/shop.js";
 import type { ShopConfig } from "./shops/shop.js";
 
 async function run(): Promise<void> {
@@ -69,25 +68,7 @@ async function run(): Promise<void> {
       secrets = [...processSecrets, ...shopSecrets];
     }
 
-    const deployment = await startDeployment({
-      log,
-      shops,
-      many: fileShops !== undefined,
-      port: config.port,
-      // In local mode only this machine calls the webhooks, and the chat console shares the bot's port.
-      host: local === undefined ? undefined : "127.0.0.1",
-      mode: local === undefined ? "line" : "local",
-      lineApiBaseUrl,
-      lineCheck: local === undefined ? { publicUrl: config.publicUrl } : undefined,
-      publicUrl: config.publicUrl,
-      redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops), tlsCa: redisTlsCa },
-      role: config.role,
-      metricsToken: config.metricsToken,
-      maxQueuedEvents: config.maxQueuedEvents,
-      maxConcurrentEvents: config.maxRunningEvents,
-      keepAliveSeconds: config.httpKeepAliveSeconds,
-      mount: local === undefined ? undefined : (root) => local?.mount(root),
-    });
+    const deployment = await compose(botConfigOf(config, shops, { many: fileShops !== undefined, redisTlsCa, local }), { log, baseUrls: { line: lineApiBaseUrl } });
 
     if (local !== undefined) {
       await local.started(deployment.url);
@@ -143,25 +124,7 @@ async function environmentShop(config: Config, log: Logger): Promise<ShopConfig>
     if (config.sandbox.publicUrl !== undefined) qrImageOrigins = [config.sandbox.publicUrl];
     log.warn("SLIP_SANDBOX=1 with a real LINE channel: everyone on it sees the demo shop's made-up checks, and QR codes pay the demo id; never use this for a real shop");
   }
-  return shopConfigOf(
-    { id: DEFAULT_SHOP_ID, name: undefined, webhookPath: DEFAULT_WEBHOOK_PATH },
-    {
-      line,
-      slip,
-      promptPayId: config.settings.promptPayId,
-      staff: { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] },
-      lang: config.settings.defaultLang,
-      timeZone: config.settings.timeZone,
-      dailySummaryAt: config.alerts.dailySummaryAt,
-      lowTokenAlertSlips: config.alerts.lowTokenSlips,
-      expiryAlertDays: config.alerts.expiryDays,
-      watchPaymentsMinutes: config.alerts.watchMinutes,
-      accountCacheSeconds: config.accountCacheSeconds,
-      markAsRead: config.markAsRead,
-      login: config.login,
-    },
-    qrImageOrigins,
-  );
+  return environmentShopOf(config, line, slip, qrImageOrigins);
 }
 
 /** The PEM certificates in `path`, or the process stops naming REDIS_TLS_CA and why (as any wrong setting). */
@@ -198,7 +161,7 @@ function watchShopsFile(path: string, changed: () => void): FSWatcher | undefine
   }
 }
 
-function handleSignals(deployment: Deployment, config: Config, drainSeconds: number, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
+function handleSignals(deployment: App, config: Config, drainSeconds: number, log: Logger, reload: () => Promise<void>, closeLocal: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -210,7 +173,7 @@ function handleSignals(deployment: Deployment, config: Config, drainSeconds: num
     // SIGTERM comes from a platform, behind a load balancer; SIGINT is someone at a terminal: no drain.
     const drain = signal === "SIGTERM" ? drainSeconds : 0;
     log.info(
-      { signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.dispatcher.waiting, running: deployment.dispatcher.running },
+      { signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.intake.waiting, running: deployment.intake.running },
       "shutting down",
     );
     void deployment

@@ -41,19 +41,22 @@ const LAYERS: Record<string, number> = {
   // One handler per command (in its folder), and the router that looks it up.
   "commands/*/handle.ts": 4,
   handlers: 4,
-  // The LINE edge, the durable queue (a library that knows nothing of the bot), the event pipeline, the
-  // pushes, shared state, metrics.
+  // The LINE edge, the durable queue (a library that knows nothing of the bot); an event's one path (event/)
+  // and the intakes that feed it; the pushes, shared state, metrics.
   line: 5,
   queue: 5,
-  pipeline: 6,
+  event: 6,
+  intake: 6,
   schedules: 6,
   "shared-state": 6,
   metrics: 7,
   // The staff web app (its page and data API), mounted by the composition root.
   "staff-app": 7,
-  "server.ts": 8,
-  // The one composition root: a shop's bot, and the deployment of many.
-  app: 8,
+  // The HTTP face: webhook admission, verification, the refusals, /healthz, /readyz, /metrics.
+  webhook: 7,
+  // The one composition root (compose.ts) and its parts (compose/: a shop's bot, the shared connections).
+  "compose.ts": 8,
+  compose: 8,
   // The entry point, and what it asks of local mode (a tool package, loaded by name at run time).
   "main.ts": 9,
   "local-tools.ts": 9,
@@ -146,10 +149,38 @@ describe("the layers", () => {
     expect(aware).toEqual([]);
   });
 
-  it("commands and render never import from handlers, line or the pipeline", () => {
+  it("commands and render never import from handlers, line or the event path", () => {
     const wrong = imports.filter(
-      ({ from, to }) => ["commands", "render", "commands/*/render.ts"].includes(unitOf(from)) && ["handlers", "commands/*/handle.ts", "line", "pipeline"].includes(unitOf(to)),
+      ({ from, to }) => ["commands", "render", "commands/*/render.ts"].includes(unitOf(from)) && ["handlers", "commands/*/handle.ts", "line", "event", "intake"].includes(unitOf(to)),
     );
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+});
+
+describe("the event path", () => {
+  // webhook -> intake -> handleEvent -> handlers -> send boundary: each entered once, nothing calling back up.
+  it("handleEvent is entered only by the two intakes", () => {
+    const callers = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => file !== "event/handle-event.ts" && /\bhandleEvent\(/.test(readFileSync(join(SRC, file), "utf8")));
+    expect(callers.sort()).toEqual(["intake/durable.ts", "intake/in-process.ts"]);
+  });
+
+  it("the two layouts differ in one place: only the composition root picks the durable intake, only it stores or works the queue", () => {
+    const wrong = imports.filter(({ from, to, typeOnly }) => to === "intake/durable.ts" && !typeOnly && from !== "compose.ts");
+    expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+    const queueUsers = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => /\.(store|startWorkers)\(/.test(readFileSync(join(SRC, file), "utf8")) && !/^(shared-state|queue)\//.test(file));
+    expect(queueUsers).toEqual(["intake/durable.ts"]);
+  });
+
+  it("the webhook verifies without I/O: verify.ts imports nothing of the bot", () => {
+    expect(imports.filter(({ from, byPath }) => byPath && from === "webhook/verify.ts").map((i) => i.to)).toEqual([]);
+  });
+
+  it("nothing below the root imports it", () => {
+    const wrong = imports.filter(({ from, to }) => ["compose.ts", "compose"].includes(unitOf(to)) && !["compose.ts", "compose"].includes(unitOf(from)) && !ENTRY_POINTS.has(from));
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 });
@@ -172,7 +203,7 @@ describe("the send boundary", () => {
   });
 
   it("the connection that can send (line/api.ts) is made by the composition root and used by the calls alone", () => {
-    const allowed = new Set(["app/shop.ts", "line/calls.ts", BOUNDARY]);
+    const allowed = new Set(["compose/shop.ts", "line/calls.ts", BOUNDARY]);
     const wrong = imports.filter(({ from, to }) => to === "line/api.ts" && !allowed.has(from));
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
@@ -184,7 +215,7 @@ describe("the send boundary", () => {
       .map((file) => ({ file: relative(SRC, file), text: readFileSync(file, "utf8") }))
       .flatMap(({ file, text }) => [
         ...(sends.test(text) && file !== "line/api.ts" ? [`${file} sends`] : []),
-        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== "app/shop.ts" ? [`${file} makes a whole client`] : []),
+        ...(clients.test(text) && !ENTRY_POINTS.has(file) && file !== "compose/shop.ts" ? [`${file} makes a whole client`] : []),
         ...(/import\s*\*\s*as\s+\w+\s+from\s+"[./]*privacy\/answer\.js"/.test(text) ? [`${file} imports answers as a namespace`] : []),
       ]);
     expect(found).toEqual([]);

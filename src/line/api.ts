@@ -41,7 +41,7 @@ export interface LineHttpApiOptions {
   /** Connections kept to LINE; calls beyond them wait for one. Default 64 (the events handled at once). */
   connections?: number;
   /**
-   * Connections shared with the deployment's other shops (app/connections.ts), closed by their owner: a
+   * Connections shared with the deployment's other shops (compose/connections.ts), closed by their owner: a
    * thousand shops keep a few dozen sockets to LINE, not a few each. Each call carries its own shop's token.
    */
   shared?: Dispatcher | undefined;

@@ -5,7 +5,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { LineObserver, PrivacyObserver } from "../line/outbox.js";
 import type { LineCheck } from "../line/self-check.js";
-import type { PipelineObserver } from "../pipeline/dispatcher.js";
+import type { PipelineObserver } from "../event/handle-event.js";
 import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
 import type { EventQueueObserver, QueueStats } from "../queue/index.js";

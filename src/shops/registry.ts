@@ -3,13 +3,13 @@
 // webhooks at once but is kept for the events it still has in hand, then closed.
 import type { Logger } from "pino";
 import { giveWay } from "./give-way.js";
-import { sameShop } from "./shop.js";
+import { shopChangeOf } from "./shop.js";
 import type { ShopConfig } from "./shop.js";
 
 /** What the registry keeps of a running shop. */
 export interface RunningShop {
   readonly config: ShopConfig;
-  /** Takes new settings in place, when `samePartsAs` says nothing needs building anew. */
+  /** Takes new settings in place, when `shopChangeOf` says nothing needs building anew. */
   update(config: ShopConfig): void;
   /** Events of this shop being handled now. */
   readonly inHand: number;
@@ -39,8 +39,6 @@ export interface ShopRegistry<T extends RunningShop> {
 
 export interface ShopRegistryOptions<T extends RunningShop> {
   build(config: ShopConfig): T;
-  /** Whether a running shop can take `next` in place (its channel, service and pushes unchanged). */
-  sameParts(running: ShopConfig, next: ShopConfig): boolean;
   log: Logger;
   /** The opt-in pushes' tick, for shops that start. */
   tickMs: number;
@@ -79,12 +77,13 @@ export function createShopRegistry<T extends RunningShop>(options: ShopRegistryO
     for (const config of configs) {
       await slice();
       const running = byIdNow.get(config.id);
-      if (running !== undefined && sameShop(running.config, config)) {
+      const change = running === undefined ? "parts" : shopChangeOf(running.config, config);
+      if (running !== undefined && change === "none") {
         nextById.set(config.id, running);
         changes.kept.push(config.id);
         continue;
       }
-      if (running !== undefined && options.sameParts(running.config, config)) {
+      if (running !== undefined && change === "settings") {
         // Staff, language, time zone, PromptPay id: the running shop takes them from its next event on.
         inPlace.push([running, config]);
         nextById.set(config.id, running);

@@ -1,7 +1,7 @@
 // One shop as the bot runs it: its id and webhook path, its LINE channel and slip service account, what its
 // handlers need (PromptPay id, staff, language, time zone), its opt-in pushes. Made from the environment
 // (one shop, on /webhook), from a shops file (many, each on /webhook/<id>), or by local mode (the demo shops).
-import type { BotSettings, StaffLogin } from "../config.js";
+import type { BotSettings, Config, StaffLogin } from "../config.js";
 import type { ShopSettings } from "../settings/shop.js";
 
 export interface ShopConfig {
@@ -67,9 +67,43 @@ export function shopConfigOf(
   });
 }
 
-/** Whether two configs run the same shop the same way (a reload leaves such a shop as it is). */
-export function sameShop(a: ShopConfig, b: ShopConfig): boolean {
-  return a === b || writtenOut(a) === writtenOut(b);
+/** The environment's one shop (LINE mode), on /webhook: its channel, its slip service, the settings the variables give. */
+export function environmentShopOf(
+  config: Config,
+  line: ShopConfig["line"],
+  slip: { readonly baseUrl: string; readonly apiSecret: string },
+  qrImageOrigins: readonly string[] = [],
+): ShopConfig {
+  return shopConfigOf(
+    { id: DEFAULT_SHOP_ID, name: undefined, webhookPath: DEFAULT_WEBHOOK_PATH },
+    {
+      line,
+      slip,
+      promptPayId: config.settings.promptPayId,
+      staff: { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] },
+      lang: config.settings.defaultLang,
+      timeZone: config.settings.timeZone,
+      dailySummaryAt: config.alerts.dailySummaryAt,
+      lowTokenAlertSlips: config.alerts.lowTokenSlips,
+      expiryAlertDays: config.alerts.expiryDays,
+      watchPaymentsMinutes: config.alerts.watchMinutes,
+      accountCacheSeconds: config.accountCacheSeconds,
+      markAsRead: config.markAsRead,
+      login: config.login,
+    },
+    qrImageOrigins,
+  );
+}
+
+/**
+ * What a reload changes of a running shop, the one comparison of two configs: `none` (the same shop run the
+ * same way: it is left as it is), `settings` (the same channel, service account, pushes and webhook: the
+ * running shop takes its new staff, language, time zone, PromptPay id in place, its stores and watches
+ * stay), or `parts` (it is built anew and the old one retired).
+ */
+export function shopChangeOf(running: ShopConfig, next: ShopConfig): "none" | "settings" | "parts" {
+  if (running === next || writtenOut(running) === writtenOut(next)) return "none";
+  return running.id === next.id && running.webhookPath === next.webhookPath && partsOf(running) === partsOf(next) ? "settings" : "parts";
 }
 
 // A config is frozen: it is written out once (a reload of a thousand shops compares each with the running one).
@@ -80,6 +114,16 @@ function writtenOut(shop: ShopConfig): string {
     const { staffUserIds, staffGroupIds } = shop.settings;
     text = JSON.stringify({ ...shop, settings: { ...shop.settings, staffUserIds: [...staffUserIds].sort(), staffGroupIds: [...staffGroupIds].sort() } });
     written.set(shop, text);
+  }
+  return text;
+}
+
+const partsWritten = new WeakMap<ShopConfig, string>();
+function partsOf(shop: ShopConfig): string {
+  let text = partsWritten.get(shop);
+  if (text === undefined) {
+    text = JSON.stringify([shop.line, shop.slip, shop.alerts, shop.accountCacheSeconds]);
+    partsWritten.set(shop, text);
   }
   return text;
 }

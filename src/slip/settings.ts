@@ -34,7 +34,7 @@ export interface SlipClientOptions {
    */
   maxConnections?: number;
   /**
-   * Connections to the service's origin shared with other clients (a deployment's shops: app/connections.ts),
+   * Connections to the service's origin shared with other clients (a deployment's shops: compose/connections.ts),
    * closed by their owner. `maxConnections` still bounds this client's calls in flight. Default: a pool of
    * the client's own.
    */

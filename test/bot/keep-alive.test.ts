@@ -2,7 +2,7 @@
 // the same connection serves a second request.
 import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { SERVER_LIMITS, serverLimitsWith } from "../../src/server.js";
+import { SERVER_LIMITS, serverLimitsWith } from "../../src/webhook/http-server.js";
 import { killLeftovers, startEntry } from "../helpers/entry-process.js";
 import { startLineModeMain } from "../helpers/line-mode-main.js";
 

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
+import { handleEvent } from "../../src/event/handle-event.js";
 import { DEFAULT_SHOP_ID } from "../../src/shops/shop.js";
 import { lineId, textEvent } from "../helpers/webhook.js";
 
@@ -18,11 +19,11 @@ afterEach(async () => {
 
 const CUSTOMER = lineId("U", 0x5ec0);
 
-/** The harness's one shop, and the deployment's dispatcher, as the shared queue's workers call it. */
+/** The harness's one shop, and the event's one path, as the durable intake's workers call it. */
 function handleNow(h: BotHarness, event: unknown, taken?: { mayHaveRunBefore: boolean }): Promise<void> {
   const shop = h.deployment.shops.byId(DEFAULT_SHOP_ID);
   if (shop === undefined) throw new Error("the harness has no shop");
-  return h.deployment.dispatcher.handleNow(shop, event, taken);
+  return handleEvent(shop, event, { via: "queue", mayHaveRunBefore: taken?.mayHaveRunBefore === true });
 }
 const MINUTE = 60_000;
 
@@ -66,7 +67,7 @@ describe("an answered event run a second time, with nothing in Redis to say so",
     const event = textEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: harness.token(CUSTOMER), text: "qr 150" });
     const shop = harness.deployment.shops.byId(DEFAULT_SHOP_ID);
     if (shop === undefined) throw new Error("the harness has no shop");
-    await harness.deployment.dispatcher.dispatchAll(shop, [event]);
+    await harness.deployment.intake.take(shop, [event]);
     await harness.drain();
     await handleNow(harness, event);
     expect(harness.platform.sent.map((s) => s.kind)).toEqual(["reply"]);

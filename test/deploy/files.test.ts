@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig, VARIABLE_NAMES } from "../../src/config.js";
-import { APOLOGY_TIMEOUT_MS } from "../../src/pipeline/dispatcher.js";
+import { APOLOGY_TIMEOUT_MS } from "../../src/event/handle-event.js";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, ROOT), "utf8");
@@ -16,7 +16,7 @@ const DEFAULTS = loadConfig({});
 const CLOSING_SECONDS = APOLOGY_TIMEOUT_MS / 1000;
 /** The Procfile's web line: the one start command every platform file must use. */
 const START = /^web:\s*(.+)$/m.exec(read("Procfile"))?.[1]?.trim() ?? "";
-const SERVER_SOURCE = read("src/server.ts");
+const SERVER_SOURCE = read("src/webhook/routes.ts");
 
 /** The seconds from SIGTERM to exit in the worst case, with the file's settings (the defaults for unset ones). */
 function shutdownSeconds(env: Record<string, string>): number {

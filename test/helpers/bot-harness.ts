@@ -1,9 +1,10 @@
 // The whole bot on loopback for end-to-end tests: real HTTP server, real signatures, the sandbox, the LINE stand-in.
 import { randomBytes } from "node:crypto";
-import { startDeployment } from "../../src/app/deployment.js";
-import type { Deployment } from "../../src/app/deployment.js";
+import { botConfigOf, compose } from "../../src/compose.js";
+import type { App } from "../../src/compose.js";
+import { loadConfig } from "../../src/config.js";
 import type { BotSettings, StaffLogin } from "../../src/config.js";
-import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
+import type { EventHandlers } from "../../src/event/handle-event.js";
 import type { OutboxOptions } from "../../src/line/outbox.js";
 import type { StaffLists } from "../../src/roles/audience.js";
 import { startLinePlatform } from "@slipline/line-stand-in";
@@ -14,7 +15,7 @@ import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import type { Metrics } from "../../src/metrics/metrics.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
-import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, webhookPathOf } from "../../src/shops/shop.js";
+import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, shopConfigOf, webhookPathOf } from "../../src/shops/shop.js";
 import type { ShopConfig } from "../../src/shops/shop.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
@@ -107,8 +108,8 @@ export interface BotHarness {
   readonly slip: SlipClient;
   /** The slip service's address (the sandbox's, unless another was given). */
   readonly slipUrl: string;
-  /** The deployment the harness started (the one composition root). */
-  readonly deployment: Deployment;
+  /** The bot the harness composed (the one composition root). */
+  readonly deployment: App;
   /** Waits until every accepted event is handled. */
   drain(): Promise<void>;
   readonly metrics: Metrics;
@@ -179,63 +180,80 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     logs = captureLogs();
     const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret, ...more.flatMap((extra) => [extra.channelSecret, extra.accessToken])] });
 
-    let shop: ShopConfig = Object.freeze({
-      id: DEFAULT_SHOP_ID,
-      name: undefined,
-      webhookPath: DEFAULT_WEBHOOK_PATH,
-      line: Object.freeze({ channelSecret, channelAccessToken: accessToken }),
-      slip: Object.freeze({ baseUrl: slipBaseUrl, apiSecret, qrImageOrigins: Object.freeze([]) }),
-      settings: Object.freeze({
-        promptPayId: { type: "phone", digits: "0812345678" },
-        staffUserIds: new Set<string>(),
-        staffGroupIds: new Set<string>(),
-        defaultLang: "th",
-        timeZone: "Asia/Bangkok",
-        ...options.settings,
-      } satisfies BotSettings),
-      alerts: Object.freeze({
+    const settings: BotSettings = {
+      promptPayId: { type: "phone", digits: "0812345678" },
+      staffUserIds: new Set<string>(),
+      staffGroupIds: new Set<string>(),
+      defaultLang: "th",
+      timeZone: "Asia/Bangkok",
+      ...options.settings,
+    };
+    // The shop and the bot's configuration are made by the same functions as production's.
+    let shop: ShopConfig = shopConfigOf(
+      { id: DEFAULT_SHOP_ID, name: undefined, webhookPath: DEFAULT_WEBHOOK_PATH },
+      {
+        line: { channelSecret, channelAccessToken: accessToken },
+        slip: { baseUrl: slipBaseUrl, apiSecret },
+        promptPayId: settings.promptPayId,
+        staff: { users: [...settings.staffUserIds], groups: [...settings.staffGroupIds] },
+        lang: settings.defaultLang,
+        timeZone: settings.timeZone,
         dailySummaryAt: options.alerts?.dailySummaryAt,
-        lowTokenSlips: options.alerts?.lowTokenSlips,
-        expiryDays: options.alerts?.expiryDays,
-        watchMinutes: options.alerts?.watchMinutes,
-      }),
-      accountCacheSeconds: 0,
-      markAsRead: options.markAsRead ?? false,
-      login: options.login,
-    });
-    const moreConfigs = more.map(
-      (extra): ShopConfig =>
-        Object.freeze({
-          ...shop,
-          id: extra.id,
-          webhookPath: webhookPathOf(extra.id),
-          line: Object.freeze({ channelSecret: extra.channelSecret, channelAccessToken: extra.accessToken }),
-          slip: Object.freeze({ ...shop.slip, apiSecret: DEMO_SECRETS.other }),
-          settings: Object.freeze({ ...shop.settings, staffUserIds: new Set<string>(), staffGroupIds: new Set<string>(), ...extra.settings }),
-          login: extra.login,
-        }),
+        lowTokenAlertSlips: options.alerts?.lowTokenSlips,
+        expiryAlertDays: options.alerts?.expiryDays,
+        watchPaymentsMinutes: options.alerts?.watchMinutes,
+        accountCacheSeconds: 0,
+        markAsRead: options.markAsRead ?? false,
+        login: options.login,
+      },
     );
-    // The one composition root, as production and local mode start it.
-    const deployment = await startDeployment({
-      log,
-      shops: [shop, ...moreConfigs],
-      many: more.length > 0,
-      port: 0,
-      host: "127.0.0.1",
-      lineApiBaseUrl: options.lineBaseUrl ?? platform.url,
-      ...(options.maxQueuedEvents === undefined ? {} : { maxQueuedEvents: options.maxQueuedEvents }),
-      ...(options.maxConcurrentEvents === undefined ? {} : { maxConcurrentEvents: options.maxConcurrentEvents }),
-      ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }),
-      // Pushes are ticked by the test (`notifier.tick()`), never by a timer.
-      tickMs: 24 * 60 * 60 * 1000,
-      now: options.now,
-      handlers: options.handlers,
-      slipOptions: { timeoutMs: options.slipTimeoutMs ?? 5_000, ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }), ...options.slipOptions },
-      outboxOptions: { backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.outbox },
-      menuRecheckMs: 0,
-      keepMenuLinks: options.keepMenuLinks === true,
-      publicUrl: options.publicUrl,
+    // Further shops, by the same maker: each its own channel and /webhook/<id>, the sandbox's other account.
+    const moreConfigs = more.map((extra): ShopConfig => {
+      const extraSettings: BotSettings = { ...settings, staffUserIds: new Set<string>(), staffGroupIds: new Set<string>(), ...extra.settings };
+      return shopConfigOf(
+        { id: extra.id, name: undefined, webhookPath: webhookPathOf(extra.id) },
+        {
+          line: { channelSecret: extra.channelSecret, channelAccessToken: extra.accessToken },
+          slip: { baseUrl: slipBaseUrl, apiSecret: DEMO_SECRETS.other },
+          promptPayId: extraSettings.promptPayId,
+          staff: { users: [...extraSettings.staffUserIds], groups: [...extraSettings.staffGroupIds] },
+          lang: extraSettings.defaultLang,
+          timeZone: extraSettings.timeZone,
+          dailySummaryAt: options.alerts?.dailySummaryAt,
+          lowTokenAlertSlips: options.alerts?.lowTokenSlips,
+          expiryAlertDays: options.alerts?.expiryDays,
+          watchPaymentsMinutes: options.alerts?.watchMinutes,
+          accountCacheSeconds: 0,
+          markAsRead: options.markAsRead ?? false,
+          login: extra.login,
+        },
+      );
     });
+    const config = loadConfig({
+      PORT: "0",
+      ...(options.maxQueuedEvents === undefined ? {} : { MAX_QUEUED_EVENTS: String(options.maxQueuedEvents) }),
+      ...(options.maxConcurrentEvents === undefined ? {} : { MAX_RUNNING_EVENTS: String(options.maxConcurrentEvents) }),
+      ...(options.metricsToken === undefined ? {} : { METRICS_TOKEN: options.metricsToken }),
+      ...(options.publicUrl === undefined ? {} : { PUBLIC_URL: options.publicUrl }),
+    });
+    // The one composition root, as production and local mode call it: on loopback, with no start-up look
+    // at the stand-in's channel (/readyz stays as the tests read it), and the tests' one value of timings.
+    const deployment = await compose(
+      { ...botConfigOf(config, [shop, ...moreConfigs], { many: more.length > 0 }), host: "127.0.0.1", lineCheck: undefined },
+      {
+        log,
+        baseUrls: { line: options.lineBaseUrl ?? platform.url },
+        clock: options.now,
+        handlers: options.handlers,
+        timings: {
+          slip: { timeoutMs: options.slipTimeoutMs ?? 5_000, ...(options.slipRetries === undefined ? {} : { retries: options.slipRetries }), ...options.slipOptions },
+          outbox: { backoffBaseMs: 5, backoffMaxMs: 20, loadingDelayMs: 0, ...options.outbox },
+          menuLinks: options.keepMenuLinks === true ? { recheckMs: 0 } : "off",
+          // Pushes are ticked by the test (`notifier.tick()`), never by a timer.
+          notifierTickMs: 24 * 60 * 60 * 1000,
+        },
+      },
+    );
     closers.push(async () => {
       await deployment.shutdown();
     });
@@ -263,7 +281,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       }),
     );
     const drain = async (): Promise<void> => {
-      await deployment.dispatcher.drain();
+      await deployment.intake.drain();
     };
 
     return {

@@ -4,7 +4,7 @@
 // client; this file is what makes those tests speak for the pool too.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
-import { createSharedConnections } from "../../src/app/connections.js";
+import { createSharedConnections } from "../../src/compose/connections.js";
 import { createLineHttpApi } from "../../src/line/api.js";
 import type { LineApi, LineHttpApi } from "../../src/line/api.js";
 import { installHttpTimeouts } from "../../src/line/http-timeouts.js";

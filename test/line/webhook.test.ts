@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicAnswer } from "../../src/privacy/answer.js";
-import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
+import { REAL_HANDLERS } from "../../src/event/handle-event.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../helpers/webhook.js";
@@ -291,9 +291,9 @@ describe("readiness, admission and the metrics token", () => {
       expect(await ready.json()).toEqual({ status: "draining" });
       const late = lineId("U", 0x521);
       expect((await b.post([textEvent({ source: { type: "user", userId: late }, replyToken: b.token(late), text: "y" })])).status).toBe(503);
-      const drained = b.deployment.dispatcher.drain(5_000);
+      const drained = b.deployment.intake.drain(5_000);
       open();
-      expect(await drained).toEqual({ abandoned: [] });
+      expect(await drained).toEqual({ abandoned: [], leftForOthers: 0 });
       expect(b.platform.sent.map((s) => s.chatId)).toEqual([user]);
     } finally {
       open();
@@ -320,8 +320,8 @@ describe("readiness, admission and the metrics token", () => {
       const eventId = newEventId();
       await b.post([textEvent({ source: { type: "group", groupId: group, userId: lineId("U", 0x531) }, replyToken: b.token(group), text: "x", eventId })]);
       b.deployment.bot.stopAccepting();
-      const report = await b.deployment.dispatcher.drain(200);
-      expect(report).toEqual({ abandoned: [{ shop: "default", eventId, chatId: group, apologised: true }] });
+      const report = await b.deployment.intake.drain(200);
+      expect(report).toEqual({ abandoned: [{ shop: "default", eventId, chatId: group, apologised: true }], leftForOthers: 0 });
       open();
       // The barrier: the late answer has reached the send, which says it was not sent.
       const late = (): boolean => b.logs.entries().some((e) => e.msg === "answer ready after the event was abandoned at shutdown; not sent" && e.eventId === eventId);

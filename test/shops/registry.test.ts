@@ -4,7 +4,6 @@
 // after the other, so a shop is never built twice.
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { sameParts } from "../../src/app/shop.js";
 import { parseShopsFile } from "../../src/shops/file.js";
 import { createShopRegistry } from "../../src/shops/registry.js";
 import type { RunningShop } from "../../src/shops/registry.js";
@@ -40,7 +39,6 @@ function registry() {
     log: pino({ level: "silent" }),
     tickMs: 60_000,
     retireCheckMs: 5,
-    sameParts,
     build: (config) => {
       const shop: FakeShop = {
         serial: ++serial,

@@ -1,6 +1,6 @@
 // Local mode, with nothing configured: the embedded sandbox, a LINE stand-in with one channel per demo
-// shop, the chat console and the demo shops' settings, put around the one composition root (src/app/). Loaded
-// by main.ts only (dynamically, by package name), so a deployment never loads SQLite, the canvas or the demo data.
+// shop, the chat console and the demo shops' settings, put around the one composition root (src/compose.ts).
+// Loaded by main.ts only (dynamically, by package name), so a deployment never loads SQLite, the canvas or the demo data.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -16,7 +16,7 @@ import { parsePromptPayId } from "../../../src/commands/promptpay-id.js";
 import type { Config } from "../../../src/config.js";
 import type { LocalWorld } from "../../../src/local-tools.js";
 import { hasStaff } from "../../../src/roles/audience.js";
-import { webhookPathOf } from "../../../src/shops/shop.js";
+import { shopConfigOf, webhookPathOf } from "../../../src/shops/shop.js";
 import { appPathOf } from "../../../src/staff-app/router.js";
 import type { ShopConfig } from "../../../src/shops/shop.js";
 
@@ -80,25 +80,29 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
     closers.push(() => platform.close());
     log.info({ url: platform.url, shops: channels.map((c) => c.id) }, "no LINE channel configured: local mode with the LINE stand-in");
 
+    // Made by the same maker as the environment's shop and a shops file's.
     const shops: ShopConfig[] = channels.map((c, i) =>
-      Object.freeze({
-        id: c.id,
-        name: c.name,
-        webhookPath: webhookPathOf(c.id),
-        line: Object.freeze({ channelSecret: c.channelSecret, channelAccessToken: c.accessToken }),
-        slip: Object.freeze({ ...c.slip, qrImageOrigins: Object.freeze(qrImageOrigins) }),
-        settings: Object.freeze({
-          ...config.settings,
+      shopConfigOf(
+        { id: c.id, name: c.name, webhookPath: webhookPathOf(c.id) },
+        {
+          line: { channelSecret: c.channelSecret, channelAccessToken: c.accessToken },
+          slip: c.slip,
           // The first shop takes the environment's own id and lists when set; the rest are the demo's.
           promptPayId: (i === 0 ? config.settings.promptPayId : undefined) ?? parsePromptPayId(c.promptPayId),
-          ...(i === 0 && ownLists ? {} : { staffUserIds: new Set(c.staffUsers), staffGroupIds: new Set(staffGroups) }),
-        }),
-        alerts: config.alerts,
-        accountCacheSeconds: config.accountCacheSeconds,
-        markAsRead: config.markAsRead,
-        // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
-        login: (i === 0 ? config.login : undefined) ?? Object.freeze({ channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` }),
-      }),
+          staff: i === 0 && ownLists ? { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] } : { users: c.staffUsers, groups: staffGroups },
+          lang: config.settings.defaultLang,
+          timeZone: config.settings.timeZone,
+          dailySummaryAt: config.alerts.dailySummaryAt,
+          lowTokenAlertSlips: config.alerts.lowTokenSlips,
+          expiryAlertDays: config.alerts.expiryDays,
+          watchPaymentsMinutes: config.alerts.watchMinutes,
+          accountCacheSeconds: config.accountCacheSeconds,
+          markAsRead: config.markAsRead,
+          // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
+          login: (i === 0 ? config.login : undefined) ?? { channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` },
+        },
+        qrImageOrigins,
+      ),
     );
 
     let botUrl = "";

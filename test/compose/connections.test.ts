@@ -1,4 +1,4 @@
-// The connections a deployment's shops share (app/connections.ts): several shops' calls to one LINE go
+// The connections a deployment's shops share (compose/connections.ts): several shops' calls to one LINE go
 // over a few kept-alive sockets, each call with its own shop's token; several shops' slip clients on one
 // service each send their own secret and read their own account; a shop closed at a reload leaves the
 // others' connections open.
@@ -6,8 +6,8 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSharedConnections } from "../../src/app/connections.js";
-import type { SharedConnections } from "../../src/app/connections.js";
+import { createSharedConnections } from "../../src/compose/connections.js";
+import type { SharedConnections } from "../../src/compose/connections.js";
 import { createLineHttpApi } from "../../src/line/api.js";
 import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { publicAnswer } from "../../src/privacy/answer.js";
 import type { ChatContext, HandlerOutcome } from "../../src/handlers/context.js";
-import { REAL_HANDLERS } from "../../src/pipeline/dispatcher.js";
-import type { EventHandlers } from "../../src/pipeline/dispatcher.js";
+import { REAL_HANDLERS } from "../../src/event/handle-event.js";
+import type { EventHandlers } from "../../src/event/handle-event.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { followEvent, lineId, newEventId, otherEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
