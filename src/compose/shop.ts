@@ -26,7 +26,6 @@ import { createSlipClient } from "../slip/client.js";
 import type { SlipClientOptions } from "../slip/client.js";
 import type { SlipClient } from "../slip/types.js";
 import { memoryLedger } from "../stores/ledger.js";
-import type { EventLedger } from "../stores/ledger.js";
 import type { OnceMarks } from "../stores/once-marks.js";
 import { createQuietNotes } from "../stores/quiet-notes.js";
 import { memoryScheduleStore } from "../stores/schedules.js";
