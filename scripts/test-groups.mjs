@@ -6,7 +6,7 @@
 //   node scripts/test-groups.mjs platform   prints one group's files, one a line
 //
 // A test file touches the platform when the file itself
-//   - imports a Node module that opens sockets, servers, TLS or processes: node:net, node:http, node:https,
+//   - imports a Node module that opens sockets, servers, TLS, processes or threads: node:net, node:http, node:https,
 //     node:tls, node:http2, node:dgram, node:child_process, node:worker_threads, node:cluster;
 //   - imports a native addon (better-sqlite3, @napi-rs/canvas), or a product module whose own imports load
 //     one (followed through product modules, not through test helpers);
@@ -28,7 +28,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LIST = "test/groups.json";
-const SKIPPED_DIRS = new Set(["node_modules", "dist", ".git", "coverage", "test-output", "data", "bench"]);
+/** Folders with no test files of ours: installs anywhere, and what builds and runs write at the top. */
+const SKIPPED = (path, name) => name === "node_modules" || ["dist", ".git", "coverage", "test-output", "data", "bench/results"].includes(path);
 
 const PLATFORM_MODULES = new Set(["net", "http", "https", "tls", "http2", "dgram", "child_process", "worker_threads", "cluster"].map((name) => `node:${name}`));
 const NATIVE_ADDONS = new Set(["better-sqlite3", "@napi-rs/canvas"]);
@@ -119,7 +120,7 @@ export function testFiles(dir = "") {
   return readdirSync(join(ROOT, dir), { withFileTypes: true })
     .flatMap((entry) => {
       const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
-      if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : testFiles(path);
+      if (entry.isDirectory()) return SKIPPED(path, entry.name) ? [] : testFiles(path);
       return entry.name.endsWith(".test.ts") ? [path] : [];
     })
     .sort();
