@@ -127,7 +127,9 @@ export function capacityLine(figures: CapacityFigures): string {
   const layout = (label: string, l: CapacityLayout) =>
     `${label}: answered ${l.answered}/${l.acknowledged}, p50/p95 ${l.answerP50Ms}/${l.answerP95Ms} ms, last ${l.lastAnswerMs} ms` +
     `${l.instances > 1 ? ` (handled ${l.handledPerInstance.join(" / ")})` : ""}${l.answeredTwice > 0 ? `, ${l.answeredTwice} answered twice` : ""}`;
-  const env = Object.entries(figures.env).map(([name, value]) => `${name}=${value}`).join(" ");
+  const env = Object.entries(figures.env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(" ");
   return (
     `capacity (${figures.events} chats, "qr 150" at ${figures.eventsPerSecond}/s, the service answering in ${figures.latencyMs / 1000} s${env === "" ? "" : `, ${env}`}): ` +
     `${layout("one instance", figures.one)}; ${layout("two on Redis", figures.two)}; two/one: p95 ${figures.p95Ratio}x, last ${figures.lastRatio}x`

@@ -81,8 +81,7 @@ export function highestSustained(steps: readonly StepFigures[]): { rate: number;
   return { rate, next: null };
 }
 
-const sustainedText = ({ rate, next }: { rate: number; next: number | null }) =>
-  next === null ? `>= ${rate}/s` : rate === 0 ? `< ${next}/s` : `${rate}-${next}/s`;
+const sustainedText = ({ rate, next }: { rate: number; next: number | null }) => (next === null ? `>= ${rate}/s` : rate === 0 ? `< ${next}/s` : `${rate}-${next}/s`);
 
 const peakOf = (step: StepFigures) => Math.max(...step.peakRssPerInstanceMiB);
 
@@ -166,15 +165,7 @@ export function judgeGoals(echo: LayoutSteps, layouts: readonly LayoutSteps[]): 
 
 /** The goal rows as a fixed-width table, one line each, for the end of the bench's output. */
 export function formatGoals(rows: readonly GoalRow[]): string {
-  const cells = rows.map((row) => [
-    row.layout,
-    row.goal,
-    row.ours,
-    row.echo,
-    row.ratio === null ? "" : `${fixed(row.ratio, 2)}x`,
-    row.target,
-    row.met ? "met" : "MISSED",
-  ]);
+  const cells = rows.map((row) => [row.layout, row.goal, row.ours, row.echo, row.ratio === null ? "" : `${fixed(row.ratio, 2)}x`, row.target, row.met ? "met" : "MISSED"]);
   const header = ["layout", "goal", "slipline", "against", "ratio", "target", ""];
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => (cell[column] ?? "").length)));
   const line = (cell: readonly string[]) =>
@@ -224,7 +215,15 @@ export function judgeScaleOut(one: LayoutSteps, several: LayoutSteps, scenarios:
   }
   const ours = highestSustained(several.steps);
   const base = highestSustained(one.steps);
-  rows.push({ layout, goal: "highest rate, no loss, p99 < 1 s, vs one instance", ours: sustainedText(ours), echo: sustainedText(base), ratio: null, target: ">= one", met: ours.rate >= base.rate });
+  rows.push({
+    layout,
+    goal: "highest rate, no loss, p99 < 1 s, vs one instance",
+    ours: sustainedText(ours),
+    echo: sustainedText(base),
+    ratio: null,
+    target: ">= one",
+    met: ours.rate >= base.rate,
+  });
   for (const step of several.steps.filter((s) => SHARE_RATES.includes(s.rate))) {
     const handled = (step.perInstance ?? []).map((p) => p.eventsHandled ?? Number.NaN);
     const total = handled.reduce((sum, n) => sum + n, 0);

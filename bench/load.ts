@@ -153,9 +153,7 @@ function webhookBody(events: PlannedEvent[], tokens: Map<string, string>): strin
       webhookEventId: event.eventId,
       deliveryContext: { isRedelivery: false },
       replyToken: tokens.get(event.key),
-      source: event.isGroup
-        ? { type: "group", groupId: event.chatId, userId: event.userId }
-        : { type: "user", userId: event.userId },
+      source: event.isGroup ? { type: "group", groupId: event.chatId, userId: event.userId } : { type: "user", userId: event.userId },
       message: { id: event.eventId.slice(-18), type: "text", text: event.text, quoteToken: "q" },
     })),
   });
@@ -196,7 +194,7 @@ export async function runStep(target: LoadTarget, plan: StepPlan): Promise<StepM
   // Group the events into requests; each request goes at the planned time of its first event, to the
   // webhook URLs in turn.
   const requests: { events: PlannedEvent[]; atOffsetMs: number; urlIndex: number }[] = [];
-  for (let i = 0; i < events.length; ) {
+  for (let i = 0; i < events.length;) {
     const size = requests.length % plan.batchEvery === plan.batchEvery - 1 ? plan.batchSize : 1;
     requests.push({ events: events.slice(i, i + size), atOffsetMs: (i * 1000) / plan.eventsPerSecond, urlIndex: requests.length % target.webhookUrls.length });
     i += size;

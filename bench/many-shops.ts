@@ -227,7 +227,9 @@ export async function benchManyShops(setup: ManyShopsSetup, options: ManyShopsOp
           await bot.stop();
         }
       }
-      process.stderr.write(`  start-up run ${run + 1}: 1 shop ${Math.round(startup.one.readyMs.at(-1) ?? 0)} ms, ${options.shops} shops ${Math.round(startup.many.readyMs.at(-1) ?? 0)} ms\n`);
+      process.stderr.write(
+        `  start-up run ${run + 1}: 1 shop ${Math.round(startup.one.readyMs.at(-1) ?? 0)} ms, ${options.shops} shops ${Math.round(startup.many.readyMs.at(-1) ?? 0)} ms\n`,
+      );
     }
 
     // Load: a deployment of each file, side by side, measured in turn.

@@ -64,9 +64,7 @@ export async function startChild(
         if (readyLine) resolve(readyLine);
         else readyWaiters.push(resolve);
       });
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`${name} not ready after ${timeoutMs} ms:\n${stderr.join("")}`)), timeoutMs).unref(),
-  );
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${name} not ready after ${timeoutMs} ms:\n${stderr.join("")}`)), timeoutMs).unref());
   const readyValue = await Promise.race([ready, exited, timeout]);
 
   return {

@@ -90,9 +90,7 @@ function readProfile(path: string, stepRate: number | undefined): CpuProfile {
   if (stepRate === undefined) return profile;
   const windowsPath = join(dirname(path), "windows.json");
   const pid = profilePid(path);
-  const windows = (JSON.parse(readFileSync(windowsPath, "utf8")) as { windows: StepWindow[] }).windows.filter(
-    (window) => window.pid === pid && window.rate === stepRate,
-  );
+  const windows = (JSON.parse(readFileSync(windowsPath, "utf8")) as { windows: StepWindow[] }).windows.filter((window) => window.pid === pid && window.rate === stepRate);
   if (windows.length === 0) throw new Error(`${windowsPath} has no step at ${stepRate}/s for process ${pid}`);
   const kept = samplesWithin(profile.startTime, profile.timeDeltas, windows);
   return { ...profile, timeDeltas: profile.timeDeltas.map((delta, index) => (kept[index] === true ? delta : 0)) };
@@ -134,11 +132,24 @@ function compare(pathA: string, pathB: string, top: number, stepRate: number | u
     .map((part) => ({ part, a: a.byPart.get(part) ?? 0, b: b.byPart.get(part) ?? 0 }))
     .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
     .slice(0, top)
-    .map(({ part, a: inA, b: inB }) => `  ${seconds(inA)} ${seconds(inB)} ${(inB - inA >= 0 ? "+" : "-") + seconds(Math.abs(inB - inA)).trim().padStart(6)}  ${part}`);
+    .map(
+      ({ part, a: inA, b: inB }) =>
+        `  ${seconds(inA)} ${seconds(inB)} ${
+          (inB - inA >= 0 ? "+" : "-") +
+          seconds(Math.abs(inB - inA))
+            .trim()
+            .padStart(6)
+        }  ${part}`,
+    );
   return [
     `busy seconds by part (self): A = ${pathA}, B = ${pathB}`,
     `  ${"A".padStart(7)} ${"B".padStart(7)} ${"B - A".padStart(7)}`,
-    `  ${seconds(a.busyMicros)} ${seconds(b.busyMicros)} ${(b.busyMicros - a.busyMicros >= 0 ? "+" : "-") + seconds(Math.abs(b.busyMicros - a.busyMicros)).trim().padStart(6)}  all busy time`,
+    `  ${seconds(a.busyMicros)} ${seconds(b.busyMicros)} ${
+      (b.busyMicros - a.busyMicros >= 0 ? "+" : "-") +
+      seconds(Math.abs(b.busyMicros - a.busyMicros))
+        .trim()
+        .padStart(6)
+    }  all busy time`,
     ...rows,
   ].join("\n");
 }

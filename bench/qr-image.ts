@@ -98,7 +98,10 @@ export async function benchQrImage(opts: QrImageBenchOptions = {}): Promise<QrIm
 
   // Both must really produce size x size PNGs, or the comparison means nothing.
   const sample = payloads[0] ?? "";
-  for (const [name, png] of [["ours", ourRender(sample)], ["qrcode", await theirRender(sample)]] as const) {
+  for (const [name, png] of [
+    ["ours", ourRender(sample)],
+    ["qrcode", await theirRender(sample)],
+  ] as const) {
     const [w, h] = pngWidthHeight(png);
     if (w !== size || h !== size) throw new Error(`${name} produced ${w}x${h}, expected ${size}x${size}`);
   }
@@ -114,12 +117,12 @@ function printTable(result: QrImageBenchResult): void {
     ["qrcode toBuffer (defaults)", result.qrcode],
   ];
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(30) : c.padStart(12))).join(" ");
-  console.log(`qr-image at ${result.size} px, ${result.payloads} different PromptPay payloads, ${result.budgetMs} ms each after ${result.warmupMs} ms warm-up (Node ${process.version})`);
+  console.log(
+    `qr-image at ${result.size} px, ${result.payloads} different PromptPay payloads, ${result.budgetMs} ms each after ${result.warmupMs} ms warm-up (Node ${process.version})`,
+  );
   console.log(line(["contender", "images", "img/s", "ms/img", "bytes/img"]));
   for (const [name, c] of rows) {
-    console.log(
-      line([name, String(c.images), c.imagesPerSecond.toFixed(0), c.meanMsPerImage.toFixed(3), c.meanBytes.toFixed(0)]),
-    );
+    console.log(line([name, String(c.images), c.imagesPerSecond.toFixed(0), c.meanMsPerImage.toFixed(3), c.meanBytes.toFixed(0)]));
   }
   console.log(`ratio: ${result.ratio.toFixed(1)}x (the issue asks for at least 10x)`);
 }

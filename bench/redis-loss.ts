@@ -104,7 +104,12 @@ export async function benchRedisLoss(setup: SlowServiceSetup, plan: RedisLossPla
 }
 
 export function redisLossLine(figures: RedisLossFigures): string {
-  const counts = (record: Record<string, number>) => (Object.keys(record).length === 0 ? "0" : Object.entries(record).map(([key, n]) => `${n} ${key}`).join(", "));
+  const counts = (record: Record<string, number>) =>
+    Object.keys(record).length === 0
+      ? "0"
+      : Object.entries(record)
+          .map(([key, n]) => `${n} ${key}`)
+          .join(", ");
   return (
     `Redis back empty mid-burst (${figures.eventsSent} "qr 150" at ${figures.eventsPerSecond}/s, two instances, the service answering in ${figures.latencyMs / 1000} s): ` +
     `acknowledged ${figures.acknowledged} (other statuses ${counts(figures.otherStatuses)}), ` +

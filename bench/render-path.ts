@@ -89,7 +89,14 @@ function scenarios(): Scenario[] {
     timeZone: TIME_ZONE,
     scope: { by: "range", range: { kind: "days", days: 7 }, fromDate: WEEK.from, toDate: WEEK.to },
     page: 1,
-    summary: { count: weekChecks.length, validTotal: 123_456.5, byStatus: [{ status: "valid", count: 200 }, { status: "duplicate", count: 50 }] },
+    summary: {
+      count: weekChecks.length,
+      validTotal: 123_456.5,
+      byStatus: [
+        { status: "valid", count: 200 },
+        { status: "duplicate", count: 50 },
+      ],
+    },
     rows: page,
   };
   const summaryOf = (build: Build, items: readonly HistoryItem[], from: typeof TODAY, range: SummaryView["range"]): unknown =>
@@ -206,8 +213,14 @@ async function main(): Promise<void> {
         (f.beforeMicros === undefined || f.ratio === undefined ? "" : `  before ${f.beforeMicros.toFixed(1).padStart(8)}  ours/before ${f.ratio.toFixed(3)}`),
     ),
     before === undefined
-      ? `  ${"all five".padEnd(46)} ours ${total((f) => f.oursMicros).toFixed(1).padStart(8)}`
-      : `  ${"all five".padEnd(46)} ours ${total((f) => f.oursMicros).toFixed(1).padStart(8)}  before ${total((f) => f.beforeMicros).toFixed(1).padStart(8)}  ours/before ${(total((f) => f.oursMicros) / total((f) => f.beforeMicros)).toFixed(3)}`,
+      ? `  ${"all five".padEnd(46)} ours ${total((f) => f.oursMicros)
+          .toFixed(1)
+          .padStart(8)}`
+      : `  ${"all five".padEnd(46)} ours ${total((f) => f.oursMicros)
+          .toFixed(1)
+          .padStart(8)}  before ${total((f) => f.beforeMicros)
+          .toFixed(1)
+          .padStart(8)}  ours/before ${(total((f) => f.oursMicros) / total((f) => f.beforeMicros)).toFixed(3)}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
   mkdirSync("bench/results", { recursive: true });

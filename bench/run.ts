@@ -194,7 +194,10 @@ function figures(
   step: StepMeasurement,
   cpu: number,
   drained: Drained | undefined,
-  extra: Pick<BotFigures, "instances" | "helperCpuRoundsPer1000" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000" | "redisCallsPerEvent">,
+  extra: Pick<
+    BotFigures,
+    "instances" | "helperCpuRoundsPer1000" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000" | "redisCallsPerEvent"
+  >,
 ): BotFigures {
   const added = drained === undefined ? undefined : botAddedMs(step, drained);
   const botAddedP99 = added === undefined ? null : quantile(added, 0.99);
@@ -224,9 +227,7 @@ function figures(
     rejectedByLine: step.rejectedByLine,
     ackErrors: step.ackErrors,
     ackErrorsByStatus: step.ackErrorsByStatus,
-    e2eByText: Object.fromEntries(
-      [...step.endToEndByText].map(([text, ms]) => [text, { p50: round(quantile(ms, 0.5)), p99: round(quantile(ms, 0.99)) }]),
-    ),
+    e2eByText: Object.fromEntries([...step.endToEndByText].map(([text, ms]) => [text, { p50: round(quantile(ms, 0.5)), p99: round(quantile(ms, 0.99)) }])),
     ...extra,
   };
   if (added !== undefined) botAddedPooled.set(figured, added);
@@ -321,8 +322,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
   const cpuOf = (child: Child) => cpuSeconds(child.process.pid ?? 0);
   const eachCpu = () => pids.map((pid) => cpuSeconds(pid));
   // The echo bot has no /metrics.
-  const eachHandled = () =>
-    Promise.all(layout.bots.map((bot) => (withService ? metricSum(String(bot.ready.url), "slipline_events_total") : Promise.resolve(Number.NaN))));
+  const eachHandled = () => Promise.all(layout.bots.map((bot) => (withService ? metricSum(String(bot.ready.url), "slipline_events_total") : Promise.resolve(Number.NaN))));
   const redisCpu = () => (redisPid === undefined ? 0 : cpuSeconds(redisPid));
   const ownCpu = () => {
     const usage = process.cpuUsage();
@@ -359,7 +359,10 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
       instances: pids.length,
       helperCpuRoundsPer1000: [helpersPer1000],
       perInstance,
-      peakRssMiB: round(peakRssPerInstanceMiB.reduce((sum, mib) => sum + mib, 0), 1),
+      peakRssMiB: round(
+        peakRssPerInstanceMiB.reduce((sum, mib) => sum + mib, 0),
+        1,
+      ),
       peakRssPerInstanceMiB,
       otherCpuSeconds,
       redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
@@ -486,10 +489,10 @@ function printRedisLayout(rows: { rate: number; ours: BotFigures; pair: BotFigur
 function redisRoundTripLine(redisRoundTrip: RedisRoundTrip): string {
   const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${ms}`;
   return (
-      `Redis round trip at ${redisRoundTrip.rate} events/s: ${signed(redisRoundTrip.e2eP50ExtraMs)} ms e2e p50 ` +
-        `(two instances + Redis ${redisRoundTrip.e2eP50Ms.redisPair} ms vs one instance ${redisRoundTrip.e2eP50Ms.single} ms), ` +
-        `${signed(redisRoundTrip.ackP50ExtraMs)} ms ack p50 (the webhook answers once Redis has the events: ` +
-        `${redisRoundTrip.ackP50Ms.redisPair} vs ${redisRoundTrip.ackP50Ms.single} ms)`
+    `Redis round trip at ${redisRoundTrip.rate} events/s: ${signed(redisRoundTrip.e2eP50ExtraMs)} ms e2e p50 ` +
+    `(two instances + Redis ${redisRoundTrip.e2eP50Ms.redisPair} ms vs one instance ${redisRoundTrip.e2eP50Ms.single} ms), ` +
+    `${signed(redisRoundTrip.ackP50ExtraMs)} ms ack p50 (the webhook answers once Redis has the events: ` +
+    `${redisRoundTrip.ackP50Ms.redisPair} vs ${redisRoundTrip.ackP50Ms.single} ms)`
   );
 }
 
@@ -536,7 +539,11 @@ function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigk
     `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
   );
   const counts = (record: Record<string, number>) =>
-    Object.keys(record).length === 0 ? "0" : Object.entries(record).map(([key, n]) => `${n} ${key}`).join(", ");
+    Object.keys(record).length === 0
+      ? "0"
+      : Object.entries(record)
+          .map(([key, n]) => `${n} ${key}`)
+          .join(", ");
   console.log(
     `goodput with the slip service answering in ${SLOW.latencyMs / 1000} s (${goodput.eventsSent} "${SLOW.text}" at ${SLOW.eventsPerSecond}/s): ` +
       `acknowledged ${goodput.acknowledged}, real answers ${goodput.realAnswers}, "service unavailable" ${goodput.unavailableAnswers}, ` +
@@ -568,7 +575,8 @@ function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigk
       `taken up again by the survivor ${sigkill.recoveredBySurvivor}, answered ${round(sigkill.takeoverFirstAnswerMs / 1000, 2)} to ${round(sigkill.takeoverLastAnswerMs / 1000, 2)} s after the kill; ` +
       `last answer ${round(sigkill.lastAnswerAfterKillMs / 1000, 2)} s after the kill; ` +
       `time to answer p50/p99 ${sigkill.answerP50Ms}/${sigkill.answerP99Ms} ms (the killed instance's ${sigkill.killedAnswerP50Ms}/${sigkill.killedAnswerP99Ms} ms)`,
-  );  console.log(capacityLine(capacity));
+  );
+  console.log(capacityLine(capacity));
   console.log(redisLossLine(redisLoss));
   console.log(idleConnectionsLine(idleConnections));
 }
@@ -611,7 +619,9 @@ function splitFloorOf(rows: { rate: number; ours: BotFigures; pair: BotFigures |
 function splitFloorLine(floor: readonly SplitFloor[]): string {
   return (
     "CPU per event, two processes against one, over the rounds: " +
-    floor.map((f) => `@${f.rate}/s echo x2 ${round(f.echoPairRatio)}x, slipline x2 + Redis ${round(f.pairRatio)}x (${round(f.pairRatio / f.echoPairRatio)}x the echo pair's)`).join("; ") +
+    floor
+      .map((f) => `@${f.rate}/s echo x2 ${round(f.echoPairRatio)}x, slipline x2 + Redis ${round(f.pairRatio)}x (${round(f.pairRatio / f.echoPairRatio)}x the echo pair's)`)
+      .join("; ") +
     "\n  (two echo bots share nothing: their ratio is what splitting the same load between two processes costs on this machine)"
   );
 }
@@ -638,10 +648,7 @@ async function main(): Promise<void> {
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
   const manyShops = (): Promise<ManyShopsFigures> => {
     process.stderr.write(`many shops: ${MANY_SHOPS.shops} in one file against one...\n`);
-    return benchManyShops(
-      { lineUrl, lineControlUrl: String(line.ready.controlUrl), sandboxUrl: String(sandbox.ready.url), slipSecret: "demo-shop-secret" },
-      MANY_SHOPS,
-    );
+    return benchManyShops({ lineUrl, lineControlUrl: String(line.ready.controlUrl), sandboxUrl: String(sandbox.ready.url), slipSecret: "demo-shop-secret" }, MANY_SHOPS);
   };
 
   try {
@@ -773,7 +780,12 @@ async function main(): Promise<void> {
       `webhooks not answered 200: ${
         layout.steps
           .filter((step) => step.ackErrors > 0)
-          .map((step) => `${Object.entries(step.ackErrorsByStatus).map(([status, n]) => `${n} ${status === "error" ? "without answer" : `answered ${status}`}`).join(", ")} @${step.rate}`)
+          .map(
+            (step) =>
+              `${Object.entries(step.ackErrorsByStatus)
+                .map(([status, n]) => `${n} ${status === "error" ? "without answer" : `answered ${status}`}`)
+                .join(", ")} @${step.rate}`,
+          )
           .join("; ") || "none"
       }`;
     console.log(
@@ -789,9 +801,7 @@ async function main(): Promise<void> {
           .join("\n"),
       );
     }
-    console.log(
-      `peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`,
-    );
+    console.log(`peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`);
     if (scenarios) printScenarios(scenarios);
     if (shopsFigures) console.log(manyShopsLine(shopsFigures));
 

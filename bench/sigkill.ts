@@ -195,9 +195,7 @@ export async function benchSigkill(setup: SlowServiceSetup, plan: SigkillPlan): 
       return answer === undefined ? [] : [answer.at];
     });
     const lastAnswer = Math.max(killedAt, ...[...sends.values()].flatMap((list) => list.map((send) => send.at)));
-    const otherAnswerTexts = [...sends.values()]
-      .flatMap((list) => list.filter((send) => send.kind === "other").map((send) => send.text ?? "(no text message)"))
-      .slice(0, 3);
+    const otherAnswerTexts = [...sends.values()].flatMap((list) => list.filter((send) => send.kind === "other").map((send) => send.text ?? "(no text message)")).slice(0, 3);
 
     return {
       latencyMs: setup.latencyMs,

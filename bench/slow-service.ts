@@ -194,11 +194,7 @@ export function classify(arrival: Arrival): AnswerKind {
 }
 
 /** Reads what reached the stand-in since the last drain into `answers` (first answer per chat); counts the rest. */
-async function collect(
-  lineControlUrl: string,
-  answers: Map<string, Answer>,
-  tally: { extraSends: number; rejected: number },
-): Promise<void> {
+async function collect(lineControlUrl: string, answers: Map<string, Answer>, tally: { extraSends: number; rejected: number }): Promise<void> {
   const drained = await control<{ arrivals: Arrival[]; rejected: number }>(`${lineControlUrl}/drain`, { withMessages: true });
   tally.rejected += drained.rejected;
   for (const arrival of drained.arrivals) {
@@ -413,7 +409,12 @@ export async function benchGoodput(setup: SlowServiceSetup, plan: GoodputPlan): 
   const sandbox = await startSlowSandbox(setup.latencyMs);
   let bot: Child | undefined;
   try {
-    bot = await startBot(setup, sandbox, events.map((e) => e.userId), botLog);
+    bot = await startBot(
+      setup,
+      sandbox,
+      events.map((e) => e.userId),
+      botLog,
+    );
     const bodies = await prepare(setup, events);
     const burst = await sendBurst(`${String(bot.ready.url)}/webhook`, setup.channelSecret, bodies, setup.eventsPerSecond);
 
@@ -457,7 +458,12 @@ export async function benchGoodput(setup: SlowServiceSetup, plan: GoodputPlan): 
       answerP99Ms: round(quantile(all, 0.99)),
       realAnswerP50Ms: round(quantile(real, 0.5)),
       realAnswerP99Ms: round(quantile(real, 0.99)),
-      unavailableAnswerP50Ms: round(quantile(latency((kind) => kind === "unavailable"), 0.5)),
+      unavailableAnswerP50Ms: round(
+        quantile(
+          latency((kind) => kind === "unavailable"),
+          0.5,
+        ),
+      ),
       lastAnswerAfterMs: round(lastAnswer - burst.startedAt),
       extraSends: tally.extraSends,
       rejectedByLine: tally.rejected,
@@ -478,7 +484,12 @@ export async function benchSigterm(setup: SlowServiceSetup, plan: SigtermPlan): 
   const sandbox = await startSlowSandbox(setup.latencyMs);
   let bot: Child | undefined;
   try {
-    bot = await startBot(setup, sandbox, events.map((e) => e.userId), botLog);
+    bot = await startBot(
+      setup,
+      sandbox,
+      events.map((e) => e.userId),
+      botLog,
+    );
     const botProcess = bot.process;
     const pid = botProcess.pid;
     if (pid === undefined) throw new Error("the bot has no PID");

@@ -94,10 +94,7 @@ export class ConfigError extends Error {
   readonly problems: readonly ConfigProblem[];
 
   constructor(problems: readonly ConfigProblem[]) {
-    super(
-      `Invalid configuration (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):\n` +
-        problems.map((p) => `  ${p.variable}: ${p.problem}`).join("\n"),
-    );
+    super(`Invalid configuration (${problems.length} ${problems.length === 1 ? "problem" : "problems"}):\n` + problems.map((p) => `  ${p.variable}: ${p.problem}`).join("\n"));
     this.name = "ConfigError";
     this.problems = problems;
   }
@@ -172,7 +169,11 @@ const PAIRS: Readonly<Record<string, string>> = {
 /** Digits only, as a number; anything else as NaN, which the field refuses with its own words. */
 function formed(value: string, form: Form): unknown {
   if (form === "integer") return /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (form === "list") return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (form === "list")
+    return value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   return value;
 }
 
@@ -262,7 +263,12 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
     }
   }
   // The default prefix is a digest of the channel secret: rotating it would move every key out of reach.
-  if (shop.line?.previousChannelSecret !== undefined && inputs.process.redisUrl !== undefined && inputs.process.redisKeyPrefix === undefined && inputs.process.shopsFile === undefined) {
+  if (
+    shop.line?.previousChannelSecret !== undefined &&
+    inputs.process.redisUrl !== undefined &&
+    inputs.process.redisKeyPrefix === undefined &&
+    inputs.process.shopsFile === undefined
+  ) {
     problems.push({
       variable: "REDIS_KEY_PREFIX",
       problem:

@@ -5,16 +5,7 @@ import type { DestinationStream, Logger } from "pino";
 const CENSOR = "[redacted]";
 
 // Fields that carry credentials or single-use tokens, at the top level and where our code nests them.
-const SECRET_KEYS = [
-  "authorization",
-  "Authorization",
-  "channelSecret",
-  "channelAccessToken",
-  "accessToken",
-  "apiSecret",
-  "secret",
-  "replyToken",
-] as const;
+const SECRET_KEYS = ["authorization", "Authorization", "channelSecret", "channelAccessToken", "accessToken", "apiSecret", "secret", "replyToken"] as const;
 
 // Explicit paths only: pino's `*.` wildcards made every line about ten times dearer (60 us instead of
 // 6 us here), on the path of every event. Known secret values are scrubbed from the whole line anyway.
@@ -51,9 +42,7 @@ const FEW_SECRETS = 32;
 
 /** The secrets to look for in a line: each long enough, and also as written in a JSON line (a quote or a backslash escaped). */
 function prepare(list: readonly (string | undefined)[]): string[] {
-  return [
-    ...new Set(list.filter((s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)])),
-  ];
+  return [...new Set(list.filter((s): s is string => typeof s === "string" && s.length >= MIN_SCRUBBED_LENGTH).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))];
 }
 
 /**

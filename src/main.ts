@@ -45,7 +45,15 @@ async function run(): Promise<void> {
 
   // Every secret any shop has, now and after a reload, is kept out of the log.
   let shopSecrets: readonly string[] = secretsOf(fileShops ?? []);
-  const processSecrets = [config.line?.channelSecret, config.line?.previousChannelSecret, config.line?.channelAccessToken, config.slip?.apiSecret, config.metricsToken, redisPassword(config.redisUrl), config.redisUrl];
+  const processSecrets = [
+    config.line?.channelSecret,
+    config.line?.previousChannelSecret,
+    config.line?.channelAccessToken,
+    config.slip?.apiSecret,
+    config.metricsToken,
+    redisPassword(config.redisUrl),
+    config.redisUrl,
+  ];
   let secrets: readonly (string | undefined)[] = [...processSecrets, ...shopSecrets];
   const log = createLogger({ level: config.logLevel, secrets: () => secrets });
   installHttpTimeouts();
@@ -144,7 +152,9 @@ function readCertificates(path: string): string {
 }
 
 function secretsOf(shops: readonly ShopConfig[]): string[] {
-  return shops.flatMap((shop) => [shop.line.channelSecret, shop.line.previousChannelSecret, shop.line.channelAccessToken, shop.slip.apiSecret].filter((s): s is string => s !== undefined));
+  return shops.flatMap((shop) =>
+    [shop.line.channelSecret, shop.line.previousChannelSecret, shop.line.channelAccessToken, shop.slip.apiSecret].filter((s): s is string => s !== undefined),
+  );
 }
 
 /** Reloads when the file changes (editors often replace it: its directory is watched); bursts count once. */
@@ -172,17 +182,12 @@ function handleSignals(deployment: App, config: Config, drainSeconds: number, lo
     stopping = true;
     // SIGTERM comes from a platform, behind a load balancer; SIGINT is someone at a terminal: no drain.
     const drain = signal === "SIGTERM" ? drainSeconds : 0;
-    log.info(
-      { signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.intake.waiting, running: deployment.intake.running },
-      "shutting down",
-    );
-    void deployment
-      .shutdown(config.shutdownGraceSeconds * 1000, drain * 1000)
-      .then(async ({ abandoned, leftForOthers }) => {
-        await closeLocal();
-        log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");
-        process.exit(abandoned.length === 0 ? 0 : 1);
-      });
+    log.info({ signal, drainSeconds: drain, graceSeconds: config.shutdownGraceSeconds, waiting: deployment.intake.waiting, running: deployment.intake.running }, "shutting down");
+    void deployment.shutdown(config.shutdownGraceSeconds * 1000, drain * 1000).then(async ({ abandoned, leftForOthers }) => {
+      await closeLocal();
+      log.info({ abandoned: abandoned.length, apologised: abandoned.filter((a) => a.apologised).length, leftForOthers }, "stopped");
+      process.exit(abandoned.length === 0 ? 0 : 1);
+    });
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

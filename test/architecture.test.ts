@@ -116,7 +116,11 @@ function unitOf(path: string): string {
   return part === undefined ? (path.split("/")[0] ?? path) : `commands/*/${part}.ts`;
 }
 /** A package's name from an import of it or of a file in it (`@scope/name/x` -> `@scope/name`). */
-const packageOf = (spec: string): string => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (spec: string): string =>
+  spec
+    .split("/")
+    .slice(0, spec.startsWith("@") ? 2 : 1)
+    .join("/");
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
 /** A tool's imports: `from` is `../tools/<dir>/src/...`. */
@@ -151,7 +155,8 @@ describe("the layers", () => {
 
   it("commands and render never import from handlers, line or the event path", () => {
     const wrong = imports.filter(
-      ({ from, to }) => ["commands", "render", "commands/*/render.ts"].includes(unitOf(from)) && ["handlers", "commands/*/handle.ts", "line", "event", "intake"].includes(unitOf(to)),
+      ({ from, to }) =>
+        ["commands", "render", "commands/*/render.ts"].includes(unitOf(from)) && ["handlers", "commands/*/handle.ts", "line", "event", "intake"].includes(unitOf(to)),
     );
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });

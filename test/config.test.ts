@@ -165,9 +165,7 @@ describe("loadConfig", () => {
 
   it("allows plain http only on loopback, where credentials do not cross a network", () => {
     expect(loadConfig({ LINE_API_BASE_URL: "http://127.0.0.1:4100" }).lineApiBaseUrl).toBe("http://127.0.0.1:4100");
-    expect(
-      loadConfig({ SLIP_API_BASE_URL: "http://localhost:4000", SLIP_API_SECRET: API_SECRET }).slip?.baseUrl,
-    ).toBe("http://localhost:4000");
+    expect(loadConfig({ SLIP_API_BASE_URL: "http://localhost:4000", SLIP_API_SECRET: API_SECRET }).slip?.baseUrl).toBe("http://localhost:4000");
     expect(problemsOf({ LINE_API_BASE_URL: "http://api.line.me" }).map((p) => p.variable)).toEqual(["LINE_API_BASE_URL"]);
   });
 
@@ -183,7 +181,11 @@ describe("loadConfig", () => {
     expect(loadConfig({})).toMatchObject({ markAsRead: false, publicUrl: undefined });
     expect(loadConfig({ MARK_AS_READ: "1", PUBLIC_URL: "https://bot.example.com/" })).toMatchObject({ markAsRead: true, publicUrl: "https://bot.example.com" });
     expect(loadConfig({ MARK_AS_READ: "no" }).markAsRead).toBe(false);
-    expect(problemsOf({ MARK_AS_READ: "sometimes", PUBLIC_URL: "http://bot.example.com" }).map((p) => p.variable).sort()).toEqual(["MARK_AS_READ", "PUBLIC_URL"]);
+    expect(
+      problemsOf({ MARK_AS_READ: "sometimes", PUBLIC_URL: "http://bot.example.com" })
+        .map((p) => p.variable)
+        .sort(),
+    ).toEqual(["MARK_AS_READ", "PUBLIC_URL"]);
   });
 
   it("reads the staff app's LINE_LOGIN_CHANNEL_ID and LIFF_ID, both or neither, and names them when wrong", () => {
@@ -193,12 +195,23 @@ describe("loadConfig", () => {
       { variable: "LIFF_ID", problem: "is missing: LINE_LOGIN_CHANNEL_ID is set, and the staff web app needs both (or neither: then the app is off)" },
     ]);
     expect(problemsOf({ LINE_LOGIN_CHANNEL_ID: "abc", LIFF_ID: "liff" }).map((p) => p.variable)).toEqual(["LINE_LOGIN_CHANNEL_ID", "LIFF_ID"]);
-    expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_LOGIN_CHANNEL_ID: "1650000001", LIFF_ID: "1650000001-AbCdEfGh" }).map((p) => p.variable)).toEqual(["LINE_LOGIN_CHANNEL_ID", "LIFF_ID"]);
+    expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_LOGIN_CHANNEL_ID: "1650000001", LIFF_ID: "1650000001-AbCdEfGh" }).map((p) => p.variable)).toEqual([
+      "LINE_LOGIN_CHANNEL_ID",
+      "LIFF_ID",
+    ]);
   });
 
   it("with SHOPS_FILE, refuses a shop's own variables beside it, and wants REDIS_KEY_PREFIX with Redis", () => {
     expect(loadConfig({ SHOPS_FILE: "shops.json" })).toMatchObject({ shopsFile: "shops.json", line: undefined });
-    expect(problemsOf({ SHOPS_FILE: "shops.json", LINE_CHANNEL_SECRET: SECRET, LINE_CHANNEL_ACCESS_TOKEN: TOKEN, STAFF_USER_IDS: `U${"a".repeat(32)}`, REDIS_URL: "redis://127.0.0.1:6379" })).toEqual([
+    expect(
+      problemsOf({
+        SHOPS_FILE: "shops.json",
+        LINE_CHANNEL_SECRET: SECRET,
+        LINE_CHANNEL_ACCESS_TOKEN: TOKEN,
+        STAFF_USER_IDS: `U${"a".repeat(32)}`,
+        REDIS_URL: "redis://127.0.0.1:6379",
+      }),
+    ).toEqual([
       { variable: "LINE_CHANNEL_SECRET", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
       { variable: "LINE_CHANNEL_ACCESS_TOKEN", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
       { variable: "STAFF_USER_IDS", problem: "is set together with SHOPS_FILE: set it for each shop in the file instead" },
@@ -231,9 +244,9 @@ describe("loadConfig", () => {
     expect(loadConfig({ SLIP_SANDBOX: "true" }).sandbox.withLine).toBe(false); // local mode uses it anyway
     expect(problemsOf({ ...line, SLIP_SANDBOX: "0" }).map((p) => p.variable)).toEqual(["SLIP_API_BASE_URL", "SLIP_API_SECRET"]);
     expect(problemsOf({ SLIP_SANDBOX: "maybe" }).map((p) => p.variable)).toEqual(["SLIP_SANDBOX"]);
-    expect(
-      problemsOf({ ...line, SLIP_SANDBOX: "1", SLIP_API_BASE_URL: "https://slips.example.com", SLIP_API_SECRET: API_SECRET }).map((p) => p.variable),
-    ).toEqual(["SLIP_SANDBOX"]);
+    expect(problemsOf({ ...line, SLIP_SANDBOX: "1", SLIP_API_BASE_URL: "https://slips.example.com", SLIP_API_SECRET: API_SECRET }).map((p) => p.variable)).toEqual([
+      "SLIP_SANDBOX",
+    ]);
   });
 
   it("honours the sandbox's own variables", () => {
@@ -253,7 +266,14 @@ describe("loadConfig: the alerts and the process's bounds", () => {
   });
 
   it("reads the process's settings and their defaults", () => {
-    const config = loadConfig({ REDIS_URL: "redis://:pw@cache.internal:6379/0", INSTANCE_ROLE: "Worker", SHUTDOWN_GRACE_SECONDS: "30", SHUTDOWN_DRAIN_SECONDS: "0", MAX_QUEUED_EVENTS: "50", METRICS_TOKEN: "0123456789abcdefXYZ" });
+    const config = loadConfig({
+      REDIS_URL: "redis://:pw@cache.internal:6379/0",
+      INSTANCE_ROLE: "Worker",
+      SHUTDOWN_GRACE_SECONDS: "30",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      MAX_QUEUED_EVENTS: "50",
+      METRICS_TOKEN: "0123456789abcdefXYZ",
+    });
     expect([config.role, config.redisUrl, config.shutdownDrainSeconds, config.shutdownGraceSeconds, config.maxQueuedEvents, config.metricsToken]).toEqual([
       "worker",
       "redis://:pw@cache.internal:6379/0",
@@ -415,6 +435,9 @@ describe("loadConfig: a rotation of the channel secret", () => {
   it("with Redis wants REDIS_KEY_PREFIX named, since the default prefix derives from the secret that is changing", () => {
     const problems = problemsOf({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390" });
     expect(problems.map((p) => p.variable)).toEqual(["REDIS_KEY_PREFIX"]);
-    expect(loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390", REDIS_KEY_PREFIX: "slipline:0a1b2c3d4e5f" }).redisKeyPrefix).toBe("slipline:0a1b2c3d4e5f");
+    expect(
+      loadConfig({ ...line, LINE_CHANNEL_SECRET_PREVIOUS: "fedcba9876543210fedcba9876543210", REDIS_URL: "redis://127.0.0.1:6390", REDIS_KEY_PREFIX: "slipline:0a1b2c3d4e5f" })
+        .redisKeyPrefix,
+    ).toBe("slipline:0a1b2c3d4e5f");
   });
 });

@@ -28,18 +28,11 @@ const ELLIPSIS = /\u2026/gu;
 
 /** Full-width ASCII and Thai digits as plain ASCII; the PromptPay id reader uses it on text that skips normalizeText. */
 export function foldToAscii(text: string): string {
-  return text
-    .replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(THAI_DIGITS, (c) => String.fromCharCode(c.charCodeAt(0) - 0x0e50 + 0x30));
+  return text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(THAI_DIGITS, (c) => String.fromCharCode(c.charCodeAt(0) - 0x0e50 + 0x30));
 }
 
 export function normalizeText(text: string): string {
-  return foldToAscii(text.replace(INVISIBLE, ""))
-    .replace(TONE_BEFORE_VOWEL, "$2$1")
-    .replace(SPLIT_SARA_AM, "$1\u0E33")
-    .replace(ELLIPSIS, "..")
-    .replace(SEPARATORS, " ")
-    .trim();
+  return foldToAscii(text.replace(INVISIBLE, "")).replace(TONE_BEFORE_VOWEL, "$2$1").replace(SPLIT_SARA_AM, "$1\u0E33").replace(ELLIPSIS, "..").replace(SEPARATORS, " ").trim();
 }
 
 /** One word of the text: as typed (for transRefs and echoing back) and lower-cased (for matching). */

@@ -28,7 +28,6 @@ export const STATUS_WORDS: Readonly<Record<SlipStatus, { en: readonly string[]; 
   error: { en: ["error"], th: ["ผิดพลาด"] },
 };
 
-
 type WordRange = Exclude<RangeSpec, { kind: "dates" }>;
 
 /** Range words; `7d`, `7วัน` and `N days` are read apart. */
@@ -98,8 +97,8 @@ const DAY_UNITS = new Set(["d", "day", "days", "วัน"]);
 const RANGE_SEPARATORS = new Set(["..", "to", "ถึง", "-", "\u2013", "\u2014", "~"]);
 
 const STATUS_BY_WORD: ReadonlyMap<string, SlipStatus> = new Map(
-  (Object.entries(STATUS_WORDS) as [SlipStatus, { en: readonly string[]; th: readonly string[] }][]).flatMap(
-    ([status, words]) => [...words.en, ...words.th].map((word) => [word, status] as const),
+  (Object.entries(STATUS_WORDS) as [SlipStatus, { en: readonly string[]; th: readonly string[] }][]).flatMap(([status, words]) =>
+    [...words.en, ...words.th].map((word) => [word, status] as const),
   ),
 );
 
@@ -251,10 +250,19 @@ function readRange(tokens: readonly Token[], i: number, word: string, used: numb
   if (month !== undefined) {
     const yearToken = tokens[i + named + 1];
     const year = yearToken !== undefined && YEAR.test(yearToken.raw) ? gregorianYear(yearToken.raw) : undefined;
-    if (year !== undefined && !isValidCalendarDate({ year, month, day: 1 })) return { ok: false, problem: { code: "bad_date", input: `${tokens[i + named]?.raw ?? ""} ${yearToken?.raw ?? ""}` } };
+    if (year !== undefined && !isValidCalendarDate({ year, month, day: 1 }))
+      return { ok: false, problem: { code: "bad_date", input: `${tokens[i + named]?.raw ?? ""} ${yearToken?.raw ?? ""}` } };
     const length = named + 1 + (year === undefined ? 0 : 1);
     const days = monthRange(month, year, today);
-    return { ok: true, spec: { kind: "dates", ...days }, text: tokens.slice(i, i + length).map((t) => t.raw).join(" "), length };
+    return {
+      ok: true,
+      spec: { kind: "dates", ...days },
+      text: tokens
+        .slice(i, i + length)
+        .map((t) => t.raw)
+        .join(" "),
+      length,
+    };
   }
 
   const gluedDays = DAYS_GLUED.exec(word);

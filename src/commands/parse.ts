@@ -84,8 +84,7 @@ export function parseCommand(text: string, ctx: ParseContext): ParseResult {
       glued = english[2] ?? "";
     }
   }
-  const unknown = (said: string = first): ParseResult =>
-    failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(said) });
+  const unknown = (said: string = first): ParseResult => failure({ kind: "unknown", lang: hasThai(first) ? "th" : ctx.defaultLang, word: clip(said) });
   if (word === undefined) return unknown();
 
   const typed = (glued === "" ? rest : `${glued} ${rest}`).trim();

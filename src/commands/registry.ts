@@ -117,9 +117,9 @@ export const THAI_COMMAND_WORDS: readonly string[] = [...WORD_INDEX.entries()]
   .sort((a, b) => b.length - a.length);
 
 /** Every Thai word the tokenizer cuts out of glued arguments (the commands' keywords and words), longest first. */
-export const ARGUMENT_KEYWORDS: readonly string[] = [
-  ...new Set([...DEFINITIONS.flatMap((definition) => definition.keywords), ...THAI_COMMAND_WORDS].map(normalizeText)),
-].sort((a, b) => b.length - a.length);
+export const ARGUMENT_KEYWORDS: readonly string[] = [...new Set([...DEFINITIONS.flatMap((definition) => definition.keywords), ...THAI_COMMAND_WORDS].map(normalizeText))].sort(
+  (a, b) => b.length - a.length,
+);
 
 /** The command a word starts (any case, without `/` or `!`), with the language of the word. */
 export function lookupCommandWord(word: string): CommandWord | undefined {

@@ -29,9 +29,7 @@ export type RangeSpec =
   | { kind: "lastmonth" }
   | { kind: "dates"; from: CalendarDate; to: CalendarDate }; // one date: from equals to
 
-export type HistoryRequest =
-  | { by: "range"; range: RangeSpec; status?: SlipStatus; page: number }
-  | { by: "ref"; transRef: string; page: number };
+export type HistoryRequest = { by: "range"; range: RangeSpec; status?: SlipStatus; page: number } | { by: "ref"; transRef: string; page: number };
 
 /** A summary of a range: figures over every check in it (optionally of one status). */
 export interface SummaryRequest {

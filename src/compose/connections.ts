@@ -38,13 +38,15 @@ export function createSharedConnections(options: SharedConnectionsOptions): Shar
   return {
     line(baseUrl) {
       const origin = new URL(baseUrl).origin;
-      return poolAt(`line ${origin}`, () =>
-        new Pool(origin, {
-          connections: options.lineConnections,
-          connectTimeout: DEFAULT_HTTP_TIMEOUTS.connectTimeoutMs,
-          headersTimeout: DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
-          bodyTimeout: DEFAULT_HTTP_TIMEOUTS.bodyTimeoutMs,
-        }),
+      return poolAt(
+        `line ${origin}`,
+        () =>
+          new Pool(origin, {
+            connections: options.lineConnections,
+            connectTimeout: DEFAULT_HTTP_TIMEOUTS.connectTimeoutMs,
+            headersTimeout: DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+            bodyTimeout: DEFAULT_HTTP_TIMEOUTS.bodyTimeoutMs,
+          }),
       );
     },
     slip(baseUrl) {

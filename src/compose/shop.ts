@@ -243,7 +243,14 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
       if (parts.lineCheck !== undefined) {
         const { publicUrl, limit } = parts.lineCheck;
         const expectedWebhook = publicUrl === undefined ? undefined : `${publicUrl}${config.webhookPath}`;
-        void limit(() => checkLine({ api: lineChannelReads({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken }), expectedWebhook, markAsRead: current.markAsRead, log })).then((found) => (check = found));
+        void limit(() =>
+          checkLine({
+            api: lineChannelReads({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken }),
+            expectedWebhook,
+            markAsRead: current.markAsRead,
+            log,
+          }),
+        ).then((found) => (check = found));
       }
       if (notifier !== undefined && parts.runsPushes) {
         await notifier.start(tickMs);

@@ -62,7 +62,8 @@ export interface EventShop {
  * (its mark is the ledger's), so the ledger is not asked; `mayHaveRunBefore`: an earlier run may have
  * answered it (taken up again after a crash, or stored again after Redis lost it).
  */
-export type Provenance = { readonly via: "webhook"; readonly waitedMs: number; readonly turn?: EventTurn | undefined } | { readonly via: "queue"; readonly mayHaveRunBefore: boolean };
+export type Provenance =
+  { readonly via: "webhook"; readonly waitedMs: number; readonly turn?: EventTurn | undefined } | { readonly via: "queue"; readonly mayHaveRunBefore: boolean };
 
 /** An in-process event in hand, as the drain sees it. */
 export interface EventTurn {

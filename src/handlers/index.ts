@@ -45,11 +45,7 @@ export interface TextInput {
   timestamp?: number | undefined;
 }
 
-type CommandHandler<K extends CommandName> = (
-  command: Extract<Command, { kind: K }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-) => Promise<HandlerOutcome>;
+type CommandHandler<K extends CommandName> = (command: Extract<Command, { kind: K }>, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
 
 /**
  * One handler per command, each in its folder (commands/<name>/handle.ts). The registry, below the renderers,
@@ -70,13 +66,7 @@ const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
 const ignored = (command: HandlerOutcome["command"]): HandlerOutcome => ({ command, outcome: "ignored" });
 
 /** Says why a command is not run here, or nothing when it is talk not meant for the bot. */
-async function answerAdmission(
-  admission: Exclude<Admission, { kind: "run" }>,
-  command: CommandName,
-  lang: Lang,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+async function answerAdmission(admission: Exclude<Admission, { kind: "run" }>, command: CommandName, lang: Lang, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const where = { command, role: ctx.audience.role, place: ctx.audience.place };
   switch (admission.kind) {
     case "ignore":
@@ -128,12 +118,7 @@ async function runCommand(command: Command, use: CommandUse, ctx: ChatContext, d
   }
 }
 
-async function answerUsage(
-  failure: Extract<ParseFailure, { kind: "usage" }>,
-  use: CommandUse,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+async function answerUsage(failure: Extract<ParseFailure, { kind: "usage" }>, use: CommandUse, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   // A mistyped private command is still private: a customer is thanked, never shown its usage.
   const admission = admitCommand(failure.command, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, failure.command, failure.lang, ctx, deps);
@@ -260,7 +245,11 @@ function whatItDoes(reading: Reading, ctx: ChatContext, deps: HandlerDeps): stri
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => a.localeCompare(b)),
+        )
       : v,
   );
 }

@@ -15,13 +15,7 @@ const OUTCOMES: Record<SlipErrorKind, HandlerOutcome["outcome"]> = {
   qr_mismatch: "service_error",
 };
 
-export async function answerServiceFailure(
-  error: AnySlipClientError,
-  command: CommandName,
-  lang: Lang,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function answerServiceFailure(error: AnySlipClientError, command: CommandName, lang: Lang, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   // The error's message names the operation and the service's words, never the secret or the query.
   const level = error.kind === "unauthorized" || error.kind === "response_shape" || error.kind === "qr_mismatch" ? "error" : "warn";
   deps.log[level]({ command, kind: error.kind, operation: error.operation, reason: error.message }, "slip service call failed");

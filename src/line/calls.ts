@@ -208,8 +208,7 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
           if (failure.kind === "network" && failure.sent) mayHaveArrived = true;
           return undefined;
         },
-        (failure, attempt) =>
-          log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply failed; retrying with the same reply token (it cannot deliver twice)"),
+        (failure, attempt) => log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply failed; retrying with the same reply token (it cannot deliver twice)"),
       );
       if ("done" in result) return result.done;
       const last = result.exhausted;

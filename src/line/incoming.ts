@@ -62,8 +62,7 @@ export function readEvent(raw: unknown): IncomingEvent {
   // Ids go into LINE's URL paths and Redis keys: one of another shape makes the event name no one.
   const userId = lineIdOf(source.userId, isUserId);
   const sourceType = str(source.type);
-  const chatType: ChatType | undefined =
-    sourceType === "group" || sourceType === "room" || sourceType === "user" ? sourceType : undefined;
+  const chatType: ChatType | undefined = sourceType === "group" || sourceType === "room" || sourceType === "user" ? sourceType : undefined;
   const chatId = chatType === "group" ? lineIdOf(source.groupId, isGroupId) : chatType === "room" ? lineIdOf(source.roomId, isRoomId) : userId;
   const delivery = isObject(event.deliveryContext) ? event.deliveryContext : {};
 
@@ -105,9 +104,7 @@ function readAction(type: string, event: Json): EventAction {
     }
     case "postback": {
       const postback = isObject(event.postback) ? event.postback : {};
-      return typeof postback.data === "string"
-        ? { kind: "postback", data: postback.data }
-        : { kind: "ignore", why: "postback without data" };
+      return typeof postback.data === "string" ? { kind: "postback", data: postback.data } : { kind: "ignore", why: "postback without data" };
     }
     case "follow":
     case "join":

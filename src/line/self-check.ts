@@ -51,11 +51,14 @@ export async function checkLine(options: LineCheckOptions): Promise<LineCheck> {
   log.info({ displayName: info.displayName, basicId: info.basicId, chatMode: info.chatMode, markAsReadMode: info.markAsReadMode }, "LINE channel checked: the token works");
   if (!endpoint.active) {
     warnings.push("webhook_off");
-    log.warn({ endpoint: endpoint.endpoint }, "the channel's webhook is off: turn on \"Use webhook\" in the LINE Developers Console, or LINE sends the bot nothing");
+    log.warn({ endpoint: endpoint.endpoint }, 'the channel\'s webhook is off: turn on "Use webhook" in the LINE Developers Console, or LINE sends the bot nothing');
   }
   if (options.expectedWebhook !== undefined && endpoint.endpoint !== options.expectedWebhook) {
     warnings.push("webhook_elsewhere");
-    log.warn({ endpoint: endpoint.endpoint, expected: options.expectedWebhook }, "the channel's webhook URL is not this deployment's (PUBLIC_URL): set it in the LINE Developers Console");
+    log.warn(
+      { endpoint: endpoint.endpoint, expected: options.expectedWebhook },
+      "the channel's webhook URL is not this deployment's (PUBLIC_URL): set it in the LINE Developers Console",
+    );
   }
   if (options.markAsRead && info.chatMode !== "chat") {
     warnings.push("mark_as_read_without_chat");

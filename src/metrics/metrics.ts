@@ -10,7 +10,6 @@ import type { CircuitState, SlipObserver } from "../slip/types.js";
 import type { NotifierObserver } from "../schedules/notifier.js";
 import type { EventQueueObserver, QueueStats } from "../queue/index.js";
 
-
 /** One shop's observers: what it reports carries its `shop` label (bounded by the shops file, never by user input). */
 export interface ShopMetrics {
   readonly pipeline: PipelineObserver;
@@ -209,7 +208,11 @@ export function createMetrics(): Metrics {
     });
   };
   sharedQueueGauge("slipline_queue_partitions_owned", "Partitions of the shared queue this instance owns now (0 without REDIS_URL)", (s) => s.partitionsOwned);
-  sharedQueueGauge("slipline_queue_events_in_hand", "Stored events this instance has taken and not finished, running or waiting behind their chat's earlier event", (s) => s.inHand);
+  sharedQueueGauge(
+    "slipline_queue_events_in_hand",
+    "Stored events this instance has taken and not finished, running or waiting behind their chat's earlier event",
+    (s) => s.inHand,
+  );
   sharedQueueGauge("slipline_queue_events_kept", "Events this instance stored and has not yet seen handled, kept in memory against a loss of Redis's data", (s) => s.kept);
 
   const pushes = new Counter({
@@ -295,7 +298,10 @@ export function createMetrics(): Metrics {
 }
 
 /** The metric's series that carry this shop's label, whatever their other labels. */
-async function removeSeriesOf(metric: { get(): Promise<{ values: { labels: Partial<Record<string, string | number>> }[] }>; remove(labels: Partial<Record<string, string | number>>): void }, shop: string): Promise<void> {
+async function removeSeriesOf(
+  metric: { get(): Promise<{ values: { labels: Partial<Record<string, string | number>> }[] }>; remove(labels: Partial<Record<string, string | number>>): void },
+  shop: string,
+): Promise<void> {
   const { values } = await metric.get();
   for (const value of values) if (value.labels.shop === shop) metric.remove(value.labels);
 }

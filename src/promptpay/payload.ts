@@ -51,9 +51,7 @@ export interface PromptPayPayload {
  * app would read the way it looks. `detail` says what, in a few words, never the whole payload.
  */
 export type PayloadReading =
-  | { ok: true; payload: PromptPayPayload }
-  | { ok: false; problem: "crc"; detail: string; payload: PromptPayPayload }
-  | { ok: false; problem: "payload"; detail: string };
+  { ok: true; payload: PromptPayPayload } | { ok: false; problem: "crc"; detail: string; payload: PromptPayPayload } | { ok: false; problem: "payload"; detail: string };
 
 /**
  * Root tags a payload may hold: the ones PromptPay credit transfer uses, and the merely descriptive ones

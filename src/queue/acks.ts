@@ -17,7 +17,9 @@ export function acknowledge(state: QueueState, stream: string, entryId: string):
 
 function newAckBatch(state: QueueState): AckBatch {
   let settle: AckBatch["settle"] = () => undefined;
-  const done = new Promise<void>((resolve, reject) => (settle = (err) => (err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("acknowledgements not taken", { cause: err })))));
+  const done = new Promise<void>(
+    (resolve, reject) => (settle = (err) => (err === undefined ? resolve() : reject(err instanceof Error ? err : new Error("acknowledgements not taken", { cause: err })))),
+  );
   return { ids: new Map(), done, settle, timer: setTimeout(() => void sendAcks(state, takeAcks(state)), ACK_WINDOW_MS) };
 }
 

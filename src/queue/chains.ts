@@ -17,7 +17,11 @@ export function take(state: QueueState, reply: StreamReply, fromHistory: boolean
     for (const [entryId, fields] of entries) {
       const mine = held.get(heldKey(stream, entryId));
       if (mine !== undefined) {
-        if (mine.finished) void acknowledge(state, stream, entryId).then(() => held.delete(heldKey(stream, entryId)), () => undefined);
+        if (mine.finished)
+          void acknowledge(state, stream, entryId).then(
+            () => held.delete(heldKey(stream, entryId)),
+            () => undefined,
+          );
         continue;
       }
       if (fields === null) {

@@ -46,7 +46,8 @@ async function tickOnce(state: QueueState): Promise<boolean> {
   for (const p of lost) {
     const ownership = owned.get(p);
     disown(state, p);
-    if (ownership !== undefined && ownership.inHand > 0) log.warn({ partition: p, inHand: ownership.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
+    if (ownership !== undefined && ownership.inHand > 0)
+      log.warn({ partition: p, inHand: ownership.inHand }, "partition lease lost while items were in hand (this instance was too slow); another instance takes it up");
   }
   if (!state.running) return false;
   await ensureGroups(state, claimed);

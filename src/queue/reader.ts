@@ -21,7 +21,10 @@ export function openReader(state: QueueState): Redis {
   const reader = state.workers.duplicate({ connectionName: READER_CONNECTION_NAME, enableAutoPipelining: false });
   state.reader = reader;
   const learnReaderId = (): void => {
-    void state.reader?.client("ID").then((id) => (state.readerId = Number(id)), () => (state.readerId = undefined));
+    void state.reader?.client("ID").then(
+      (id) => (state.readerId = Number(id)),
+      () => (state.readerId = undefined),
+    );
   };
   let readyBefore = false;
   reader.on("close", () => (state.readerDrops += 1));

@@ -47,6 +47,10 @@ export function add(state: QueueState, placed: readonly Placed[], restored: bool
   }
   const stored = state.storeItems([...keyList, ...args], keyList.length);
   // Not taken with the items (Redis away): they go the workers' way, which waits for Redis.
-  if (riding !== undefined) stored.then(() => riding.settle(), () => void sendAcks(state, riding));
+  if (riding !== undefined)
+    stored.then(
+      () => riding.settle(),
+      () => void sendAcks(state, riding),
+    );
   return stored;
 }

@@ -91,4 +91,3 @@ export function parseInstant(value: string | null | undefined): Date | undefined
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
-

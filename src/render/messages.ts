@@ -10,11 +10,7 @@ export function textMessage(text: string, quickReply?: messagingApi.QuickReply):
   return message;
 }
 
-export function flexMessage(
-  altText: string,
-  bubble: messagingApi.FlexBubble,
-  quickReply?: messagingApi.QuickReply,
-): messagingApi.FlexMessage {
+export function flexMessage(altText: string, bubble: messagingApi.FlexBubble, quickReply?: messagingApi.QuickReply): messagingApi.FlexMessage {
   const message: messagingApi.FlexMessage = {
     type: "flex",
     altText: safeText(altText, LINE_LIMITS.altTextChars),
@@ -37,9 +33,7 @@ export interface QuickReplyChoice {
 
 function quickReplyAction(choice: QuickReplyChoice): messagingApi.Action {
   const label = truncateLabel(choice.label, LINE_LIMITS.quickReplyLabelGraphemes);
-  return choice.data === undefined
-    ? { type: "message", label, text: choice.text }
-    : { type: "postback", label, data: choice.data, displayText: choice.text };
+  return choice.data === undefined ? { type: "message", label, text: choice.text } : { type: "postback", label, data: choice.data, displayText: choice.text };
 }
 
 /**
@@ -60,12 +54,7 @@ export function quickReply(choices: readonly QuickReplyChoice[]): messagingApi.Q
  * A postback button, or undefined when the data does not fit in 300 characters (cut data would
  * ask for something else, so the button is better left out).
  */
-export function postbackButton(
-  label: string,
-  data: string,
-  displayText: string,
-  style: messagingApi.FlexButton.StyleEnum = "link",
-): messagingApi.FlexButton | undefined {
+export function postbackButton(label: string, data: string, displayText: string, style: messagingApi.FlexButton.StyleEnum = "link"): messagingApi.FlexButton | undefined {
   if (data.length === 0 || data.length > LINE_LIMITS.postbackDataChars) return undefined;
   return {
     type: "button",
@@ -81,9 +70,6 @@ export function postbackButton(
 }
 
 /** A small card: one vertical body of `contents`, the size most short replies use. */
-export function cardBubble(
-  contents: messagingApi.FlexComponent[],
-  spacing: messagingApi.FlexBox["spacing"] = "md",
-): messagingApi.FlexBubble {
+export function cardBubble(contents: messagingApi.FlexComponent[], spacing: messagingApi.FlexBox["spacing"] = "md"): messagingApi.FlexBubble {
   return { type: "bubble", size: "kilo", body: { type: "box", layout: "vertical", spacing, contents } };
 }

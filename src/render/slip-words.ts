@@ -34,4 +34,3 @@ function isListedSource(source: string): source is ListedSource {
 export function sourceWord(source: string, t: Texts): string {
   return isListedSource(source) ? t.sourceWord[source] : safeText(source, STATUS_WORD_UNITS);
 }
-

@@ -161,9 +161,7 @@ export interface Texts {
   slipPhotoHint: (historyWord: string) => string;
   apology: string;
   restarting: string;
-
 }
-
 
 const PROMPTPAY_FORMS = {
   th: "เบอร์โทร 10 หลัก (ขึ้นต้นด้วย 0), เลขบัตรประชาชน/เลขผู้เสียภาษี 13 หลัก หรือเลข e-Wallet 15 หลัก",
@@ -197,9 +195,7 @@ const th: Texts = {
   qrScanHint: "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร",
   qrSendSlip: "โอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏",
   qrAlt: (amount, payee, payeeType) =>
-    amount === undefined
-      ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่ยอดเงินตอนสแกนจ่าย`
-      : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
+    amount === undefined ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่ยอดเงินตอนสแกนจ่าย` : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
 
   historyTitle: "ประวัติตรวจสลิป",
   rangeName: (range) => {
@@ -246,13 +242,11 @@ const th: Texts = {
   quickYesterday: "เมื่อวาน",
   quick7Days: "7 วัน",
   historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
-  historyAltFigures: (checks, validTotal, statusCounts) =>
-    statusCounts.length === 0 ? `${checks} ${validTotal}` : `${checks} ${validTotal} (${statusCounts.join(" ")})`,
+  historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks} ${validTotal}` : `${checks} ${validTotal} (${statusCounts.join(" ")})`),
 
   exportReady: (range) => `ไฟล์ CSV ประวัติตรวจสลิป ${range} พร้อมแล้วค่ะ กดลิงก์ด้านล่างเพื่อดาวน์โหลด (เปิดใน Excel ได้) ลิงก์ใช้ได้ครั้งเดียว ภายใน 10 นาที และเฉพาะคุณเท่านั้นค่ะ`,
   exportDaysCut: (dates) => `ช่วงยาวเกิน 31 วัน ไฟล์จึงมีเฉพาะ ${dates} ค่ะ`,
-  exportNeedsPublicUrl:
-    "ยังส่งออกไฟล์ไม่ได้ค่ะ ผู้ดูแลต้องตั้งค่า PUBLIC_URL เป็นที่อยู่ https ของบอท (เช่น https://bot.example.com) แล้วเริ่มบอทใหม่ ลิงก์ดาวน์โหลดจะอยู่บนที่อยู่นี้ค่ะ",
+  exportNeedsPublicUrl: "ยังส่งออกไฟล์ไม่ได้ค่ะ ผู้ดูแลต้องตั้งค่า PUBLIC_URL เป็นที่อยู่ https ของบอท (เช่น https://bot.example.com) แล้วเริ่มบอทใหม่ ลิงก์ดาวน์โหลดจะอยู่บนที่อยู่นี้ค่ะ",
   exportNoUser: (exportWord) => `LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา จึงทำลิงก์เฉพาะคุณไม่ได้ค่ะ ลองพิมพ์ “${exportWord}” ในแชทส่วนตัวกับบอทนะคะ`,
   summaryTitle: "สรุปยอด",
   summaryValidLabel: "ยอดโอนเข้า (สลิปที่ผ่าน)",
@@ -285,10 +279,8 @@ const th: Texts = {
   forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
   forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
-  alertLowTokens: (slips, threshold) =>
-    `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่าที่ตั้งไว้ ${threshold} สลิป) เติมโทเคนด้วยนะคะ`,
-  alertExpiry: (days, date) =>
-    `⚠️ แพ็กเกจตรวจสลิป${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} (${date}) ต่ออายุด้วยนะคะ`,
+  alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่าที่ตั้งไว้ ${threshold} สลิป) เติมโทเคนด้วยนะคะ`,
+  alertExpiry: (days, date) => `⚠️ แพ็กเกจตรวจสลิป${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} (${date}) ต่ออายุด้วยนะคะ`,
   alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount}${from === undefined ? "" : ` จาก ${from}`} เข้าแล้วค่ะ (${time} น.)`,
   dailySummaryLead: "สรุปยอดประจำวัน",
 
@@ -305,12 +297,10 @@ const th: Texts = {
   balanceExpires: "หมดอายุ",
   daysLeft: (days) => (days === 0 ? "หมดอายุวันนี้" : `เหลือ ${days} วัน`),
   expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุมาแล้ว ${days} วัน`),
-  warnExpiring: (days) =>
-    `⚠️ แพ็กเกจ${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} ต่ออายุด้วยนะคะ`,
+  warnExpiring: (days) => `⚠️ แพ็กเกจ${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} ต่ออายุด้วยนะคะ`,
   warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว ต่ออายุด้วยนะคะ",
   warnLowSlips: (count) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${count} สลิป เติมโทเคนด้วยนะคะ`,
-  balanceAlt: (store, tokens, slips, expires) =>
-    `${store}: โทเคนคงเหลือ ${tokens} (ตรวจทาง API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
+  balanceAlt: (store, tokens, slips, expires) => `${store}: โทเคนคงเหลือ ${tokens} (ตรวจทาง API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
 
   helpTitle: "วิธีใช้",
   helpIntro: "พิมพ์ตามตัวอย่างได้เลย ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ",
@@ -357,22 +347,18 @@ const th: Texts = {
         return `ไม่เข้าใจคำว่า ${quote(problem.input)} ในคำสั่งนี้ค่ะ`;
     }
   },
-  unknownCommand: (word, suggestions) =>
-    `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
+  unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   // What was typed is not echoed: it was a typo or had an ending glued on, and the echo read oddly.
   didYouMean: (_word, command) => `หมายถึง ${quote(command)} หรือเปล่าคะ`,
   notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
-  invalidRequest: (serviceMessage) =>
-    `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
+  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
   serviceUnavailable: "ตอนนี้ติดต่อระบบตรวจสลิปไม่ได้ค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   serviceError: "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   unauthorized: "บอทเข้าระบบตรวจสลิปไม่ได้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_SECRET ในการตั้งค่าบอทด้วยนะคะ",
   responseShape: "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ",
-  qrMismatch:
-    "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
-  noPromptPayId: (example) =>
-    `ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ`,
+  qrMismatch: "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
+  noPromptPayId: (example) => `ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ`,
   // Numbered steps take no ending (docs/thai.md, section 4).
   askInPrivate: "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
   editedNote: "✏️ ตอบตามข้อความที่แก้แล้วนะคะ",
@@ -381,29 +367,21 @@ const th: Texts = {
     "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
     "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
   ].join("\n"),
-  qrShopOnly: (qrExample) =>
-    `ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
+  qrShopOnly: (qrExample) => `ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
   // Online there may be no staff to ask: the customer writes here, and the shop answers.
   qrAskStaff: "ขออภัยค่ะ ตอนนี้สร้าง QR ไม่ได้ รบกวนพิมพ์แจ้งไว้ในแชทนี้ ทางร้านจะส่งช่องทางชำระเงินให้นะคะ 🙏",
   // Two lines: the thanks stands alone, since the words it answers may well be "I have paid".
-  customerNote: (payButton) =>
-    [`ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏`, `ถ้าต้องการชำระเงิน กดปุ่ม ${quote(payButton)} ด้านล่างได้เลยนะคะ`].join("\n"),
+  customerNote: (payButton) => [`ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏`, `ถ้าต้องการชำระเงิน กดปุ่ม ${quote(payButton)} ด้านล่างได้เลยนะคะ`].join("\n"),
   customerThanks: "ขอบคุณค่ะ 🙏 ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ",
   customerPayHint: (qrWord) => `ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} ได้เลยนะคะ`,
   typeAmountHint: (qrExample) => `พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น ${quote(qrExample)} แล้วกดส่งนะคะ`,
   customerGreeting: (qrWord) =>
-    [
-      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏",
-      `ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} ได้เลยค่ะ`,
-      "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
-    ].join("\n"),
+    ["สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏", `ถ้าจะชำระเงิน พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)} ได้เลยค่ะ`, "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ"].join("\n"),
   greeting: `สวัสดีค่ะ บอทนี้สร้าง QR พร้อมเพย์ ดูประวัติตรวจสลิป สรุปยอด และโทเคนคงเหลือของร้านได้ กดปุ่มด้านล่าง หรือพิมพ์ ${quote("วิธีใช้")} ได้เลยค่ะ`,
-  slipPhotoHint: (historyWord) =>
-    `บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ ${quote(historyWord)} ที่นี่เพื่อดูผลได้เลยค่ะ`,
+  slipPhotoHint: (historyWord) => `บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ ${quote(historyWord)} ที่นี่เพื่อดูผลได้เลยค่ะ`,
   apology: "ขออภัยค่ะ เกิดข้อผิดพลาด ลองใหม่อีกครั้งนะคะ",
   // Customers read it too: the shop's system, not the bot.
   restarting: "ขออภัยค่ะ ระบบขัดข้องชั่วคราว รบกวนส่งข้อความอีกครั้งในอีกสักครู่นะคะ",
-
 };
 
 const en: Texts = {
@@ -432,9 +410,7 @@ const en: Texts = {
   qrScanHint: "Scan it, or save the picture and pay from any Thai banking app",
   qrSendSlip: "Once paid, please send the slip in this chat 🙏",
   qrAlt: (amount, payee, payeeType) =>
-    amount === undefined
-      ? `PromptPay QR to ${payee} (${payeeType}), payer enters the amount`
-      : `PromptPay QR for ${amount} to ${payee} (${payeeType})`,
+    amount === undefined ? `PromptPay QR to ${payee} (${payeeType}), payer enters the amount` : `PromptPay QR for ${amount} to ${payee} (${payeeType})`,
 
   historyTitle: "Slip checks",
   rangeName: (range) => {
@@ -498,8 +474,7 @@ const en: Texts = {
   quickYesterday: "Yesterday",
   quick7Days: "7 days",
   historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
-  historyAltFigures: (checks, validTotal, statusCounts) =>
-    statusCounts.length === 0 ? `${checks}, ${validTotal}` : `${checks}, ${validTotal}; ${statusCounts.join(" · ")}`,
+  historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks}, ${validTotal}` : `${checks}, ${validTotal}; ${statusCounts.join(" · ")}`),
 
   exportReady: (range) => `Slip checks ${range} as a CSV file (opens in Excel). Tap the link below to download it: it works once, within 10 minutes, for you only.`,
   exportDaysCut: (dates) => `More than 31 days: the file holds ${dates} only.`,
@@ -537,8 +512,7 @@ const en: Texts = {
   forecastNoHistory: "No checks in the last 7 days, so no forecast yet.",
 
   alertLowTokens: (slips, threshold) => `⚠️ Tokens are left for about ${slips} API checks (below ${threshold}). Please top up.`,
-  alertExpiry: (days, date) =>
-    `⚠️ The slip-check package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`} (${date}). Please renew it.`,
+  alertExpiry: (days, date) => `⚠️ The slip-check package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`} (${date}). Please renew it.`,
   alertPaymentReceived: (amount, from, time) => `✅ ${amount} received${from === undefined ? "" : ` from ${from}`} at ${time}.`,
   dailySummaryLead: "Today's summary",
 
@@ -555,12 +529,10 @@ const en: Texts = {
   balanceExpires: "Expires",
   daysLeft: (days) => (days === 0 ? "expires today" : days === 1 ? "1 day left" : `${days} days left`),
   expiredDaysAgo: (days) => (days === 0 ? "expired" : days === 1 ? "expired 1 day ago" : `expired ${days} days ago`),
-  warnExpiring: (days) =>
-    `⚠️ The package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`}. Please renew it.`,
+  warnExpiring: (days) => `⚠️ The package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`}. Please renew it.`,
   warnExpired: "⚠️ The package has expired. Please renew it.",
   warnLowSlips: (count) => `⚠️ Tokens are left for about ${count} API checks. Please top up.`,
-  balanceAlt: (store, tokens, slips, expires) =>
-    `${store}: ${tokens} tokens left (about ${slips} API checks), expires ${expires}`,
+  balanceAlt: (store, tokens, slips, expires) => `${store}: ${tokens} tokens left (about ${slips} API checks), expires ${expires}`,
 
   helpTitle: "How to use",
   helpIntro: "Send a command like the examples, in English or Thai.",
@@ -570,7 +542,12 @@ const en: Texts = {
 
   customerHelpTitle: "Pay by PromptPay QR",
   customerHelpPay: (qrWord) =>
-    ["Here is how:", `1. Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}`, "2. Save the QR's picture", "3. Open your banking app and scan it from your photos"].join("\n"),
+    [
+      "Here is how:",
+      `1. Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}`,
+      "2. Save the QR's picture",
+      "3. Open your banking app and scan it from your photos",
+    ].join("\n"),
   customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
   payByQrButton: "Pay by QR",
 
@@ -614,8 +591,7 @@ const en: Texts = {
   unauthorized: "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting.",
   responseShape: "The slip service sent an answer the bot cannot read. Please try again shortly.",
   qrMismatch: "The slip service returned a QR for another account or amount, so it is not shown. Please check the SLIP_API_BASE_URL setting.",
-  noPromptPayId: (example) =>
-    `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
+  noPromptPayId: (example) => `No default PromptPay id is set for this shop. Put the id before the amount, like ${quote(example)}, or set PROMPTPAY_ID.`,
   askInPrivate: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
   editedNote: "✏️ (edited) Answering the new text.",
   staffGroupNotice:
@@ -634,7 +610,6 @@ const en: Texts = {
     `This bot does not read slip images. Check slips with the slip service's own LINE OA or dashboard; the checked slips show here with ${quote(historyWord)}.`,
   apology: "Sorry, something went wrong. Please try again.",
   restarting: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment.",
-
 };
 
 export const TEXTS: { readonly [L in Lang]: Texts } = { th, en };

@@ -15,8 +15,7 @@ import type { RichMenuClients } from "./install.js";
 import { liffUrl, MENU_ALIASES, MENU_KINDS, richMenuRequest } from "./menus.js";
 import type { MenuOptions } from "./menus.js";
 
-const USAGE =
-  "usage: npm run rich-menu -- install [--shop-name NAME] [--shop ID | --all-shops] | remove [--shop ID | --all-shops] | preview <dir> [--shop-name NAME]";
+const USAGE = "usage: npm run rich-menu -- install [--shop-name NAME] [--shop ID | --all-shops] | remove [--shop ID | --all-shops] | preview <dir> [--shop-name NAME]";
 
 /** With a shops file: one shop's channel, or every shop's. */
 type Shops = { shop?: string; allShops?: true };
@@ -104,7 +103,8 @@ async function run(task: Task, config: Config): Promise<void> {
       console.error(`${label}: ${task.kind} failed: ${describeLineError(err)}`);
     }
   }
-  if (targets.length > 1) console.log(`rich-menu: ${task.kind} done for ${targets.length - failed} of ${targets.length} shops${failed > 0 ? " (run it again: shops already done are skipped)" : ""}`);
+  if (targets.length > 1)
+    console.log(`rich-menu: ${task.kind} done for ${targets.length - failed} of ${targets.length} shops${failed > 0 ? " (run it again: shops already done are skipped)" : ""}`);
   if (failed > 0) process.exitCode = 1;
 }
 
@@ -128,9 +128,7 @@ async function channelsOf(task: Shops, config: Config): Promise<Target[]> {
   if (config.shopsFile === undefined) {
     if (task.shop !== undefined || task.allShops === true) throw new Error("--shop and --all-shops read the shops file: set SHOPS_FILE");
     if (config.line === undefined) {
-      throw new Error(
-        "LINE_CHANNEL_SECRET and LINE_CHANNEL_ACCESS_TOKEN are not set: the menus go on that channel (`npm start` puts them on its local stand-in by itself)",
-      );
+      throw new Error("LINE_CHANNEL_SECRET and LINE_CHANNEL_ACCESS_TOKEN are not set: the menus go on that channel (`npm start` puts them on its local stand-in by itself)");
     }
     return [
       {
@@ -175,7 +173,9 @@ async function installOn(task: { shopName?: string }, target: Target, config: Co
     console.log(`${label}: the menus for ${shopName} are on the channel already; nothing to do`);
     return;
   }
-  console.log(`${label}: installed for ${shopName}: customer ${report.created.customer} (the default), staff ${report.created.staff}, staff's customer view ${report.created.staff_customer_view}`);
+  console.log(
+    `${label}: installed for ${shopName}: customer ${report.created.customer} (the default), staff ${report.created.staff}, staff's customer view ${report.created.staff_customer_view}`,
+  );
   console.log(`${label}: aliases ${MENU_ALIASES.staff} and ${MENU_ALIASES.staff_customer_view}; staff menu linked to ${report.staffLinked} staff users`);
   if (report.replaced.length > 0) console.log(`${label}: replaced ${report.replaced.length} menus from an earlier install`);
   if (target.staff.length === 0) console.log(`${label}: no staff listed, so everyone sees the customer menu; the bot links staff as they write once the list is set`);
@@ -183,7 +183,9 @@ async function installOn(task: { shopName?: string }, target: Target, config: Co
 
 async function removeFrom(target: Target, config: Config, label: string): Promise<void> {
   const report = await removeMenus(clientsOf(target, config));
-  console.log(`${label}: removed ${report.removed.length} menus and the aliases ${report.aliases.join(", ") || "(none)"}${report.defaultCleared ? "; the channel has no default menu now" : ""}`);
+  console.log(
+    `${label}: removed ${report.removed.length} menus and the aliases ${report.aliases.join(", ") || "(none)"}${report.defaultCleared ? "; the channel has no default menu now" : ""}`,
+  );
 }
 
 /** LINE's 429 on a channel: wait what it says (at most a minute), three times, then give up on that shop. */

@@ -160,8 +160,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 
   /** The expiry alert goes out with the daily summary, or at 09:00 without one. */
-  const expiryAlertMinute = (): number =>
-    alerts.dailySummaryAt === undefined ? EXPIRY_ALERT_AT_MIN : alerts.dailySummaryAt.hour * 60 + alerts.dailySummaryAt.minute;
+  const expiryAlertMinute = (): number => (alerts.dailySummaryAt === undefined ? EXPIRY_ALERT_AT_MIN : alerts.dailySummaryAt.hour * 60 + alerts.dailySummaryAt.minute);
 
   async function dailySummary(at: Date): Promise<void> {
     const due = alerts.dailySummaryAt;
@@ -175,16 +174,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
       const loaded = await options.summaries.load(today, settings.timeZone);
       const answer = renderSummary(
         {
-        lang,
-        timeZone: settings.timeZone,
-        range: { kind: "today" },
-        figures: loaded.figures,
-        coveredFrom: loaded.coveredFrom,
-        coveredTo: loaded.coveredTo,
-        askedFrom: today.fromDate,
-        total: loaded.total,
-        at: loaded.at,
-        lead: texts(lang).dailySummaryLead,
+          lang,
+          timeZone: settings.timeZone,
+          range: { kind: "today" },
+          figures: loaded.figures,
+          coveredFrom: loaded.coveredFrom,
+          coveredTo: loaded.coveredTo,
+          askedFrom: today.fromDate,
+          total: loaded.total,
+          at: loaded.at,
+          lead: texts(lang).dailySummaryLead,
         },
         "daily_summary",
       );
@@ -218,9 +217,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       const daysLeft = calendarDaysBetween(today, expiresOn);
       if (daysLeft >= 0 && daysLeft <= days && minuteOfDay(at) >= expiryAlertMinute()) {
         const date = formatIsoDate(today);
-        await onceOnly(`expiry:${date}`, 2 * DAY_MS, () =>
-          push("expiry", `expiry-${date}`, staffChats(), renderExpiryAlert(lang, daysLeft, expiresOn)),
-        );
+        await onceOnly(`expiry:${date}`, 2 * DAY_MS, () => push("expiry", `expiry-${date}`, staffChats(), renderExpiryAlert(lang, daysLeft, expiresOn)));
       }
     }
   }
@@ -245,9 +242,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       .sort((a, b) => a.atMs - b.atMs);
     const used = new Set<string>();
     for (const watch of [...open].sort((a, b) => a.afterMs - b.afterMs)) {
-      const match = checks.find(
-        (c) => !used.has(c.item.transRef ?? "") && c.atMs > watch.afterMs && Math.round((c.item.amount ?? 0) * 100) === watch.amountSatang,
-      );
+      const match = checks.find((c) => !used.has(c.item.transRef ?? "") && c.atMs > watch.afterMs && Math.round((c.item.amount ?? 0) * 100) === watch.amountSatang);
       if (match === undefined) continue;
       used.add(match.item.transRef ?? "");
       if (!(await store.closeWatch(watch.id))) continue;

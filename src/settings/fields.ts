@@ -40,9 +40,7 @@ function word<W extends string>(words: readonly W[], problem: Problem) {
 
 /** A whole number from `min` to `max`; anything else, fractions and NaN included, gets the one `problem`. */
 export function wholeNumber(min: number, max: number, problem: string) {
-  return z
-    .number({ error: (issue) => describe(problem, issue.input) })
-    .refine((n) => Number.isInteger(n) && n >= min && n <= max, { error: problem });
+  return z.number({ error: (issue) => describe(problem, issue.input) }).refine((n) => Number.isInteger(n) && n >= min && n <= max, { error: problem });
 }
 
 function parseUrl(raw: string): URL | undefined {
@@ -60,13 +58,10 @@ function parseUrl(raw: string): URL | undefined {
 const withoutTrailingSlash = (url: URL): string => url.href.replace(/\/+$/, "");
 
 /** An http(s) base URL, read without its trailing slash; plain http only on loopback, since credentials travel with every call. */
-export const baseUrl = reading(
-  (value) => {
-    const url = parseUrl(value);
-    return url !== undefined && (url.protocol === "https:" || isLoopbackHostname(url.hostname)) ? withoutTrailingSlash(url) : undefined;
-  },
-  "must be an https URL (http only on localhost/127.0.0.1), without query or fragment",
-);
+export const baseUrl = reading((value) => {
+  const url = parseUrl(value);
+  return url !== undefined && (url.protocol === "https:" || isLoopbackHostname(url.hostname)) ? withoutTrailingSlash(url) : undefined;
+}, "must be an https URL (http only on localhost/127.0.0.1), without query or fragment");
 
 /**
  * A deployment's public address (PUBLIC_URL, the sandbox's SANDBOX_PUBLIC_URL): what LINE and people's phones
@@ -86,16 +81,21 @@ export const channelAccessToken = text((value) => !/\s/.test(value), "must not c
 export const slipApiSecret = text((value) => !/\s/.test(value) && value.length >= 8, "must be at least 8 characters, without spaces");
 
 /** The LINE Login (or LINE MINI App) channel of the staff app: its channel id, digits. */
-export const loginChannelId = text((value) => /^\d{6,20}$/.test(value), (value) => `"${value}" is not a LINE Login channel id: copy the digits shown as "Channel ID" on the LINE Login channel's page`);
+export const loginChannelId = text(
+  (value) => /^\d{6,20}$/.test(value),
+  (value) => `"${value}" is not a LINE Login channel id: copy the digits shown as "Channel ID" on the LINE Login channel's page`,
+);
 
 /** The LIFF app (or MINI App) id of the staff app: the channel id, a dash and a short code. */
-export const liffId = text((value) => /^\d{6,20}-[A-Za-z0-9]{4,32}$/.test(value), (value) => `"${value}" is not a LIFF id: it looks like 1234567890-AbcdEfgh (the LIFF tab of the LINE Login channel)`);
+export const liffId = text(
+  (value) => /^\d{6,20}-[A-Za-z0-9]{4,32}$/.test(value),
+  (value) => `"${value}" is not a LIFF id: it looks like 1234567890-AbcdEfgh (the LIFF tab of the LINE Login channel)`,
+);
 
 /** A PromptPay id as people write it (spaces, dashes, +66), read into its kind and digits. */
 export const promptPayId = reading(
   parsePromptPayId,
-  (value) =>
-    `"${value}" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id`,
+  (value) => `"${value}" is not a PromptPay id: use a phone number (10 digits starting with 0, or +66…), a 13-digit citizen or tax id, or a 15-digit e-wallet id`,
 );
 
 function quoteList(items: readonly string[]): string {
@@ -116,12 +116,7 @@ function idList(shape: (id: string) => boolean, one: string, many: string, hint:
 export const staffUserIds = idList(isUserId, "LINE user id", "LINE user ids", `U followed by 32 hex digits; the bot's "id" command shows yours`);
 
 /** Staff groups (C…) and the older multi-person rooms (R…). */
-export const staffGroupIds = idList(
-  isGroupOrRoomId,
-  "LINE group id",
-  "LINE group ids",
-  `C or R followed by 32 hex digits; the bot's "id" command in the group shows it`,
-);
+export const staffGroupIds = idList(isGroupOrRoomId, "LINE group id", "LINE group ids", `C or R followed by 32 hex digits; the bot's "id" command in the group shows it`);
 
 /** The bot's language where a chat has not chosen one. */
 export const lang = word<Lang>(["th", "en"], (value) => `"${value}" is not supported: use th or en`);
@@ -166,7 +161,10 @@ function isRedisUrl(value: string): boolean {
 }
 
 /** A Redis key prefix: letters, digits and `-_.:`, at most 64, so it cannot run into the keys it names. */
-export const redisKeyPrefix = text((value) => /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/.test(value), (value) => `"${value}" must be 1 to 64 of letters, digits and - _ . : (starting with a letter or digit)`);
+export const redisKeyPrefix = text(
+  (value) => /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/.test(value),
+  (value) => `"${value}" must be 1 to 64 of letters, digits and - _ . : (starting with a letter or digit)`,
+);
 
 /** Carries a password: never quoted. */
 export const redisUrl = text(isRedisUrl, "must be a redis:// or rediss:// URL, such as redis://:password@host:6379/0 (the value is not shown here)");
@@ -174,10 +172,7 @@ export const redisUrl = text(isRedisUrl, "must be a redis:// or rediss:// URL, s
 export const logLevel = word(LOG_LEVELS, (value) => `"${value}" is not a level: use one of ${LOG_LEVELS.join(", ")}`);
 
 /** The bearer token /metrics wants: a password, never quoted. */
-export const metricsToken = text(
-  (value) => /^[\x21-\x7e]{16,}$/.test(value),
-  "must be at least 16 visible characters without spaces (it is a password for /metrics)",
-);
+export const metricsToken = text((value) => /^[\x21-\x7e]{16,}$/.test(value), "must be at least 16 visible characters without spaces (it is a password for /metrics)");
 
 export const shutdownGraceSeconds = wholeNumber(1, 3_600, "must be a whole number of seconds from 1 to 3600 (platforms such as Heroku allow 30)");
 /** 0 closes the listener at once on SIGTERM (no drain step). */
@@ -194,7 +189,4 @@ export type InstanceRole = "both" | "web" | "worker";
 export const instanceRole = word<InstanceRole>(["both", "web", "worker"], (value) => `"${value}" is not a role: use both, web or worker`);
 
 /** A switch: 1, true or yes; 0, false or no; in any case. */
-export const onOff = reading(
-  (value) => (/^(1|true|yes)$/i.test(value) ? true : /^(0|false|no)$/i.test(value) ? false : undefined),
-  "must be 1 or 0 (or true or false)",
-);
+export const onOff = reading((value) => (/^(1|true|yes)$/i.test(value) ? true : /^(0|false|no)$/i.test(value) ? false : undefined), "must be 1 or 0 (or true or false)");

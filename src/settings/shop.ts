@@ -26,9 +26,7 @@ export const shopSettingsSchema = z.object({
   /** The staff web app's LINE Login channel and LIFF app; absent: the app is off. */
   login: z.object({ channelId: field.loginChannelId, liffId: field.liffId }).optional(),
   promptPayId: field.promptPayId.optional(),
-  staff: z
-    .object({ users: field.staffUserIds.default([]), groups: field.staffGroupIds.default([]) })
-    .default({ users: [], groups: [] }),
+  staff: z.object({ users: field.staffUserIds.default([]), groups: field.staffGroupIds.default([]) }).default({ users: [], groups: [] }),
   lang: field.lang.default(DEFAULT_LANG),
   timeZone: field.timeZone.default(DEFAULT_TIME_ZONE),
   dailySummaryAt: field.clockTime.optional(),

@@ -64,7 +64,10 @@ export function connectRedis(options: RedisLinkOptions): RedisLink {
     wasBothUp = up;
     for (const listener of listeners) listener(up);
   };
-  for (const [name, connection] of [["commands", commands], ["workers", workers]] as const) {
+  for (const [name, connection] of [
+    ["commands", commands],
+    ["workers", workers],
+  ] as const) {
     for (const event of ["ready", "close", "end", "reconnecting"]) connection.on(event, changed);
     let wasUp = false;
     connection.on("ready", () => {

@@ -17,16 +17,7 @@ import type { Call } from "./retry-loop.js";
 import { readSettings } from "./settings.js";
 import type { SlipClientOptions } from "./settings.js";
 import { createTransport } from "./transport.js";
-import type {
-  AccountInfo,
-  HistoryPage,
-  HistoryQuery,
-  PromptPayQr,
-  PromptPayQrRequest,
-  PromptPayQrUrl,
-  PromptPayQrUrlRequest,
-  SlipClient,
-} from "./types.js";
+import type { AccountInfo, HistoryPage, HistoryQuery, PromptPayQr, PromptPayQrRequest, PromptPayQrUrl, PromptPayQrUrlRequest, SlipClient } from "./types.js";
 
 export type { SlipClientOptions } from "./settings.js";
 
@@ -97,7 +88,10 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
       const mismatches = qrMismatches(request, answer, settings.qrImageOrigins);
       if (mismatches.length === 0) return;
       // The reasons quote the answer (an origin), which is outside input.
-      throw new QrMismatchError(operation, mismatches.map((m) => ({ difference: m.difference, detail: redactSecret(m.detail, settings.secret) })));
+      throw new QrMismatchError(
+        operation,
+        mismatches.map((m) => ({ difference: m.difference, detail: redactSecret(m.detail, settings.secret) })),
+      );
     };
   }
 
@@ -109,9 +103,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
         if (value instanceof Date && Number.isNaN(value.getTime())) return refuse(`GET ${HISTORY_PATH}`, `${name} is an invalid Date`);
       }
       const queryString = buildHistoryQuery(query);
-      return historyFlights.run(queryString, () =>
-        execute({ method: "GET", path: HISTORY_PATH, query: queryString, body: undefined, read: readHistoryPage }),
-      );
+      return historyFlights.run(queryString, () => execute({ method: "GET", path: HISTORY_PATH, query: queryString, body: undefined, read: readHistoryPage }));
     },
 
     promptPayQr(request: PromptPayQrRequest): Promise<PromptPayQr> {
@@ -125,10 +117,7 @@ export function createSlipClient(options: SlipClientOptions): SlipClient {
         ...(request.amount === undefined ? {} : { amount: request.amount }),
         ...(request.size === undefined ? {} : { size: request.size }),
       };
-      return execute(
-        { method: "POST", path: QR_URL_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQrUrl },
-        checkQr(request),
-      );
+      return execute({ method: "POST", path: QR_URL_PATH, query: "", body: JSON.stringify({ payload }), read: readPromptPayQrUrl }, checkQr(request));
     },
 
     async accountInfo(): Promise<AccountInfo> {

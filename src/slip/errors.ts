@@ -1,13 +1,6 @@
 // The slip client's error family: one class per way a call can fail, each naming the operation it attempted.
 
-export type SlipErrorKind =
-  | "package_expired"
-  | "invalid_request"
-  | "unauthorized"
-  | "service_error"
-  | "service_unavailable"
-  | "response_shape"
-  | "qr_mismatch";
+export type SlipErrorKind = "package_expired" | "invalid_request" | "unauthorized" | "service_error" | "service_unavailable" | "response_shape" | "qr_mismatch";
 
 /** What a QR answer got wrong: whom it pays, how much, its checksum, its format, or its image link. */
 export type QrDifference = "id" | "amount" | "crc" | "payload" | "image_host" | "image_data";
@@ -57,10 +50,7 @@ export class InvalidRequestError extends SlipClientError {
   readonly serviceMessage: string;
 
   constructor(operation: string, serviceMessage: string, status: 400 | undefined = 400) {
-    super(
-      operation,
-      status === undefined ? `invalid request (not sent: ${serviceMessage})` : `invalid request (HTTP 400: ${serviceMessage})`,
-    );
+    super(operation, status === undefined ? `invalid request (not sent: ${serviceMessage})` : `invalid request (HTTP 400: ${serviceMessage})`);
     this.status = status;
     this.serviceMessage = serviceMessage;
   }
@@ -144,14 +134,7 @@ export class QrMismatchError extends SlipClientError {
 }
 
 /** Every concrete slip client error; `switch (error.kind)` narrows to the class. */
-export type AnySlipClientError =
-  | PackageExpiredError
-  | InvalidRequestError
-  | UnauthorizedError
-  | ServiceError
-  | ServiceUnavailableError
-  | ResponseShapeError
-  | QrMismatchError;
+export type AnySlipClientError = PackageExpiredError | InvalidRequestError | UnauthorizedError | ServiceError | ServiceUnavailableError | ResponseShapeError | QrMismatchError;
 
 export function isSlipClientError(error: unknown): error is AnySlipClientError {
   return error instanceof SlipClientError;

@@ -109,8 +109,7 @@ export interface QrImageOrigins {
  * listed by the operator (each https, or http on loopback). Undefined when a listed one breaks that rule.
  */
 export function qrImageOrigins(serviceOrigin: string, listed: readonly string[]): QrImageOrigins | undefined {
-  const usable = (url: URL): boolean =>
-    url.username === "" && url.password === "" && (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHostname(url.hostname)));
+  const usable = (url: URL): boolean => url.username === "" && url.password === "" && (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHostname(url.hostname)));
   const origins: URL[] = [];
   const service = new URL(serviceOrigin);
   if (usable(service)) origins.push(service);

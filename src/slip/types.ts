@@ -8,15 +8,7 @@ export function isSlipStatus(value: string): value is SlipStatus {
 }
 
 /** The channels the service's API lists for `source`; the list is given as examples, so others occur. */
-export const LISTED_SOURCES = [
-  "api",
-  "dashboard",
-  "line_partner",
-  "line_group",
-  "line_oa_system",
-  "line_oa_merchant",
-  "facebook_page",
-] as const;
+export const LISTED_SOURCES = ["api", "dashboard", "line_partner", "line_group", "line_oa_system", "line_oa_merchant", "facebook_page"] as const;
 export type ListedSource = (typeof LISTED_SOURCES)[number];
 
 /**

@@ -19,7 +19,8 @@ export interface ChecksScope {
  * `max` of them. `total` is what the service counts in the range.
  */
 export async function* readChecks(slip: SlipClient, scope: ChecksScope, max = MAX_CHECKS, onTotal?: (total: number) => void): AsyncGenerator<HistoryItem[]> {
-  const ask = (page: number): Promise<HistoryPage> => slip.slipHistory({ from: scope.from, to: scope.to, ...(scope.status === undefined ? {} : { status: scope.status }), limit: SERVICE_PAGE_LIMIT, page });
+  const ask = (page: number): Promise<HistoryPage> =>
+    slip.slipHistory({ from: scope.from, to: scope.to, ...(scope.status === undefined ? {} : { status: scope.status }), limit: SERVICE_PAGE_LIMIT, page });
   const first = await ask(1);
   onTotal?.(first.pagination.total);
   const size = Math.max(1, first.pagination.limit);
@@ -76,7 +77,13 @@ export function createHistoryReader(slip: SlipClient, now: () => number): (query
 
   return async (query) => {
     if (query.source === undefined && query.q === undefined) {
-      const page = await slip.slipHistory({ from: query.from, to: query.to, ...(query.status === undefined ? {} : { status: query.status }), page: query.page, limit: query.limit });
+      const page = await slip.slipHistory({
+        from: query.from,
+        to: query.to,
+        ...(query.status === undefined ? {} : { status: query.status }),
+        page: query.page,
+        limit: query.limit,
+      });
       return { items: page.items, pagination: page.pagination };
     }
     const key = JSON.stringify([query.from, query.to, query.status, query.source, query.q]);

@@ -6,9 +6,7 @@ import type { StaffLists } from "../roles/audience.js";
 
 /** Why a request is refused: 401 for the token itself, 403 for a user who is not staff, 503 when LINE could not be asked. */
 export type Identity =
-  | { ok: true; userId: string }
-  | { ok: false; status: 401; reason: "missing" | "malformed" | "expired" | "foreign" }
-  | { ok: false; status: 503; reason: "line_unreachable" };
+  { ok: true; userId: string } | { ok: false; status: 401; reason: "missing" | "malformed" | "expired" | "foreign" } | { ok: false; status: 503; reason: "line_unreachable" };
 
 export interface IdentityOptions {
   /** LINE's API host (or the stand-in's): POST /oauth2/v2.1/verify and the group member endpoint. */

@@ -44,7 +44,12 @@ export const PARAMETERS = {
   "export-link": ["from", "to", "status", "source", "q"],
 } as const;
 
-const bad = (parameter: string, problem: QueryProblem, message: string): { ok: false; parameter: string; problem: QueryProblem; message: string } => ({ ok: false, parameter, problem, message });
+const bad = (parameter: string, problem: QueryProblem, message: string): { ok: false; parameter: string; problem: QueryProblem; message: string } => ({
+  ok: false,
+  parameter,
+  problem,
+  message,
+});
 
 function readDay(text: string): CalendarDate | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -86,7 +91,8 @@ export function readChecksQuery(raw: Record<string, unknown>, allowed: readonly 
   const statusText = given("status");
   if (statusText !== undefined && !isSlipStatus(statusText)) return bad("status", "bad_status", `status must be one of ${SLIP_STATUSES.join(", ")}`);
   const sourceText = given("source");
-  if (sourceText !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(sourceText)) return bad("source", "bad_source", "source must be a channel such as line_oa_merchant (letters, digits, _ and -, at most 64)");
+  if (sourceText !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(sourceText))
+    return bad("source", "bad_source", "source must be a channel such as line_oa_merchant (letters, digits, _ and -, at most 64)");
   const q = texts["q"]?.trim();
   if (q !== undefined && [...q].length > MAX_Q_LENGTH) return bad("q", "q_too_long", `q must be at most ${MAX_Q_LENGTH} characters`);
   const pageText = given("page");

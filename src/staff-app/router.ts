@@ -106,7 +106,12 @@ function findLiffBundle(pageDir: string | undefined): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
-const ASSET_TYPES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "texts.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "liff.js": "text/javascript; charset=utf-8" };
+const ASSET_TYPES: Record<string, string> = {
+  "app.js": "text/javascript; charset=utf-8",
+  "texts.js": "text/javascript; charset=utf-8",
+  "app.css": "text/css; charset=utf-8",
+  "liff.js": "text/javascript; charset=utf-8",
+};
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -185,8 +190,8 @@ export function createStaffApp(options: StaffAppOptions): Router {
       // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
       const off =
         shop.config.settings.defaultLang === "th"
-          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ"
-          : "The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: \"login\": { \"channelId\": \"...\", \"liffId\": \"...\" }), then restart. The README says how.";
+          ? 'แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: "login": { "channelId": "...", "liffId": "..." }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ'
+          : 'The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: "login": { "channelId": "...", "liffId": "..." }), then restart. The README says how.';
       return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
     if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
@@ -242,7 +247,8 @@ export function createStaffApp(options: StaffAppOptions): Router {
     return who.userId;
   }
 
-  const api = (name: keyof typeof PARAMETERS, answer: (req: Request, res: Response, shop: StaffAppShop, query: ChecksQuery, userId: string) => Promise<void>) =>
+  const api =
+    (name: keyof typeof PARAMETERS, answer: (req: Request, res: Response, shop: StaffAppShop, query: ChecksQuery, userId: string) => Promise<void>) =>
     async (req: Request, res: Response): Promise<void> => {
       const shop = shopOf(req);
       if (shop === undefined) return void fail(res, 404, "not_found", "No shop has its staff app here.");
@@ -305,10 +311,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
     ),
   );
 
-  router.get(
-    ["/app/api/export.csv", "/app/:shop/api/export.csv"],
-    guard(api("export", (_req, res, shop, query) => streamExport(res, shop, query))),
-  );
+  router.get(["/app/api/export.csv", "/app/:shop/api/export.csv"], guard(api("export", (_req, res, shop, query) => streamExport(res, shop, query))));
 
   // The export as a link for this user (LINE's in-app browser downloads a plain link, not a script's file).
   router.get(
@@ -317,7 +320,11 @@ export function createStaffApp(options: StaffAppOptions): Router {
       api("export-link", (req, res, shop, query, userId) => {
         const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
         const at = now().getTime();
-        const link = signExportLink({ shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q }, shop.config.line.channelSecret, at);
+        const link = signExportLink(
+          { shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q },
+          shop.config.line.channelSecret,
+          at,
+        );
         privately(res);
         res.status(200).json({ url: `${base}/api/export.csv?link=${link}`, expiresAt: new Date(at + EXPORT_LINK_TTL_MS).toISOString() });
         return Promise.resolve();
@@ -327,13 +334,17 @@ export function createStaffApp(options: StaffAppOptions): Router {
 
   async function exportByLink(req: Request, res: Response, shop: StaffAppShop): Promise<void> {
     const extra = Object.keys(req.query).filter((k) => k !== "link");
-    if (extra.length > 0) return void fail(res, 400, "bad_parameter", `${extra[0] ?? ""} is not a parameter of an export link`, { parameter: extra[0], problem: "unknown_parameter" });
+    if (extra.length > 0)
+      return void fail(res, 400, "bad_parameter", `${extra[0] ?? ""} is not a parameter of an export link`, { parameter: extra[0], problem: "unknown_parameter" });
     const at = now().getTime();
     const link = req.query["link"];
     const checked = readExportLink(typeof link === "string" ? link : "", shop.id, shop.config.line.channelSecret, at);
     if (!checked.ok) {
       log.info({ shop: shop.id, reason: checked.reason }, "staff app: export link refused");
-      const message = checked.reason === "expired" ? "This link has expired (links are good for 10 minutes). Send export in the chat again for a new one." : "This link is not valid. Send export in the chat for a new one.";
+      const message =
+        checked.reason === "expired"
+          ? "This link has expired (links are good for 10 minutes). Send export in the chat again for a new one."
+          : "This link is not valid. Send export in the chat for a new one.";
       return void fail(res, checked.reason === "expired" ? 410 : 403, checked.reason === "expired" ? "link_expired" : "link_invalid", message);
     }
     const { grant } = checked;

@@ -145,7 +145,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     if (signedWith === "previous") shop.log.info({ signedWith }, "webhook signed with the previous channel secret: LINE still uses it, so keep it until this line stops");
     if (signedWith === "current" && shop.config.line.previousChannelSecret !== undefined && !toldCurrent.has(shop.config)) {
       toldCurrent.add(shop.config);
-      shop.log.info({ signedWith }, "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it");
+      shop.log.info(
+        { signedWith },
+        "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it",
+      );
     }
     // None: the "Verify" button, or LINE checking in.
     if (events.length === 0) {

@@ -28,9 +28,7 @@ afterAll(async () => {
 });
 
 async function say(source: TestSource, text: string, mentionees?: { index: number; length: number; isSelf?: boolean }[]): Promise<RecordedSend[]> {
-  return bot.exchange([
-    textEvent({ source, replyToken: bot.token(chatIdOf(source)), text, ...(mentionees === undefined ? {} : { mentionees }) }),
-  ]);
+  return bot.exchange([textEvent({ source, replyToken: bot.token(chatIdOf(source)), text, ...(mentionees === undefined ? {} : { mentionees }) })]);
 }
 
 /** The one reply the bot sent, with nothing pushed. */
@@ -161,7 +159,12 @@ describe("group rules", () => {
       followEvent({ source: { type: "user", userId: SECOND }, replyToken: bot.token(SECOND) }),
       joinEvent({ source: { type: "group", groupId: GROUP }, replyToken: bot.token(GROUP) }),
     ]);
-    expect(sent.map((s) => [s.kind, s.chatId]).sort()).toEqual([["reply", GROUP], ["reply", SECOND]].sort());
+    expect(sent.map((s) => [s.kind, s.chatId]).sort()).toEqual(
+      [
+        ["reply", GROUP],
+        ["reply", SECOND],
+      ].sort(),
+    );
     for (const s of sent) expect(quickReplyTexts(s.messages).length).toBeGreaterThan(0);
     samples["greeting (follow)"] ??= sent.find((s) => s.chatId === SECOND)?.messages;
   });
@@ -225,7 +228,20 @@ describe("delivery", () => {
   it("every answer it sends is within LINE's limits: the stand-in takes each, and refuses nothing but a stale reply token", async () => {
     const rejectedBefore = bot.platform.rejected.length;
     // Every kind of answer, the longest ones included, in both kinds of chat; the last one's token is stale.
-    const commands = ["qr 150", "คิวอาร์ 0812345678 1,500.50", "history 30d", "ประวัติ 7วัน", "history 7d fraud", "balance", "โทเคน", "help", "ช่วยเหลือ", "id", "ไอดี", "qr 0812345678 12.345"];
+    const commands = [
+      "qr 150",
+      "คิวอาร์ 0812345678 1,500.50",
+      "history 30d",
+      "ประวัติ 7วัน",
+      "history 7d fraud",
+      "balance",
+      "โทเคน",
+      "help",
+      "ช่วยเหลือ",
+      "id",
+      "ไอดี",
+      "qr 0812345678 12.345",
+    ];
     const answers: RecordedSend[] = [];
     for (const source of [ONE_TO_ONE, IN_GROUP]) for (const text of commands) answers.push(onlyReply(await say(source, text), chatIdOf(source)));
     answers.push(onlyReply(await say(ONE_TO_ONE, "hello there"), STAFF));
@@ -250,7 +266,10 @@ describe("delivery", () => {
     const fresh = bot.token(STAFF);
     const staleEvent = textEvent({ source: IN_GROUP, replyToken: "stale-reply-token-never-logged", text: "qr 20" });
     const sent = await bot.exchange([textEvent({ source: ONE_TO_ONE, replyToken: fresh, text: "history" }), staleEvent]);
-    expect(sent.map((s) => [s.kind, s.chatId]).sort()).toEqual([["push", GROUP], ["reply", STAFF]]);
+    expect(sent.map((s) => [s.kind, s.chatId]).sort()).toEqual([
+      ["push", GROUP],
+      ["reply", STAFF],
+    ]);
 
     // This traffic's own lines: among them the stale token's failed reply, by its event's id.
     const lines = bot.logs.entries().slice(linesBefore);

@@ -46,7 +46,10 @@ function qrEvent(source: { type: "user"; userId: string } | { type: "group"; gro
 }
 
 function lastHandled(): Record<string, unknown> | undefined {
-  return bot.logs.entries().filter((e) => e.msg === "event handled").at(-1);
+  return bot.logs
+    .entries()
+    .filter((e) => e.msg === "event handled")
+    .at(-1);
 }
 
 const paths = (calls: RecordedRequest[]) => calls.map((call) => call.url);
@@ -130,7 +133,10 @@ describe("LINE unreachable (connection refused on every call)", () => {
     const unreachable = await startBotHarness({ lineBaseUrl: `http://127.0.0.1:${port}`, settings: { staffUserIds: new Set([USER]) } });
     try {
       await unreachable.exchange([qrEvent({ type: "user", userId: USER })]);
-      const handled = unreachable.logs.entries().filter((e) => e.msg === "event handled").at(-1);
+      const handled = unreachable.logs
+        .entries()
+        .filter((e) => e.msg === "event handled")
+        .at(-1);
       expect(handled).toMatchObject({ outcome: "not_delivered", reason: "line_down", delivery: ["none:line_down"] });
       expect(unreachable.logs.text()).toContain("ECONNREFUSED");
     } finally {

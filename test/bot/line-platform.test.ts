@@ -103,7 +103,9 @@ describe("mark as read", { timeout: 60_000 }, () => {
     await waitUntil(() => w.platform.reads.length >= 1, 10_000);
     expect(w.platform.reads.map((r) => r.chatId)).toEqual([CUSTOMER]);
     // A mark LINE refuses (an unknown token) changes nothing for the answer.
-    const stranger = textEvent({ source: { type: "user", userId: STAFF }, replyToken: w.platform.issueReplyToken(STAFF), text: "qr 20" }) as unknown as { message: Record<string, unknown> };
+    const stranger = textEvent({ source: { type: "user", userId: STAFF }, replyToken: w.platform.issueReplyToken(STAFF), text: "qr 20" }) as unknown as {
+      message: Record<string, unknown>;
+    };
     stranger.message.markAsReadToken = "not-a-token-line-gave";
     const [answer] = await exchange(w, bot, [stranger], 1);
     expect(answer?.messages.map((m) => m.type)).toEqual(["flex", "image"]);

@@ -15,7 +15,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-
 function startMain(env: Record<string, string>): EntryProcess {
   return startEntry("src/main.ts", env);
 }

@@ -221,7 +221,10 @@ describe("many shops in one deployment", { timeout: 180_000 }, () => {
         expect((await postWebhook(`${url}${path}`, webhookBody([event]), { secret: CHANNELS[id].secret })).status).toBe(200);
         await waitFor(() => w.platform.sent.length > mark, 15_000);
         const answers = w.platform.sent.slice(mark);
-        expect(answers.map((s) => s.channel), `${url}${path}`).toEqual([id]);
+        expect(
+          answers.map((s) => s.channel),
+          `${url}${path}`,
+        ).toEqual([id]);
         expect(shownText(answers.flatMap((s) => s.messages)), `${url}${path}`).toContain(id === "cafe" ? DEMO_STORE_NAMES.shop : DEMO_STORE_NAMES.other);
       }
     }

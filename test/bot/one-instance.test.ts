@@ -98,7 +98,10 @@ describe("one instance", { timeout: 120_000 }, () => {
     for (const s of sent) {
       expect(answers.get(s.chatId)).toEqual(["text:Sorry, the bot is restarting and could not answer this. Please send it again in a moment."]);
     }
-    const abandoned = bot.process.output().split("\n").filter((line) => line.includes("event unfinished at the end of the shutdown grace period"));
+    const abandoned = bot.process
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("event unfinished at the end of the shutdown grace period"));
     expect(abandoned).toHaveLength(10);
     for (const s of sent) expect(abandoned.some((line) => line.includes(s.chatId))).toBe(true);
     expect(bot.process.output()).toMatch(/"abandoned":10[^\n]*"stopped"/);

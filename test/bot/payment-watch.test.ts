@@ -27,8 +27,7 @@ afterAll(async () => {
 const later = (minutes: number): void => {
   clock = new Date(clock.getTime() + minutes * 60_000);
 };
-const say = (userId: string, text: string) =>
-  bot.exchange([textEvent({ source: { type: "user", userId }, replyToken: bot.token(userId), text })]);
+const say = (userId: string, text: string) => bot.exchange([textEvent({ source: { type: "user", userId }, replyToken: bot.token(userId), text })]);
 const pay = async (amount: number): Promise<void> => {
   const res = await fetch(`${bot.slipUrl}/dev/payments`, {
     method: "POST",

@@ -65,7 +65,10 @@ describe("a staff member in a group with customers", { timeout: 120_000 }, () =>
     // The staff chat's push is the barrier: the watch poll that sends it has judged every watch.
     await waitUntil(() => w.platform.sent.some((s) => s.kind === "push" && s.chatId === STAFF), 60_000);
     expect(w.platform.sent.filter((s) => s.kind === "push").map((s) => s.chatId)).toEqual([STAFF]);
-    const toGroup = w.platform.sent.filter((s) => s.chatId === SHOP_AND_CUSTOMERS).map((s) => shownText(s.messages)).join("\n");
+    const toGroup = w.platform.sent
+      .filter((s) => s.chatId === SHOP_AND_CUSTOMERS)
+      .map((s) => shownText(s.messages))
+      .join("\n");
     expect(toGroup).not.toContain(PAYER);
     expect(await bot.process.stop(15_000)).toBe(0);
   });

@@ -76,7 +76,20 @@ describe("Redis start-up checks", { timeout: 60_000 }, () => {
     const tlsPort = await freePort();
     const redis = await startTestRedis({
       persistence: true,
-      args: ["--port", "0", "--tls-port", String(tlsPort), "--tls-cert-file", join(dir, "server.pem"), "--tls-key-file", join(dir, "server.key"), "--tls-ca-cert-file", join(dir, "ca.pem"), "--tls-auth-clients", "no"],
+      args: [
+        "--port",
+        "0",
+        "--tls-port",
+        String(tlsPort),
+        "--tls-cert-file",
+        join(dir, "server.pem"),
+        "--tls-key-file",
+        join(dir, "server.key"),
+        "--tls-ca-cert-file",
+        join(dir, "ca.pem"),
+        "--tls-auth-clients",
+        "no",
+      ],
     });
     cleanups.push(() => redis.stop());
     const world = await startWorld(0);

@@ -6,17 +6,7 @@ import { formatMoney } from "../../src/render/format.js";
 import { startBotHarness } from "../helpers/bot-harness.js";
 import type { BotHarness } from "../helpers/bot-harness.js";
 import { quickReplyTexts, shownText } from "../helpers/messages.js";
-import {
-  chatIdOf,
-  followEvent,
-  imageEvent,
-  joinEvent,
-  lineId,
-  mentionText,
-  postbackEvent,
-  stickerEvent,
-  textEvent,
-} from "../helpers/webhook.js";
+import { chatIdOf, followEvent, imageEvent, joinEvent, lineId, mentionText, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
 import type { TestSource } from "../helpers/webhook.js";
 
 const OWNER = lineId("U", 0x301);
@@ -28,8 +18,7 @@ const MIXED_GROUP = lineId("C", 0x312);
 const staffLists = { staffUserIds: new Set([OWNER, CASHIER]), staffGroupIds: new Set([STAFF_GROUP]) };
 
 const dm = (userId: string): TestSource => ({ type: "user", userId });
-const inGroup = (groupId: string, userId?: string): TestSource =>
-  userId === undefined ? { type: "group", groupId } : { type: "group", groupId, userId };
+const inGroup = (groupId: string, userId?: string): TestSource => (userId === undefined ? { type: "group", groupId } : { type: "group", groupId, userId });
 
 async function say(bot: BotHarness, source: TestSource, text: string, mentioned = false): Promise<RecordedSend[]> {
   const message = mentioned ? mentionText("slipline", text) : { text, mentionees: undefined };
@@ -111,8 +100,7 @@ describe("with the staff lists set", () => {
 
   it("a customer's menu taps: 'contact the shop' says staff will answer and keeps the bot out of the next message; 'pay by QR' says to add the amount", async () => {
     const customer = lineId("U", 0x305);
-    const tap = (data: string) =>
-      bot.exchange([postbackEvent({ source: dm(customer), replyToken: bot.token(customer), data })]);
+    const tap = (data: string) => bot.exchange([postbackEvent({ source: dm(customer), replyToken: bot.token(customer), data })]);
     expect(said(await tap("menu:type qr"))).toBe("พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น “คิวอาร์ 150” แล้วกดส่งนะคะ");
     expect(said(await tap("ติดต่อร้าน"))).toBe("พิมพ์ข้อความถึงร้านได้เลยค่ะ พนักงานจะรีบตอบในแชทนี้นะคะ 🙏");
     // What they write next is for a person: the bot stays quiet (without the tap, it would send its note).
@@ -164,8 +152,26 @@ describe("a customer walking through a group with the shop's staff", () => {
     expect(names.size).toBeGreaterThan(100);
 
     const customerLines = [
-      "h", "history", "ประวัติ วันนี้", "balance", "info", "ยอด", "ยอดคงเหลือ", "เครดิต", "tokens", "เมนู", "?", "help",
-      "qr 123.45", "qr 0899999999 123.45", "คิวอาร์", "โอนแล้วค่ะ", "สวัสดีค่ะ", "ประวัติ 7วัน", "history ref 1", "slips",
+      "h",
+      "history",
+      "ประวัติ วันนี้",
+      "balance",
+      "info",
+      "ยอด",
+      "ยอดคงเหลือ",
+      "เครดิต",
+      "tokens",
+      "เมนู",
+      "?",
+      "help",
+      "qr 123.45",
+      "qr 0899999999 123.45",
+      "คิวอาร์",
+      "โอนแล้วค่ะ",
+      "สวัสดีค่ะ",
+      "ประวัติ 7วัน",
+      "history ref 1",
+      "slips",
     ];
     const staffLines = ["history today", "ประวัติ", "ยอด", "balance", "history 7d fraud", "h yesterday", "info"];
     const inMixed = inGroup(MIXED_GROUP, CUSTOMER);

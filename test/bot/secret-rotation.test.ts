@@ -23,7 +23,9 @@ describe("channel secret rotation", { timeout: 60_000 }, () => {
     const { main, platform } = bot;
     const send = (secret: string, seed: number) => {
       const user = lineId("U", seed);
-      return postWebhook(`${bot.url}/webhook`, webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "help" })]), { secret });
+      return postWebhook(`${bot.url}/webhook`, webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "help" })]), {
+        secret,
+      });
     };
     expect((await send(OLD_SECRET, 0x501)).status).toBe(200);
     await platform.waitForSent(1);

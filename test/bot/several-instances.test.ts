@@ -196,8 +196,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     const a = await instance(world, redis);
     const b = await instance(world, redis);
     const chatId = lineId("U", 0x50000);
-    const webhook = (text: string) =>
-      webhookBody([textEvent({ source: { type: "user", userId: chatId }, replyToken: world.platform.issueReplyToken(chatId), text })]);
+    const webhook = (text: string) => webhookBody([textEvent({ source: { type: "user", userId: chatId }, replyToken: world.platform.issueReplyToken(chatId), text })]);
     expect(await sendSigned(a.webhookUrl, webhook("qr 1"))).toBe(200);
     expect(await sendSigned(b.webhookUrl, webhook("qr 2"))).toBe(200);
     expect(await sendSigned(a.webhookUrl, webhook("qr 3"))).toBe(200);
@@ -249,7 +248,11 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     let comeBack: () => void = () => undefined;
     const down = redis.restart({ until: new Promise<void>((resolve) => (comeBack = resolve)) });
     try {
-      const degraded = await until(() => readyz(bot), (r) => r.body.status === "degraded", 20_000);
+      const degraded = await until(
+        () => readyz(bot),
+        (r) => r.body.status === "degraded",
+        20_000,
+      );
       expect(degraded).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
       expect(await gauge(bot, "slipline_degraded")).toBe(1);
       expect(await readyz(worker)).toEqual({ status: 503, body: { status: "redis_unreachable" } });
@@ -264,7 +267,13 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
       comeBack();
       await down;
     }
-    expect(await until(() => readyz(bot), (r) => r.body.status === "ready", 30_000)).toEqual({ status: 200, body: { status: "ready" } });
+    expect(
+      await until(
+        () => readyz(bot),
+        (r) => r.body.status === "ready",
+        30_000,
+      ),
+    ).toEqual({ status: 200, body: { status: "ready" } });
     await whenReady(worker);
     expect(await gauge(bot, "slipline_degraded")).toBe(0);
     const log = bot.process.output();

@@ -39,8 +39,7 @@ const sentSince = (mark: number): string[][] =>
 
 const refusals = (): Record<string, unknown>[] => bot.logs.entries().filter((e) => e.msg === BAD_SIGNATURE);
 
-const cafeSays = (text: string, source: TestSource = { type: "user", userId: CAFE_STAFF }) =>
-  textEvent({ source, replyToken: bot.token(CAFE_STAFF), text });
+const cafeSays = (text: string, source: TestSource = { type: "user", userId: CAFE_STAFF }) => textEvent({ source, replyToken: bot.token(CAFE_STAFF), text });
 const noodleSays = (text: string, source: TestSource = { type: "user", userId: NOODLE_STAFF }, replyToken?: string) =>
   textEvent({ source, replyToken: replyToken ?? noodle.token(source.type === "group" ? source.groupId : NOODLE_STAFF), text });
 
@@ -67,7 +66,11 @@ describe("two shops in one deployment", () => {
     expect(shownText(sent.find((s) => s.channel === "default")?.messages ?? [])).toMatch(/฿12\.00/);
     expect(shownText(sent.find((s) => s.channel === "noodle")?.messages ?? [])).toMatch(/฿22\.00/);
     // Each refusal was logged by the shop whose webhook was asked.
-    expect(refusals().slice(refusedBefore).map((e) => e["shop"])).toEqual(["default", "noodle"]);
+    expect(
+      refusals()
+        .slice(refusedBefore)
+        .map((e) => e["shop"]),
+    ).toEqual(["default", "noodle"]);
   });
 
   it("each shop's events are answered through its own channel, to its own chats, with its own service account", async () => {

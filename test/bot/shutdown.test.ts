@@ -32,9 +32,13 @@ describe("shutdown", { timeout: 60_000 }, () => {
     expect((await fetch(`${bot.url}/healthz`)).status).toBe(200);
 
     const user = lineId("U", 0xd1a);
-    const answer = await postWebhook(`${bot.url}/webhook`, webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "help" })]), {
-      secret: bot.channelSecret,
-    });
+    const answer = await postWebhook(
+      `${bot.url}/webhook`,
+      webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: platform.issueReplyToken(user), text: "help" })]),
+      {
+        secret: bot.channelSecret,
+      },
+    );
     expect(answer.status).toBe(200);
     const [sent] = await platform.waitForSent(1, 10_000);
     expect(sent?.chatId).toBe(user);

@@ -114,12 +114,12 @@ describe("summary, against figures computed here from the sandbox's history", { 
     expect(shown).toContain(`${count(figures.checks)} check`);
     expect(shown).toContain(baht(figures.valid));
     // Whole tokens without .00 (docs/thai.md: tokens).
-    const tokens = Number.isInteger(figures.tokens) ? figures.tokens.toLocaleString("en-US") : figures.tokens.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const tokens = Number.isInteger(figures.tokens)
+      ? figures.tokens.toLocaleString("en-US")
+      : figures.tokens.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     expect(shown).toContain(`Tokens used: ${tokens}`);
     // The headline figures ride in the notification text too.
-    expect(card?.type === "flex" ? card.altText : "").toMatch(
-      new RegExp(`^Summary .+: ${count(figures.checks)} checks?, valid ${baht(figures.valid).replace(/[.$]/g, "\\$&")}$`),
-    );
+    expect(card?.type === "flex" ? card.altText : "").toMatch(new RegExp(`^Summary .+: ${count(figures.checks)} checks?, valid ${baht(figures.valid).replace(/[.$]/g, "\\$&")}$`));
     const statusRows = sectionRows(card, "By status");
     expect(statusRows).toHaveLength(figures.byStatus.length);
     for (const s of figures.byStatus) {
@@ -139,7 +139,10 @@ describe("summary, against figures computed here from the sandbox's history", { 
     const chartIndex = body.findIndex((c) => c.type === "text" && c.text === "Per hour");
     const chart = body[chartIndex + 1];
     expect(chart?.type).toBe("box");
-    const heights = chart?.type === "box" ? chart.contents.map((bar) => (bar.type === "box" ? Number(String(bar.contents[0]?.type === "box" ? bar.contents[0].height : "0").replace("px", "")) : 0)) : [];
+    const heights =
+      chart?.type === "box"
+        ? chart.contents.map((bar) => (bar.type === "box" ? Number(String(bar.contents[0]?.type === "box" ? bar.contents[0].height : "0").replace("px", "")) : 0))
+        : [];
     expect(heights).toHaveLength(24);
     const busiest = perHour.indexOf(Math.max(...perHour));
     expect(heights[busiest]).toBe(Math.max(...heights));
@@ -182,8 +185,7 @@ describe("has it arrived?", { timeout: 60_000 }, () => {
     const qr = await say("qr 0812345678 321");
     const [button] = postbackData(qr.messages).filter((data) => data.startsWith("paid 321 after "));
     expect(button).toBe(`paid 321 after ${clock.toISOString()}`);
-    const tap = async () =>
-      bot.exchange([postbackEvent({ source: { type: "user", userId: OWNER }, replyToken: bot.token(OWNER), data: button ?? "" })]);
+    const tap = async () => bot.exchange([postbackEvent({ source: { type: "user", userId: OWNER }, replyToken: bot.token(OWNER), data: button ?? "" })]);
     expect(shownText((await tap())[0]?.messages ?? [])).toContain("Not yet.");
     // ...and again after it.
     clock = new Date(clock.getTime() + 60_000);

@@ -26,14 +26,54 @@ describe("cutMentions", () => {
 
   it.each<[string, string, { index: number; length: number }[], string]>([
     ["a mention in the middle keeps words apart", "qr@Bot150", [{ index: 2, length: 4 }], "qr 150"],
-    ["several, in any order", "@A hi @B qr", [{ index: 6, length: 2 }, { index: 0, length: 2 }], "  hi   qr"],
-    ["overlapping spans", "@ShopBot qr", [{ index: 0, length: 5 }, { index: 3, length: 5 }], "  qr"],
-    ["one span inside another", "@ShopBot qr", [{ index: 0, length: 8 }, { index: 2, length: 2 }], "  qr"],
+    [
+      "several, in any order",
+      "@A hi @B qr",
+      [
+        { index: 6, length: 2 },
+        { index: 0, length: 2 },
+      ],
+      "  hi   qr",
+    ],
+    [
+      "overlapping spans",
+      "@ShopBot qr",
+      [
+        { index: 0, length: 5 },
+        { index: 3, length: 5 },
+      ],
+      "  qr",
+    ],
+    [
+      "one span inside another",
+      "@ShopBot qr",
+      [
+        { index: 0, length: 8 },
+        { index: 2, length: 2 },
+      ],
+      "  qr",
+    ],
     ["a span past the end is clamped", "qr @Bot", [{ index: 3, length: 100 }], "qr  "],
     ["a span starting past the end is ignored", "qr", [{ index: 5, length: 3 }], "qr"],
     ["a negative index is clamped", "@Bot qr", [{ index: -2, length: 6 }], "  qr"],
-    ["empty and negative lengths are ignored", "qr", [{ index: 0, length: 0 }, { index: 1, length: -1 }], "qr"],
-    ["NaN and Infinity are ignored", "qr", [{ index: Number.NaN, length: 1 }, { index: 0, length: Number.POSITIVE_INFINITY }], "qr"],
+    [
+      "empty and negative lengths are ignored",
+      "qr",
+      [
+        { index: 0, length: 0 },
+        { index: 1, length: -1 },
+      ],
+      "qr",
+    ],
+    [
+      "NaN and Infinity are ignored",
+      "qr",
+      [
+        { index: Number.NaN, length: 1 },
+        { index: 0, length: Number.POSITIVE_INFINITY },
+      ],
+      "qr",
+    ],
     ["fractions are truncated", "@Bot qr", [{ index: 0.7, length: 4.9 }], "  qr"],
     ["no mentions", "qr 150", [], "qr 150"],
     ["empty text", "", [{ index: 0, length: 3 }], ""],

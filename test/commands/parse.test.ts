@@ -43,10 +43,7 @@ describe("the README's examples", () => {
     ["qr 150", { kind: "qr", lang: "en", amount: 15000 }],
     ["คิวอาร์ 0105551234567", { kind: "qr", lang: "th", id: { type: "citizen", digits: "0105551234567" } }],
     ["history", { kind: "history", lang: "en", request: { by: "range", range: { kind: "today" }, page: 1 } }],
-    [
-      "history yesterday fraud",
-      { kind: "history", lang: "en", request: { by: "range", range: { kind: "yesterday" }, status: "fraud", page: 1 } },
-    ],
+    ["history yesterday fraud", { kind: "history", lang: "en", request: { by: "range", range: { kind: "yesterday" }, status: "fraud", page: 1 } }],
     [
       "history 2026-11-01..2026-11-15",
       {
@@ -55,14 +52,8 @@ describe("the README's examples", () => {
         request: { by: "range", range: { kind: "dates", from: day(2026, 11, 1), to: day(2026, 11, 15) }, page: 1 },
       },
     ],
-    [
-      "history ref 015326095622AQR01234",
-      { kind: "history", lang: "en", request: { by: "ref", transRef: "015326095622AQR01234", page: 1 } },
-    ],
-    [
-      "ประวัติ เมื่อวาน ซ้ำ",
-      { kind: "history", lang: "th", request: { by: "range", range: { kind: "yesterday" }, status: "duplicate", page: 1 } },
-    ],
+    ["history ref 015326095622AQR01234", { kind: "history", lang: "en", request: { by: "ref", transRef: "015326095622AQR01234", page: 1 } }],
+    ["ประวัติ เมื่อวาน ซ้ำ", { kind: "history", lang: "th", request: { by: "range", range: { kind: "yesterday" }, status: "duplicate", page: 1 } }],
     ["balance", { kind: "balance", lang: "en" }],
     ["ยอด", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
     ["โทเคน", { kind: "balance", lang: "th" }],
@@ -84,13 +75,38 @@ const WORDS: readonly (readonly [string, string, "en" | "th"])[] = [
   ...(["export", "csv"] as const).map((word) => [word, "export", "en"] as const),
   ...(["ส่งออก", "ส่งออกไฟล์"] as const).map((word) => [word, "export", "th"] as const),
   ...(["paid", "received"] as const).map((word) => [word, "paid", "en"] as const),
-  ...(["เช็คยอด", "เช็คยอดเข้า", "เช็กยอด", "เช็กยอดเข้า", "เช็คเงินเข้า", "เช็กเงินเข้า", "เช็ค", "เช็ก", "เช็คเงิน", "เช็กเงิน", "เช็คโอน", "เช็กโอน", "ตรวจยอด", "ยอดเข้า", "เงินเข้า", "โอนเข้า", "เข้ายัง", "ได้รับ"] as const).map((word) => [word, "paid", "th"] as const),
+  ...(
+    [
+      "เช็คยอด",
+      "เช็คยอดเข้า",
+      "เช็กยอด",
+      "เช็กยอดเข้า",
+      "เช็คเงินเข้า",
+      "เช็กเงินเข้า",
+      "เช็ค",
+      "เช็ก",
+      "เช็คเงิน",
+      "เช็กเงิน",
+      "เช็คโอน",
+      "เช็กโอน",
+      "ตรวจยอด",
+      "ยอดเข้า",
+      "เงินเข้า",
+      "โอนเข้า",
+      "เข้ายัง",
+      "ได้รับ",
+    ] as const
+  ).map((word) => [word, "paid", "th"] as const),
   ...(["balance", "credit", "tokens", "info"] as const).map((word) => [word, "balance", "en"] as const),
-  ...(["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ", "แพคเกจ", "แพ็กเกจตรวจสลิป", "เช็คโทเคน", "เช็กโทเคน", "โทเคนเหลือ", "เหลือกี่โทเคน", "วันหมดอายุ"] as const).map((word) => [word, "balance", "th"] as const),
+  ...(
+    ["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ", "แพคเกจ", "แพ็กเกจตรวจสลิป", "เช็คโทเคน", "เช็กโทเคน", "โทเคนเหลือ", "เหลือกี่โทเคน", "วันหมดอายุ"] as const
+  ).map((word) => [word, "balance", "th"] as const),
   ...(["contact"] as const).map((word) => [word, "contact", "en"] as const),
   ...(["ติดต่อร้าน", "ติดต่อ", "ติดต่อแอดมิน", "คุยกับแอดมิน", "แอดมิน", "สอบถาม"] as const).map((word) => [word, "contact", "th"] as const),
   ...(["help", "?", "menu"] as const).map((word) => [word, "help", "en"] as const),
-  ...(["วิธีใช้", "วิธีใช้งาน", "ใช้ยังไง", "ช่วยเหลือ", "เมนู", "คำสั่ง", "จ่ายยังไง", "โอนยังไง", "ชำระยังไง", "ชำระเงินยังไง", "เลขบัญชี", "เลขพร้อมเพย์", "พร้อมเพย์อะไร"] as const).map((word) => [word, "help", "th"] as const),
+  ...(["วิธีใช้", "วิธีใช้งาน", "ใช้ยังไง", "ช่วยเหลือ", "เมนู", "คำสั่ง", "จ่ายยังไง", "โอนยังไง", "ชำระยังไง", "ชำระเงินยังไง", "เลขบัญชี", "เลขพร้อมเพย์", "พร้อมเพย์อะไร"] as const).map(
+    (word) => [word, "help", "th"] as const,
+  ),
   ...(["id", "whoami"] as const).map((word) => [word, "id", "en"] as const),
   ...(["ไอดี", "ไอดีกลุ่ม"] as const).map((word) => [word, "id", "th"] as const),
 ];
@@ -548,7 +564,10 @@ describe("summary and paid", () => {
     ["ยอดขาย 7วัน", { kind: "summary", lang: "th", request: { range: { kind: "days", days: 7 } } }],
     ["ยอดขายวันนี้", { kind: "summary", lang: "th", request: { range: { kind: "today" } } }],
     ["สรุปยอด เดือนนี้", { kind: "summary", lang: "th", request: { range: { kind: "month" } } }],
-    ["summary 2026-11-01..2026-11-15", { kind: "summary", lang: "en", request: { range: { kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } } } }],
+    [
+      "summary 2026-11-01..2026-11-15",
+      { kind: "summary", lang: "en", request: { range: { kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } } } },
+    ],
     ["paid 150", { kind: "paid", lang: "en", request: { amount: 15000 } }],
     ["paid ฿1,500.50", { kind: "paid", lang: "en", request: { amount: 150050 } }],
     ["ได้รับ 150 บาท", { kind: "paid", lang: "th", request: { amount: 15000 } }],

@@ -23,9 +23,7 @@ function expectWellFormed(result: ParseResult): void {
 }
 
 const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
-const thaiWithMarks = fc
-  .array(fc.integer({ min: 0x0e01, max: 0x0e5b }), { maxLength: 30 })
-  .map((units) => String.fromCharCode(...units));
+const thaiWithMarks = fc.array(fc.integer({ min: 0x0e01, max: 0x0e5b }), { maxLength: 30 }).map((units) => String.fromCharCode(...units));
 const commandWords = COMMAND_NAMES.flatMap((name) => [...COMMANDS[name].words.en, ...COMMANDS[name].words.th]);
 const pieces = fc.oneof(
   fc.constantFrom(...commandWords, "/", "!", "฿", "บาท", "..", "ถึง", "to", "ref", "หน้า", "page", "7วัน", "เมื่อวาน"),
@@ -47,7 +45,10 @@ describe("parseCommand never throws", () => {
   });
 
   it("on command-like text mixing words, numbers, Thai marks, emoji and odd spaces", () => {
-    fc.assert(fc.property(messages, (text) => expectWellFormed(parseCommand(text, ctx))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(messages, (text) => expectWellFormed(parseCommand(text, ctx))),
+      { numRuns: 3000 },
+    );
   });
 
   it("on 5,000-character messages", () => {

@@ -73,10 +73,7 @@ const TABLE: readonly (readonly [string, Command])[] = [
   ["เช็คสลิป เมื่อวาน", history({ by: "range", range: yesterday, page: 1 })],
   ["เช็กสลิป", history({ by: "range", range: today, page: 1 })],
   ["ตรวจสลิป", history({ by: "range", range: today, page: 1 })],
-  [
-    "ตรวจสลิป 1/11 ถึง 15/11",
-    history({ by: "range", range: { kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, page: 1 }),
-  ],
+  ["ตรวจสลิป 1/11 ถึง 15/11", history({ by: "range", range: { kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, page: 1 })],
   ["ประวัติ อ้างอิง 015326095622AQR01234", history({ by: "ref", transRef: "015326095622AQR01234", page: 1 })],
   ["ประวัติ เลขอ้างอิง 015326095622AQR01234", history({ by: "ref", transRef: "015326095622AQR01234", page: 1 })],
   ["ประวัติ สัปดาห์นี้ ปลอม หน้า 2", history({ by: "range", range: week, status: "fraud", page: 2 })],

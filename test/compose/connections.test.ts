@@ -51,10 +51,9 @@ describe("the connections a deployment's shops share", () => {
   it("carries twenty shops' LINE calls, one after another, over the same kept-alive sockets, each with its own shop's token", async () => {
     const line = await recordingLine();
     const connections = sharedConnections();
-    const shops = Array.from({ length: 20 }, (_, n) =>
-      createLineHttpApi({ baseUrl: line.url, channelAccessToken: `shop-${n}-token`, shared: connections.line(line.url) }),
-    );
-    for (const [n, shop] of shops.entries()) await shop.push({ to: USER, messages: [{ type: "text", text: `from shop ${n}` }] }, `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`);
+    const shops = Array.from({ length: 20 }, (_, n) => createLineHttpApi({ baseUrl: line.url, channelAccessToken: `shop-${n}-token`, shared: connections.line(line.url) }));
+    for (const [n, shop] of shops.entries())
+      await shop.push({ to: USER, messages: [{ type: "text", text: `from shop ${n}` }] }, `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`);
 
     expect(line.calls.map((call) => call.authorization)).toEqual(shops.map((_, n) => `Bearer shop-${n}-token`));
     // A pool of each shop's own would open twenty; the shared one may open a second while the first is
@@ -65,9 +64,7 @@ describe("the connections a deployment's shops share", () => {
   it("keeps the other shops' connections open when one shop closes (a reload retires it)", async () => {
     const line = await recordingLine();
     const connections = sharedConnections();
-    const [retired, kept] = ["retired", "kept"].map((name) =>
-      createLineHttpApi({ baseUrl: line.url, channelAccessToken: `${name}-token`, shared: connections.line(line.url) }),
-    );
+    const [retired, kept] = ["retired", "kept"].map((name) => createLineHttpApi({ baseUrl: line.url, channelAccessToken: `${name}-token`, shared: connections.line(line.url) }));
     await retired?.showLoading({ chatId: USER, loadingSeconds: 5 });
     await retired?.close();
     await kept?.showLoading({ chatId: USER, loadingSeconds: 5 });
@@ -78,8 +75,7 @@ describe("the connections a deployment's shops share", () => {
     const sandbox = await startSandbox({});
     cleanups.push(() => sandbox.close());
     const connections = sharedConnections();
-    const client = (apiSecret: string) =>
-      createSlipClient({ baseUrl: sandbox.url, apiSecret, accountCacheSeconds: 0, connections: connections.slip(sandbox.url) });
+    const client = (apiSecret: string) => createSlipClient({ baseUrl: sandbox.url, apiSecret, accountCacheSeconds: 0, connections: connections.slip(sandbox.url) });
     const [shop, other] = [client(DEMO_SECRETS.shop), client(DEMO_SECRETS.other)];
     const seen = await Promise.all([shop.accountInfo(), other.accountInfo(), shop.accountInfo(), other.accountInfo()]);
     expect(seen.map((account) => account.storeName)).toEqual([DEMO_STORE_NAMES.shop, DEMO_STORE_NAMES.other, DEMO_STORE_NAMES.shop, DEMO_STORE_NAMES.other]);

@@ -87,19 +87,27 @@ describe("Dockerfile, .dockerignore, .nvmrc", () => {
   });
 
   it("keeps local files and secrets out of the build context", () => {
-    const ignored = read(".dockerignore").split("\n").map((line) => line.trim());
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((line) => line.trim());
     for (const entry of ["node_modules", "dist", ".git", ".env", ".env.*"]) expect(ignored).toContain(entry);
   });
 
   it("keeps the tools (npm workspaces) out of the build context, so neither stage installs their dependencies", () => {
-    const ignored = read(".dockerignore").split("\n").map((line) => line.trim());
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((line) => line.trim());
     const workspaces = (JSON.parse(read("package.json")) as { workspaces: string[] }).workspaces;
     expect(workspaces.length).toBeGreaterThan(0);
     for (const workspace of workspaces) expect(workspace.startsWith("tools/")).toBe(true);
     expect(ignored).toContain("tools");
     expect(dockerfile).not.toMatch(/\btools\b/);
     // Heroku's buildpack installs from the checkout: .slugignore takes the tools out before it runs.
-    expect(read(".slugignore").split("\n").map((line) => line.trim())).toContain("tools");
+    expect(
+      read(".slugignore")
+        .split("\n")
+        .map((line) => line.trim()),
+    ).toContain("tools");
   });
 });
 
@@ -166,7 +174,10 @@ describe("Kubernetes", () => {
     expect(rows.length).toBeGreaterThan(10);
     expect(rules).toHaveLength(rows.length);
     for (const row of rows) {
-      const [name = "", promql = ""] = row.split(/(?<!\\)\|/).slice(1).map((cell) => cell.trim());
+      const [name = "", promql = ""] = row
+        .split(/(?<!\\)\|/)
+        .slice(1)
+        .map((cell) => cell.trim());
       const rule = rules.find((r) => r.includes(`summary: '${name}'`));
       expect(rule, name).toBeDefined();
       const expr = /expr: '(.*)'/.exec(rule ?? "")?.[1] ?? "";
@@ -180,7 +191,14 @@ describe("Kubernetes", () => {
 describe("fly.toml, render.yaml, the systemd unit", () => {
   it("fly.toml: the bot's port, /readyz as its check, and a kill_timeout that holds the shutdown", () => {
     const fly = read("fly.toml");
-    const env = Object.fromEntries([...fly.slice(fly.indexOf("[env]")).split(/\n\[(?!env)/)[0]!.matchAll(/^\s+([A-Z_]+) = "([^"]*)"$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+    const env = Object.fromEntries(
+      [
+        ...fly
+          .slice(fly.indexOf("[env]"))
+          .split(/\n\[(?!env)/)[0]!
+          .matchAll(/^\s+([A-Z_]+) = "([^"]*)"$/gm),
+      ].map((m) => [m[1] ?? "", m[2] ?? ""]),
+    );
     for (const name of Object.keys(env)) expect(VARIABLE_NAMES).toContain(name);
     expect(/internal_port = (\d+)/.exec(fly)?.[1]).toBe(env.PORT);
     expect(/path = "(\/\w+)"/.exec(fly.slice(fly.indexOf("[[http_service.checks]]")))?.[1]).toBe("/readyz");

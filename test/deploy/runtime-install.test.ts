@@ -29,7 +29,11 @@ describe("the runtime stage outside a container", { timeout: 300_000 }, () => {
     for (const file of ["package.json", "package-lock.json"]) cpSync(join(REPO, file), join(app, file));
     cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    await run(npm, ["ci", "--omit=dev", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, env: { ...process.env, NODE_ENV: "production" }, maxBuffer: 16 * 1024 * 1024 });
+    await run(npm, ["ci", "--omit=dev", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: app,
+      env: { ...process.env, NODE_ENV: "production" },
+      maxBuffer: 16 * 1024 * 1024,
+    });
     // The production dependencies are there; the tools (workspaces under tools/) and their dependencies, and
     // the menus' canvas (a development dependency), are not.
     expect(existsSync(join(app, "node_modules/express"))).toBe(true);

@@ -165,9 +165,9 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const text = (await reply.locator(".flex-bubble").textContent()) ?? "";
     expect(text).toContain("โทเคน");
     // The expiry the sandbox itself reports, as a Thai date in the Buddhist era (2026 is 2569).
-    const account = (await (
-      await fetch(`${sandboxUrl}/api/account/info`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })
-    ).json()) as { data: { expiresAt: string } };
+    const account = (await (await fetch(`${sandboxUrl}/api/account/info`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })).json()) as {
+      data: { expiresAt: string };
+    };
     const expiry = zonedParts(new Date(account.data.expiresAt), "Asia/Bangkok");
     expect(text).toContain(formatCalendarDate(expiry, "th"));
     expect(formatCalendarDate(expiry, "th")).toContain(String(expiry.year + 543));

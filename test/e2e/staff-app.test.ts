@@ -18,7 +18,6 @@ import type { ConsolePage } from "../../tools/chat-console/test/console-driver.j
 const START_TIMEOUT_MS = 60_000;
 const WAIT = { timeout: 20_000 } as const;
 
-
 let product: EntryProcess | undefined;
 let baseUrl = "";
 let sandboxUrl = "";
@@ -98,7 +97,10 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     // Status filter: every row shown is a fraud, as many as the service has.
     await app.locator("#status").selectOption("fraud");
     const frauds = await sandboxHistory(from, to, { status: "fraud" });
-    await app.locator("#page-info").filter({ hasText: `${Math.max(1, Math.ceil(frauds.length / 20))}` }).waitFor(WAIT);
+    await app
+      .locator("#page-info")
+      .filter({ hasText: `${Math.max(1, Math.ceil(frauds.length / 20))}` })
+      .waitFor(WAIT);
     await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(Math.min(20, frauds.length));
     const badges = await app.locator("#items .badge").allTextContents();
     expect(new Set(badges)).toEqual(new Set(["ปลอม"]));
@@ -118,7 +120,11 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     // The check's time as Thai writes it in the shop's zone, never the service's UTC instant.
     const checkedAt = new Date(target?.createdAt ?? "");
     const [day, month, year, time] = await app.evaluate((iso) => {
-      const p = Object.fromEntries(new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Bangkok", day: "numeric", month: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Bangkok", day: "numeric", month: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+          .formatToParts(new Date(iso))
+          .map((x) => [x.type, x.value]),
+      );
       return [p["day"], p["month"], p["year"], `${p["hour"]}:${p["minute"]}`];
     }, checkedAt.toISOString());
     const THAI_MONTHS = ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."];
@@ -140,7 +146,11 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     expect(download.suggestedFilename()).toBe(`slipline-cafe-${from}-${to}.csv`);
     const bytes = await readFile((await download.path()) ?? "");
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes.subarray(3).toString("utf8").split("\r\n").filter((l) => l !== "");
+    const lines = bytes
+      .subarray(3)
+      .toString("utf8")
+      .split("\r\n")
+      .filter((l) => l !== "");
     const header = cells(lines[0] ?? "");
     const rows: Record<string, string>[] = lines.slice(1).map((line) => Object.fromEntries(cells(line).map((value, i): [string, string] => [header[i] ?? "", value])));
     // Read after the download: the sandbox's day goes on, so it may hold checks made since.
@@ -180,7 +190,13 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
 
   it("another shop's login is refused with 401", async () => {
     // The second shop's LINE Login token, opened on the coffee shop's app.
-    const answer = (await (await fetch(`${baseUrl}/api/staff-app`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ shop: "second", userId: "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e" }) })).json()) as { url: string };
+    const answer = (await (
+      await fetch(`${baseUrl}/api/staff-app`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ shop: "second", userId: "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e" }),
+      })
+    ).json()) as { url: string };
     const token = answer.url.split("#id_token=")[1] ?? "";
     const res = await fetch(`${baseUrl}/app/cafe/api/history`, { headers: { authorization: `Bearer ${decodeURIComponent(token)}` } });
     expect(res.status).toBe(401);

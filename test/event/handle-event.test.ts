@@ -93,13 +93,9 @@ describe("event dispatcher", () => {
       textEvent({ source: { type: "group", groupId: GROUP, userId: USER }, replyToken: bot.token(GROUP), text: "boom" }),
       textEvent({ source: { type: "user", userId: OTHER_USER }, replyToken: bot.token(OTHER_USER), text: "ok" }),
     ]);
-    expect(sent.filter((s) => s.chatId === USER).map((s) => s.messages)).toEqual([
-      [{ type: "text", text: "Sorry, something went wrong. Please try again." }],
-    ]);
+    expect(sent.filter((s) => s.chatId === USER).map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, something went wrong. Please try again." }]]);
     // A group is not left in silence either.
-    expect(sent.filter((s) => s.chatId === GROUP).map((s) => s.messages)).toEqual([
-      [{ type: "text", text: "Sorry, something went wrong. Please try again." }],
-    ]);
+    expect(sent.filter((s) => s.chatId === GROUP).map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, something went wrong. Please try again." }]]);
     expect(sent.filter((s) => s.chatId === OTHER_USER).map((s) => s.messages)).toEqual([[{ type: "text", text: "fine" }]]);
     const failures = bot.logs.entries().filter((e) => e.msg === "handler failed");
     expect(failures).toHaveLength(2);

@@ -70,15 +70,12 @@ describe("a staff member's words that are no command, in a group with customers"
     ["เชคยอด", "th"],
     ["ประวัต", "th"],
     ["ยอดค่ะ", "th"],
-  ] as const)(
-    "a typo of a private command (%s) gets the pointer its right spelling gets, never a 'did you mean' naming it",
-    async (typo, lang) => {
-      const ctx = recordingContext(CUSTOMER_GROUP, STAFF, LISTS);
-      expect((await handleText(addressed(typo), ctx, withLists())).outcome).toBe("pointed_to_private");
-      expect(visibleText(only(ctx))).toBe(POINTER[lang]);
-      expect(quickReplyLabels(ctx.sent[0]?.[0])).toEqual([]);
-    },
-  );
+  ] as const)("a typo of a private command (%s) gets the pointer its right spelling gets, never a 'did you mean' naming it", async (typo, lang) => {
+    const ctx = recordingContext(CUSTOMER_GROUP, STAFF, LISTS);
+    expect((await handleText(addressed(typo), ctx, withLists())).outcome).toBe("pointed_to_private");
+    expect(visibleText(only(ctx))).toBe(POINTER[lang]);
+    expect(quickReplyLabels(ctx.sent[0]?.[0])).toEqual([]);
+  });
 
   it("is quiet when the bot is not addressed, as for anyone there", async () => {
     for (const words of ["hello", "histroy", "whatever", "เชคยอด"]) {

@@ -73,7 +73,10 @@ describe("an edited message", () => {
   });
 
   it("is not answered when its versions cannot be compared (a missed edit beats a second QR card)", async () => {
-    const failing: HandlerDeps = { ...withVersions(), versions: { record: () => Promise.reject(new Error("redis away")), remember: () => Promise.reject(new Error("redis away")) } };
+    const failing: HandlerDeps = {
+      ...withVersions(),
+      versions: { record: () => Promise.reject(new Error("redis away")), remember: () => Promise.reject(new Error("redis away")) },
+    };
     const ctx = recordingContext(GROUP_CHAT, "U1111");
     expect(await handleEditedText({ text: "qr 200", mentionees: [], messageId: MESSAGE, timestamp: 2000 }, ctx, failing)).toMatchObject({ outcome: "edit_unchanged" });
     expect(ctx.sent).toEqual([]);

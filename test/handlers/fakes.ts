@@ -8,15 +8,7 @@ import type { ChatContext, HandlerDeps } from "../../src/handlers/context.js";
 import { audienceOf, type Chat, type StaffLists } from "../../src/roles/audience.js";
 import { createQuietNotes } from "../../src/stores/quiet-notes.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
-import type {
-  AccountInfo,
-  HistoryItem,
-  HistoryPage,
-  HistoryQuery,
-  PromptPayQrUrl,
-  PromptPayQrUrlRequest,
-  SlipClient,
-} from "../../src/slip/types.js";
+import type { AccountInfo, HistoryItem, HistoryPage, HistoryQuery, PromptPayQrUrl, PromptPayQrUrlRequest, SlipClient } from "../../src/slip/types.js";
 
 export const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
 
@@ -166,4 +158,3 @@ export function settings(overrides: Partial<BotSettings> = {}): BotSettings {
 export function deps(slip: SlipClient, overrides: Partial<BotSettings> = {}): HandlerDeps {
   return { slip, settings: settings(overrides), log: pino({ level: "silent" }), quietNotes: createQuietNotes(), summaries: createSummaryLoader({ slip }) };
 }
-

@@ -103,9 +103,7 @@ describe("history", () => {
     const outcome = await handleText(text("history"), ctx, deps(slip));
     expect(outcome).toEqual({ command: "history", outcome: "answered" });
     expect(ctx.loadings).toBe(1);
-    expect(slip.historyCalls).toEqual([
-      { from: new Date("2026-11-21T17:00:00.000Z"), to: new Date("2026-11-22T16:59:59.999Z"), limit: 100, page: 1 },
-    ]);
+    expect(slip.historyCalls).toEqual([{ from: new Date("2026-11-21T17:00:00.000Z"), to: new Date("2026-11-22T16:59:59.999Z"), limit: 100, page: 1 }]);
     const reply = lastReply(ctx);
     const seen = visibleText(reply);
     expect(seen).toContain("37 checks");
@@ -134,7 +132,11 @@ describe("history", () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history"), ctx, deps(slip));
     // The summary needs all 250: pages 1 to 3 of 100.
-    expect(slip.historyCalls.map((q) => [q.page, q.limit])).toEqual([[1, 100], [2, 100], [3, 100]]);
+    expect(slip.historyCalls.map((q) => [q.page, q.limit])).toEqual([
+      [1, 100],
+      [2, 100],
+      [3, 100],
+    ]);
     const first = lastReply(ctx);
     const seen = visibleText(first);
     expect(seen).toContain("250 checks");
@@ -164,13 +166,13 @@ describe("history", () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     await handleText(text("history page 201"), ctx, deps(slip));
     const calls = slip.historyCalls;
-    expect(calls.filter((q) => q.limit === 100 && q.status === undefined).map((q) => q.page)).toEqual([
-      ...Array.from({ length: 20 }, (_, i) => i + 1),
-      21,
-    ]);
-    expect(calls.filter((q) => q.limit === 1).map((q) => q.status).sort()).toEqual(
-      ["duplicate", "error", "fraud", "invalid", "not_found", "valid"],
-    );
+    expect(calls.filter((q) => q.limit === 100 && q.status === undefined).map((q) => q.page)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 21]);
+    expect(
+      calls
+        .filter((q) => q.limit === 1)
+        .map((q) => q.status)
+        .sort(),
+    ).toEqual(["duplicate", "error", "fraud", "invalid", "not_found", "valid"]);
     const reply = lastReply(ctx);
     const seen = visibleText(reply);
     expect(seen).toContain("2,345 checks");
@@ -478,9 +480,7 @@ describe("roles", () => {
     const staffPhoto = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     expect((await handleNonText("image", staffPhoto, depsWith(fakeSlip(), { defaultLang: "th" }))).outcome).toBe("unknown_command");
     // This bot reads no slip images: it says where slips are checked instead of listing its commands.
-    expect(visibleText(lastReply(staffPhoto))).toBe(
-      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ",
-    );
+    expect(visibleText(lastReply(staffPhoto))).toBe("บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ");
     const staffVideo = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleNonText("video", staffVideo, depsWith(fakeSlip(), { defaultLang: "th" }));
     expect(visibleText(lastReply(staffVideo))).toContain("ลองพิมพ์ “คิวอาร์ 150”");

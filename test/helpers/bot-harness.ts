@@ -178,7 +178,11 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     closers.push(() => platform.close());
 
     logs = captureLogs();
-    const log = createLogger({ level: "debug", destination: logs, secrets: [channelSecret, accessToken, apiSecret, ...more.flatMap((extra) => [extra.channelSecret, extra.accessToken])] });
+    const log = createLogger({
+      level: "debug",
+      destination: logs,
+      secrets: [channelSecret, accessToken, apiSecret, ...more.flatMap((extra) => [extra.channelSecret, extra.accessToken])],
+    });
 
     const settings: BotSettings = {
       promptPayId: { type: "phone", digits: "0812345678" },
@@ -320,4 +324,3 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
     throw err;
   }
 }
-

@@ -61,7 +61,10 @@ export async function startBot(world: World, env: Record<string, string> = {}): 
 export async function whenReady(bot: BotProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ready = await fetch(`${bot.url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${bot.url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -28,7 +28,6 @@ export interface TestRedisOptions {
   args?: readonly string[];
 }
 
-
 /**
  * The environment without libfaketime: under `npm run test:hours` redis-server hangs at start with it, and
  * it needs no shifted clock (the bot's expiries are relative: PX milliseconds).
@@ -52,7 +51,18 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
 
   const launch = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...(persistence ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]), ...(options.args ?? [])];
+      const args = [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        ...(persistence ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]),
+        ...(options.args ?? []),
+      ];
       const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"], env: realClockEnv() });
       child = started;
       let output = "";

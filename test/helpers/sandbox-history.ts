@@ -14,12 +14,7 @@ export interface ServiceHistoryItem {
 }
 
 /** The service's history of Bangkok days `from`..`to` (inclusive), every page, newest first. */
-export async function sandboxHistory(
-  service: { url: string; apiSecret: string },
-  from: string,
-  to: string,
-  extra: Record<string, string> = {},
-): Promise<ServiceHistoryItem[]> {
+export async function sandboxHistory(service: { url: string; apiSecret: string }, from: string, to: string, extra: Record<string, string> = {}): Promise<ServiceHistoryItem[]> {
   const items: ServiceHistoryItem[] = [];
   for (let page = 1; ; page += 1) {
     const query = new URLSearchParams({ from: `${from}T00:00:00.000+07:00`, to: `${to}T23:59:59.999+07:00`, limit: "100", page: String(page), ...extra });

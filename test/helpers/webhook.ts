@@ -16,10 +16,7 @@ export function lineId(prefix: "U" | "C" | "R", seed: number): string {
   return `${prefix}${seed.toString(16).padStart(32, "0")}`;
 }
 
-export type TestSource =
-  | { type: "user"; userId: string }
-  | { type: "group"; groupId: string; userId?: string }
-  | { type: "room"; roomId: string; userId?: string };
+export type TestSource = { type: "user"; userId: string } | { type: "group"; groupId: string; userId?: string } | { type: "room"; roomId: string; userId?: string };
 
 /** The push target LINE would use for this source. */
 export function chatIdOf(source: TestSource): string {
@@ -46,9 +43,7 @@ function base(c: Common): Omit<webhook.EventBase, "type"> & { replyToken?: strin
   };
 }
 
-export function textEvent(
-  c: Common & { text: string; mentionees?: { index: number; length: number; isSelf?: boolean; userId?: string }[] },
-): webhook.MessageEvent {
+export function textEvent(c: Common & { text: string; mentionees?: { index: number; length: number; isSelf?: boolean; userId?: string }[] }): webhook.MessageEvent {
   const mentionees = c.mentionees?.map((m) => ({
     index: m.index,
     length: m.length,
@@ -116,11 +111,7 @@ export function webhookBody(events: readonly unknown[], destination = lineId("U"
 }
 
 /** POSTs a body to the bot's webhook, signed with `secret` (or with the given signature, or none). */
-export async function postWebhook(
-  url: string,
-  body: string,
-  signing: { secret: string } | { signature: string } | { none: true },
-): Promise<{ status: number; body: unknown }> {
+export async function postWebhook(url: string, body: string, signing: { secret: string } | { signature: string } | { none: true }): Promise<{ status: number; body: unknown }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if ("secret" in signing) headers["x-line-signature"] = signBody(body, signing.secret);
   else if ("signature" in signing) headers["x-line-signature"] = signing.signature;

@@ -150,7 +150,13 @@ describe("the bot's LINE transport answers the sender as the SDK's client does",
     },
     {
       name: "429 with Retry-After: the same reply again after LINE's wait, never a push",
-      script: () => answers({ [REPLY]: [[429, '{"message":"The API rate limit has been exceeded. Try again later."}', { "retry-after": "2" }], [200, "{}"]] }),
+      script: () =>
+        answers({
+          [REPLY]: [
+            [429, '{"message":"The API rate limit has been exceeded. Try again later."}', { "retry-after": "2" }],
+            [200, "{}"],
+          ],
+        }),
       replyToken: "tok-429",
       expected: { deliveries: [{ via: "reply" }], urls: [REPLY, REPLY], delays: [2_000] },
     },
@@ -217,7 +223,14 @@ describe("the bot's LINE transport answers the sender as the SDK's client does",
       bodies.push(line.requests.slice(from).map(seen));
     }
     expect(bodies[0]).toEqual([
-      { method: "POST", url: "/v2/bot/chat/loading/start", authorization: `Bearer ${TOKEN}`, contentType: "application/json", retryKey: undefined, body: { chatId: USER, loadingSeconds: 10 } },
+      {
+        method: "POST",
+        url: "/v2/bot/chat/loading/start",
+        authorization: `Bearer ${TOKEN}`,
+        contentType: "application/json",
+        retryKey: undefined,
+        body: { chatId: USER, loadingSeconds: 10 },
+      },
     ]);
     expect(bodies[1]).toEqual(bodies[0]);
   });

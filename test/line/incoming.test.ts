@@ -8,9 +8,7 @@ const ROOM = lineId("R", 3);
 
 describe("readEvent", () => {
   it("reads a 1:1 text message: chat is the user, mentions kept", () => {
-    const e = readEvent(
-      textEvent({ source: { type: "user", userId: USER }, replyToken: "r", eventId: "E1", text: "qr 150" }),
-    );
+    const e = readEvent(textEvent({ source: { type: "user", userId: USER }, replyToken: "r", eventId: "E1", text: "qr 150" }));
     expect(e).toMatchObject({
       type: "message",
       eventId: "E1",
@@ -93,7 +91,13 @@ describe("readEvent", () => {
 
   it("drops malformed mentionees instead of passing them on", () => {
     const raw = textEvent({ source: { type: "user", userId: USER }, text: "@x qr" }) as unknown as { message: Record<string, unknown> };
-    raw.message.mention = { mentionees: [{ index: -1, length: 2 }, { index: "0", length: 2 }, { index: 0, length: 2, type: "user" }] };
+    raw.message.mention = {
+      mentionees: [
+        { index: -1, length: 2 },
+        { index: "0", length: 2 },
+        { index: 0, length: 2, type: "user" },
+      ],
+    };
     expect(readEvent(raw).action).toMatchObject({ kind: "text", text: "@x qr", mentionees: [{ index: 0, length: 2 }] });
   });
 });

@@ -184,8 +184,11 @@ describe("sender", () => {
 
   it("retries a reply after a 5xx with the same token: one copy whether the first got through or not", async () => {
     // LINE said 502, then the retry with the same token is accepted: one reply.
-    const retried = nock(LINE).post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES }).reply(502, { message: "Bad gateway" })
-      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES }).reply(200, {});
+    const retried = nock(LINE)
+      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES })
+      .reply(502, { message: "Bad gateway" })
+      .post("/v2/bot/message/reply", { replyToken: "tok-3", messages: HELLO_MESSAGES })
+      .reply(200, {});
     const { sender } = setup();
     const outlet = sender.forEvent({ replyToken: "tok-3", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
@@ -193,8 +196,7 @@ describe("sender", () => {
     expect(outlet.deliveries).toEqual([{ via: "reply" }]);
 
     // The first reply went through although LINE answered 500: the retry learns the token is used. No push, no second copy.
-    const used = nock(LINE).post("/v2/bot/message/reply").reply(500, { message: "Internal" })
-      .post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" });
+    const used = nock(LINE).post("/v2/bot/message/reply").reply(500, { message: "Internal" }).post("/v2/bot/message/reply").reply(400, { message: "Invalid reply token" });
     const push = nock(LINE).post("/v2/bot/message/push").reply(200, {});
     const second = setup().sender.forEvent({ replyToken: "tok-3b", chat: { type: "user", id: USER } });
     await second.send(HELLO);
@@ -204,8 +206,12 @@ describe("sender", () => {
   });
 
   it("pushes when LINE said every reply attempt failed, so the user is not left without an answer", async () => {
-    const scope = nock(LINE).post("/v2/bot/message/reply").times(3).reply(503, { message: "Service unavailable" })
-      .post("/v2/bot/message/push", { to: USER, messages: HELLO_MESSAGES }).reply(200, {});
+    const scope = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .times(3)
+      .reply(503, { message: "Service unavailable" })
+      .post("/v2/bot/message/push", { to: USER, messages: HELLO_MESSAGES })
+      .reply(200, {});
     const { sender } = setup({ attempts: 3 });
     const outlet = sender.forEvent({ replyToken: "tok-503", chat: { type: "user", id: USER } });
     await outlet.send(HELLO);
@@ -281,9 +287,7 @@ describe("sender", () => {
   });
 
   it("starts the loading animation in 1:1 chats only, and a refusal does not throw", async () => {
-    const scope = nock(LINE)
-      .post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 })
-      .reply(500, { message: "boom" }, { "x-line-request-id": "req-loading" });
+    const scope = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 }).reply(500, { message: "boom" }, { "x-line-request-id": "req-loading" });
     const { sender, logs } = setup({ loadingDelayMs: 0 });
     sender.forEvent({ replyToken: "t", chat: { type: "group", id: GROUP } }).showLoading();
     sender.forEvent({ replyToken: "t", chat: { type: "user", id: USER } }).showLoading();
@@ -297,7 +301,9 @@ describe("sender", () => {
     const OTHER = `U${"3".repeat(32)}`;
     const loading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: USER, loadingSeconds: 10 }).reply(202, {});
     const otherLoading = nock(LINE).post("/v2/bot/chat/loading/start", { chatId: OTHER, loadingSeconds: 10 }).reply(202, {});
-    const reply = nock(LINE).post("/v2/bot/message/reply").reply(200, { sentMessages: [{ id: "1" }] });
+    const reply = nock(LINE)
+      .post("/v2/bot/message/reply")
+      .reply(200, { sentMessages: [{ id: "1" }] });
     const { sender } = setup({ loadingDelayMs: 150 });
     const outlet = sender.forEvent({ replyToken: "tok-quick", chat: { type: "user", id: USER } });
     outlet.showLoading();

@@ -55,20 +55,14 @@ describe("POST /webhook", () => {
     expect(answer).toEqual({ status: 400, body: { message: "Body is not valid JSON" } });
   });
 
-  it.each(['{"destination":"U1"}', '{"events":{}}', "[]", "null", '"events"'])(
-    "answers 400 for signed JSON that is not a webhook: %s",
-    async (body) => {
-      const answer = await postWebhook(bot.webhookUrl, body, { secret: VECTOR.secret });
-      expect(answer.status).toBe(400);
-    },
-  );
+  it.each(['{"destination":"U1"}', '{"events":{}}', "[]", "null", '"events"'])("answers 400 for signed JSON that is not a webhook: %s", async (body) => {
+    const answer = await postWebhook(bot.webhookUrl, body, { secret: VECTOR.secret });
+    expect(answer.status).toBe(400);
+  });
 
   it("checks the signature over the raw bytes: escaped emoji stay as LINE sent them", async () => {
     const user = lineId("U", 0x402);
-    const raw = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "help 🤨" })]).replace(
-      "🤨",
-      "\\uD83E\\uDD28",
-    );
+    const raw = webhookBody([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "help 🤨" })]).replace("🤨", "\\uD83E\\uDD28");
     const before = bot.platform.sent.length;
     const answer = await postWebhook(bot.webhookUrl, raw, { secret: VECTOR.secret });
     expect(answer.status).toBe(200);
@@ -223,9 +217,13 @@ describe("readiness, admission and the metrics token", () => {
     const { b, open, handled } = await boundedBot();
     const { port, pathname } = new URL(b.webhookUrl);
     const sockets = await Promise.all(
-      Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => {
-        const socket: Socket = connect(Number(port), "127.0.0.1", () => resolve(socket));
-      })),
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket: Socket = connect(Number(port), "127.0.0.1", () => resolve(socket));
+          }),
+      ),
     );
     try {
       const statuses = sockets.map(
@@ -327,7 +325,9 @@ describe("readiness, admission and the metrics token", () => {
       const late = (): boolean => b.logs.entries().some((e) => e.msg === "answer ready after the event was abandoned at shutdown; not sent" && e.eventId === eventId);
       for (let i = 0; i < 400 && !late(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
       expect(late()).toBe(true);
-      expect(b.platform.sent.map((s) => s.messages)).toEqual([[{ type: "text", text: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment." }]]);
+      expect(b.platform.sent.map((s) => s.messages)).toEqual([
+        [{ type: "text", text: "Sorry, the bot is restarting and could not answer this. Please send it again in a moment." }],
+      ]);
       const line = b.logs.entries().find((e) => e.msg === "event unfinished at the end of the shutdown grace period");
       expect(line).toMatchObject({ eventId, chatId: group, outcome: "abandoned", apologised: true });
     } finally {

@@ -4,14 +4,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
 import { afterNote, followedBy, isPublic, messagesOf, publicAnswer, staffAnswer } from "../../src/privacy/answer.js";
 import type { Answer, PublicAnswer } from "../../src/privacy/answer.js";
-import {
-  renderAskInPrivate,
-  renderDidYouMean,
-  renderGreeting,
-  renderSlipPhotoHint,
-  renderUnknownCommand,
-  renderUsageError,
-} from "../../src/render/errors.js";
+import { renderAskInPrivate, renderDidYouMean, renderGreeting, renderSlipPhotoHint, renderUnknownCommand, renderUsageError } from "../../src/render/errors.js";
 import { renderHelp } from "../../src/commands/help/render.js";
 import { renderQr } from "../../src/commands/qr/render.js";
 
@@ -36,10 +29,7 @@ describe("a sealed answer", () => {
     const note = publicAnswer("edited_note", [{ type: "text", text: "(edited)" }]);
     const noted: Answer = afterNote(note, staffAnswer("history", SECRET, POINTER));
     expect(noted).toMatchObject({ audience: "staff", kind: "history" });
-    expect(noted.audience === "staff" && noted.fallback !== undefined && messagesOf(noted.fallback)).toEqual([
-      { type: "text", text: "(edited)" },
-      ...messagesOf(POINTER),
-    ]);
+    expect(noted.audience === "staff" && noted.fallback !== undefined && messagesOf(noted.fallback)).toEqual([{ type: "text", text: "(edited)" }, ...messagesOf(POINTER)]);
   });
 
   it("is public for a QR that pays the shop, and staff for one that pays another id, falling back to 'only the shop's own'", () => {
@@ -65,7 +55,10 @@ describe("a sealed answer", () => {
     const button: messagingApi.Message = {
       type: "flex",
       altText: "card",
-      contents: { type: "bubble", footer: { type: "box", layout: "vertical", contents: [{ type: "button", action: { type: "postback", label: "more", data: "history 7d page 2" } }] } },
+      contents: {
+        type: "bubble",
+        footer: { type: "box", layout: "vertical", contents: [{ type: "button", action: { type: "postback", label: "more", data: "history 7d page 2" } }] },
+      },
     };
     expect(() => publicAnswer("help", [button])).toThrow(/staff command/);
     // What customers may tap: pay by QR, help, contact the shop.

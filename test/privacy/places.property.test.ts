@@ -41,32 +41,130 @@ const OUTCOMES: readonly Outcome[] = ["ok", "402", "401", "400", "500", "timeout
 
 /** Every command word, in both languages, with and without arguments; chatter; typos. Written out, not read from the bot's tables. */
 const TEXTS = [
-  "qr 150", "qr 0812345678 150", "qr 0899999999 99.50", "qr", "pay 1,500", "promptpay 0812345678",
-  "คิวอาร์ 150", "คิวอาร์ 0899999999 20", "พร้อมเพย์ 75.25", "จ่าย 20",
-  "history", "history yesterday", "history 7d fraud", "history page 2", "h", "slips today",
-  "ประวัติ", "ประวัติ เมื่อวาน ซ้ำ", "รายการ 7วัน", "history ref 0153XYZ",
-  "summary", "summary yesterday", "sales 7d", "สรุป", "ยอดวันนี้", "ยอดขาย 7วัน", "สรุปยอด เดือนนี้",
-  "paid 150", "paid 99.50", "received 150", "เช็คยอด 150", "ได้รับ 20",
-  "balance", "credit", "tokens", "info", "โทเคน", "เครดิต", "คงเหลือ", "ยอด",
-  "help", "?", "menu", "help history", "help qr", "ช่วยเหลือ", "วิธีใช้", "เมนู",
-  "id", "whoami", "ไอดี", "contact", "ติดต่อร้าน",
-  "hello", "สวัสดีค่ะ", "โอนแล้วนะคะ", "ขอบคุณนะ", "qrr 150", "histroy", "balanse", "hepl", "เชคยอด", "ประวัต", "ยอดค่ะ", "",
-  "qr 0812345678 0", "qr 15o", "คิวอาร์ 1.234", "history page 0", "paid", "help nothing",
+  "qr 150",
+  "qr 0812345678 150",
+  "qr 0899999999 99.50",
+  "qr",
+  "pay 1,500",
+  "promptpay 0812345678",
+  "คิวอาร์ 150",
+  "คิวอาร์ 0899999999 20",
+  "พร้อมเพย์ 75.25",
+  "จ่าย 20",
+  "history",
+  "history yesterday",
+  "history 7d fraud",
+  "history page 2",
+  "h",
+  "slips today",
+  "ประวัติ",
+  "ประวัติ เมื่อวาน ซ้ำ",
+  "รายการ 7วัน",
+  "history ref 0153XYZ",
+  "summary",
+  "summary yesterday",
+  "sales 7d",
+  "สรุป",
+  "ยอดวันนี้",
+  "ยอดขาย 7วัน",
+  "สรุปยอด เดือนนี้",
+  "paid 150",
+  "paid 99.50",
+  "received 150",
+  "เช็คยอด 150",
+  "ได้รับ 20",
+  "balance",
+  "credit",
+  "tokens",
+  "info",
+  "โทเคน",
+  "เครดิต",
+  "คงเหลือ",
+  "ยอด",
+  "help",
+  "?",
+  "menu",
+  "help history",
+  "help qr",
+  "ช่วยเหลือ",
+  "วิธีใช้",
+  "เมนู",
+  "id",
+  "whoami",
+  "ไอดี",
+  "contact",
+  "ติดต่อร้าน",
+  "hello",
+  "สวัสดีค่ะ",
+  "โอนแล้วนะคะ",
+  "ขอบคุณนะ",
+  "qrr 150",
+  "histroy",
+  "balanse",
+  "hepl",
+  "เชคยอด",
+  "ประวัต",
+  "ยอดค่ะ",
+  "",
+  "qr 0812345678 0",
+  "qr 15o",
+  "คิวอาร์ 1.234",
+  "history page 0",
+  "paid",
+  "help nothing",
 ] as const;
 
 /** Texts that ask nothing of the service: greetings, chatter, typos of every command, `id`, mistyped commands. */
 const TALK = [
-  "hello", "Hi!", "สวัสดีค่ะ", "หวัดดีครับ", "ขอบคุณนะ", "whatever", "โอนแล้วนะคะ", "🙏",
-  "histroy", "balanse", "blance", "summry", "hepl", "qrr 150", "เชคยอด", "ประวัต", "ยอดค่ะ", "สลิปค่ะ",
-  "id", "whoami", "ไอดี", "ไอดีกลุ่ม", "help", "วิธีใช้", "history", "ยอด", "contact",
-  "qr 0812345678 0", "qr 15o", "คิวอาร์ 1.234", "history page 0", "paid", "help nothing", "",
+  "hello",
+  "Hi!",
+  "สวัสดีค่ะ",
+  "หวัดดีครับ",
+  "ขอบคุณนะ",
+  "whatever",
+  "โอนแล้วนะคะ",
+  "🙏",
+  "histroy",
+  "balanse",
+  "blance",
+  "summry",
+  "hepl",
+  "qrr 150",
+  "เชคยอด",
+  "ประวัต",
+  "ยอดค่ะ",
+  "สลิปค่ะ",
+  "id",
+  "whoami",
+  "ไอดี",
+  "ไอดีกลุ่ม",
+  "help",
+  "วิธีใช้",
+  "history",
+  "ยอด",
+  "contact",
+  "qr 0812345678 0",
+  "qr 15o",
+  "คิวอาร์ 1.234",
+  "history page 0",
+  "paid",
+  "help nothing",
+  "",
 ] as const;
 
 /** Button data the bot writes (paging, "check payment", rich menu taps) and data it never wrote. */
 const POSTBACKS = [
-  "history 2026-11-01..2026-11-20 page 2", "ประวัติ เมื่อวาน หน้า 3", "paid 150 after 2026-11-20T07:05:00.000Z",
-  "ได้รับ 150 หลัง 2026-11-20T07:05:00.000Z", "summary", "balance", "qr 150", "help",
-  "slipline:type qr", "slipline:switch customer-view", "not our data",
+  "history 2026-11-01..2026-11-20 page 2",
+  "ประวัติ เมื่อวาน หน้า 3",
+  "paid 150 after 2026-11-20T07:05:00.000Z",
+  "ได้รับ 150 หลัง 2026-11-20T07:05:00.000Z",
+  "summary",
+  "balance",
+  "qr 150",
+  "help",
+  "slipline:type qr",
+  "slipline:switch customer-view",
+  "not our data",
 ] as const;
 
 interface Place {
@@ -120,8 +218,20 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 
 /** The kinds of answer fine for anyone, written out here (the issue's list), not read from the bot's tables. */
 const PUBLIC_ANSWER_KINDS: ReadonlySet<string> = new Set([
-  "qr_card", "qr_shop_only", "qr_ask_staff", "help", "greeting", "customer_note", "contact", "id",
-  "customer_thanks", "pay_hint", "ask_in_private", "apology", "restarting", "edited_note",
+  "qr_card",
+  "qr_shop_only",
+  "qr_ask_staff",
+  "help",
+  "greeting",
+  "customer_note",
+  "contact",
+  "id",
+  "customer_thanks",
+  "pay_hint",
+  "ask_in_private",
+  "apology",
+  "restarting",
+  "edited_note",
 ]);
 
 /**
@@ -362,16 +472,10 @@ async function expectOnlyPublic(action: Action, place: Place, speaker: string | 
 describe("what reaches a place that is not a staff place", { timeout: 300_000 }, () => {
   it("is never the shop's data or settings, for any command, place, speaker, service answer or language", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        actionArb,
-        fc.constantFrom(...PLACES),
-        fc.constantFrom(...SPEAKERS),
-        fc.constantFrom(...OUTCOMES),
-        async (action, place, speaker, chosen) => {
-          outcome = chosen;
-          await expectOnlyPublic(action, place, speaker, chosen);
-        },
-      ),
+      fc.asyncProperty(actionArb, fc.constantFrom(...PLACES), fc.constantFrom(...SPEAKERS), fc.constantFrom(...OUTCOMES), async (action, place, speaker, chosen) => {
+        outcome = chosen;
+        await expectOnlyPublic(action, place, speaker, chosen);
+      }),
       { numRuns: 400 },
     );
   });
@@ -409,10 +513,16 @@ describe("what reaches a place that is not a staff place", { timeout: 300_000 },
       const source = place.source(STAFF);
       const { chatId } = place;
       const history = (await bot.exchange([textEvent({ source, replyToken: bot.token(chatId), text: "history 7d" })])).map(readable).join("\n");
-      expect(secrets.refs.some((ref) => history.includes(ref)), `${place.name}: history shows references`).toBe(true);
+      expect(
+        secrets.refs.some((ref) => history.includes(ref)),
+        `${place.name}: history shows references`,
+      ).toBe(true);
       const balance = (await bot.exchange([textEvent({ source, replyToken: bot.token(chatId), text: "balance" })])).map(readable).join("\n");
       expect(balance, `${place.name}: balance shows the package`).toMatch(/\bPro\b/);
-      expect(secrets.tokenFigures.some((f) => balance.includes(f)), `${place.name}: balance shows token figures`).toBe(true);
+      expect(
+        secrets.tokenFigures.some((f) => balance.includes(f)),
+        `${place.name}: balance shows token figures`,
+      ).toBe(true);
     }
   });
 });
@@ -455,8 +565,17 @@ describe("the scheduled pushes", { timeout: 300_000 }, () => {
     none: { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() },
   } as const;
   const stepArb: fc.Arbitrary<Step> = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant("qr" as const), place: fc.constantFrom(...PLACES), speaker: fc.constantFrom(...SPEAKERS), baht: fc.constantFrom(...BAHT) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant("staff" as const), lists: fc.constantFrom("all" as const, "no user" as const, "no group" as const, "no room" as const, "none" as const) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant("qr" as const), place: fc.constantFrom(...PLACES), speaker: fc.constantFrom(...SPEAKERS), baht: fc.constantFrom(...BAHT) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant("staff" as const),
+        lists: fc.constantFrom("all" as const, "no user" as const, "no group" as const, "no room" as const, "none" as const),
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("pay" as const), baht: fc.constantFrom(...BAHT) }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("tick" as const), minutes: fc.integer({ min: 1, max: 20 }) }) },
   );
@@ -478,7 +597,9 @@ describe("the scheduled pushes", { timeout: 300_000 }, () => {
           for (const step of steps) {
             switch (step.kind) {
               case "qr": {
-                const sends = await pushBot.exchange([textEvent({ source: step.place.source(step.speaker), replyToken: pushBot.token(step.place.chatId), text: `qr ${step.baht}` })]);
+                const sends = await pushBot.exchange([
+                  textEvent({ source: step.place.source(step.speaker), replyToken: pushBot.token(step.place.chatId), text: `qr ${step.baht}` }),
+                ]);
                 const staffPlace = lists.staffUserIds.has(step.place.chatId) || lists.staffGroupIds.has(step.place.chatId);
                 if (!staffPlace) for (const send of sends) expect({ step, leaks: leaksIn(send, [String(step.baht)]) }).toMatchObject({ leaks: [] });
                 break;
@@ -510,7 +631,19 @@ describe("the scheduled pushes", { timeout: 300_000 }, () => {
           }
         }),
         // First, one run that surely pushes a payer's name: staff ask for a QR in their 1:1, a minute later it is paid, a minute after that the watch looks.
-        { numRuns: 40, examples: [[[{ kind: "qr", place: PLACES[0] as Place, speaker: STAFF, baht: 150 }, { kind: "tick", minutes: 1 }, { kind: "pay", baht: 150 }, { kind: "tick", minutes: 1 }]]] },
+        {
+          numRuns: 40,
+          examples: [
+            [
+              [
+                { kind: "qr", place: PLACES[0] as Place, speaker: STAFF, baht: 150 },
+                { kind: "tick", minutes: 1 },
+                { kind: "pay", baht: 150 },
+                { kind: "tick", minutes: 1 },
+              ],
+            ],
+          ],
+        },
       );
       // Not passed by silence: the pushes did go out to staff places along the way.
       const pushed = pushBot.platform.sent.filter((s) => s.kind === "push");

@@ -93,7 +93,12 @@ async function heldByOneHandledByOther(a: Instance, b: Instance, name: string): 
     return Promise.resolve();
   });
   await shared(a, b);
-  expect(await b.queue.store(Array.from({ length: 30 }, (_, n) => item(`${name}-${n}`, `chat-${n}`)), 5_000)).toBe(true);
+  expect(
+    await b.queue.store(
+      Array.from({ length: 30 }, (_, n) => item(`${name}-${n}`, `chat-${n}`)),
+      5_000,
+    ),
+  ).toBe(true);
   await waitUntil(() => heldByA.length + byB.size === 30, 10_000);
   expect(heldByA.length).toBeGreaterThan(0);
   return { heldByA, byB };
@@ -282,7 +287,9 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
         .xadd(stream, "*", "i", "earlier", "k", "chat-3", "p", JSON.stringify({ id: "earlier", key: "chat-3" }))
         .xreadgroup("GROUP", "handlers", "owner", "COUNT", 10, "STREAMS", stream, ">")
         .exec();
-      const readers = String(await admin.client("LIST")).split("\n").filter((line) => / name=slipline-queue-reader /.test(line));
+      const readers = String(await admin.client("LIST"))
+        .split("\n")
+        .filter((line) => / name=slipline-queue-reader /.test(line));
       await admin.client("KILL", "ID", /\bid=(\d+)/.exec(readers[0] as string)?.[1] as string);
       expect(await a.queue.store([item("later", "chat-3")], 5_000)).toBe(true);
       await waitUntil(() => seen.length === 2, 10_000);
@@ -338,7 +345,8 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     let storing: Promise<boolean> | undefined;
     await a.queue.startWorkers(async (payload) => {
       // As a webhook arriving just after: the first item's acknowledgement is still in its 0.1 s window.
-      if ((payload as Payload).id === "first") setImmediate(() => {
+      if ((payload as Payload).id === "first")
+        setImmediate(() => {
           storing = a.queue.store([item("second", secondKey)], 5_000);
         });
       return Promise.resolve();
@@ -379,7 +387,9 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
         .exec()) as [[null, string], [null, [string, [string, string[]][]][]]];
       expect(handed[0]?.[1].map(([entryId]) => entryId)).toEqual([added]);
       // The drop: Redis closes the instance's reading connection.
-      const readers = String(await admin.client("LIST")).split("\n").filter((line) => / name=slipline-queue-reader /.test(line));
+      const readers = String(await admin.client("LIST"))
+        .split("\n")
+        .filter((line) => / name=slipline-queue-reader /.test(line));
       expect(readers).toHaveLength(1);
       await admin.client("KILL", "ID", /\bid=(\d+)/.exec(readers[0] as string)?.[1] as string);
 

@@ -46,9 +46,7 @@ describe("dates in the business zone", () => {
 
   it("names every Thai month", () => {
     const months = Array.from({ length: 12 }, (_, i) => formatCalendarDate({ year: 2026, month: i + 1, day: 1 }, "th"));
-    expect(months.map((m) => m.split(" ")[1])).toEqual([
-      "ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค.",
-    ]);
+    expect(months.map((m) => m.split(" ")[1])).toEqual(["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."]);
   });
 
   it("counts calendar days across months", () => {
@@ -77,14 +75,10 @@ describe("zonedParts", () => {
 
   it("gives the wall clock Intl gives, for random instants in zones with daylight saving and odd offsets", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }),
-        fc.constantFrom(...zones),
-        (ms, zone) => {
-          const instant = new Date(ms);
-          expect(zonedParts(instant, zone)).toEqual(direct(instant, zone));
-        },
-      ),
+      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...zones), (ms, zone) => {
+        const instant = new Date(ms);
+        expect(zonedParts(instant, zone)).toEqual(direct(instant, zone));
+      }),
       { numRuns: 3_000 },
     );
   });

@@ -7,22 +7,14 @@ import { renderQr, withQrSize } from "../../src/commands/qr/render.js";
 import { renderHistory, type HistoryView } from "../../src/commands/history/render.js";
 import { renderBalance } from "../../src/commands/balance/render.js";
 import { renderHelp } from "../../src/commands/help/render.js";
-import {
-  renderGreeting,
-  renderNoPromptPayId,
-  renderServiceFailure,
-  renderCustomerThanks,
-  renderUnknownCommand,
-  renderUsageError,
-} from "../../src/render/errors.js";
+import { renderGreeting, renderNoPromptPayId, renderServiceFailure, renderCustomerThanks, renderUnknownCommand, renderUsageError } from "../../src/render/errors.js";
 import { renderId } from "../../src/commands/id/render.js";
 import { graphemeCount } from "../../src/line-limits.js";
 import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "./line-limits.js";
 
 const TZ = "Asia/Bangkok";
 const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
-const QR_URL =
-  "https://slip.example/api/qr-image?data=00020101021229370016A000000677010111011300668123456785802TH53037646304ABCD&size=1024";
+const QR_URL = "https://slip.example/api/qr-image?data=00020101021229370016A000000677010111011300668123456785802TH53037646304ABCD&size=1024";
 
 function flex(messages: messagingApi.Message[], index = 0): messagingApi.FlexMessage {
   const message = messages[index];
@@ -98,19 +90,43 @@ describe("renderQr", () => {
   });
 
   it("fits the longest amount and an e-wallet payee", () => {
-    const messages = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL, forCustomers: true }))];
+    const messages = [
+      ...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "ewallet", digits: "140000123456789" }, amount: 9_999_999_999.99, url: QR_URL, forCustomers: true })),
+    ];
     expect(lineLimitProblems(messages)).toEqual([]);
     expect(visibleText(messages)).toContain("฿9,999,999,999.99");
     expect(visibleText(messages)).toContain("e-wallet");
   });
 
   it("leaves the images out when the link is not https (LINE would refuse the whole reply) but keeps loopback http for the console", () => {
-    const plain = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: QR_URL.replace("https://slip.example", "http://slip.example"), forCustomers: true }))];
+    const plain = [
+      ...messagesOf(
+        renderQr({
+          paysShop: true,
+          lang: "en",
+          payee: { type: "phone", digits: "0812345678" },
+          amount: 1,
+          url: QR_URL.replace("https://slip.example", "http://slip.example"),
+          forCustomers: true,
+        }),
+      ),
+    ];
     expect(plain).toHaveLength(1);
     expect((flex(plain).contents as messagingApi.FlexBubble).hero).toBeUndefined();
     expect(lineLimitProblems(plain)).toEqual([]);
 
-    const console = [...messagesOf(renderQr({ paysShop: true, lang: "en", payee: { type: "phone", digits: "0812345678" }, amount: 1, url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024", forCustomers: true }))];
+    const console = [
+      ...messagesOf(
+        renderQr({
+          paysShop: true,
+          lang: "en",
+          payee: { type: "phone", digits: "0812345678" },
+          amount: 1,
+          url: "http://127.0.0.1:4000/api/qr-image?data=abc&size=1024",
+          forCustomers: true,
+        }),
+      ),
+    ];
     expect(console).toHaveLength(2);
     expect(console[1]).toMatchObject({ previewImageUrl: "http://127.0.0.1:4000/api/qr-image?data=abc&size=240" });
   });
@@ -246,14 +262,7 @@ describe("renderHistory", () => {
     expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks today. (No slip checks today.)");
     expect(postbacks(card)).toEqual([]);
     expect(quickReplyLabels(card)).toEqual(["Today", "Yesterday", "7 days", "Valid", "Fraud", "Duplicate"]);
-    expect(quickReplyTexts(card)).toEqual([
-      "history today",
-      "history yesterday",
-      "history 7d",
-      "history today valid",
-      "history today fraud",
-      "history today duplicate",
-    ]);
+    expect(quickReplyTexts(card)).toEqual(["history today", "history yesterday", "history 7d", "history today valid", "history today fraud", "history today duplicate"]);
   });
 
   it("pages with postbacks whose data parses back to the same absolute range and the next page", () => {
@@ -335,12 +344,16 @@ describe("renderBalance", () => {
   });
 
   it("warns when the package ends within 7 days or the API estimate is under 50 slips", () => {
-    const messages = [...messagesOf(renderBalance({
-      lang: "en",
-      timeZone: TZ,
-      now: NOW,
-      account: { ...account, estimatedSlips: { chat: 60, api: 40 }, expiresAt: "2026-11-25T10:00:00.000Z" },
-    }))];
+    const messages = [
+      ...messagesOf(
+        renderBalance({
+          lang: "en",
+          timeZone: TZ,
+          now: NOW,
+          account: { ...account, estimatedSlips: { chat: 60, api: 40 }, expiresAt: "2026-11-25T10:00:00.000Z" },
+        }),
+      ),
+    ];
     const text = visibleText(messages);
     expect(text).toContain("25 Nov 2026\n(3 days left)");
     expect(text).toContain("⚠️ The package expires in 3 days. Please renew it.");
@@ -355,7 +368,9 @@ describe("renderBalance", () => {
   });
 
   it("fits very long names", () => {
-    const messages = [...messagesOf(renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, storeName: LONG_THAI_NAME.repeat(30), packageName: LONG_LATIN_NAME } }))];
+    const messages = [
+      ...messagesOf(renderBalance({ lang: "th", timeZone: TZ, now: NOW, account: { ...account, storeName: LONG_THAI_NAME.repeat(30), packageName: LONG_LATIN_NAME } })),
+    ];
     expect(lineLimitProblems(messages)).toEqual([]);
   });
 });
@@ -407,9 +422,7 @@ describe("renderHelp for customers", () => {
 describe("error and other short replies", () => {
   it("shows what was wrong and the right usage", () => {
     const messages = [...messagesOf(renderUsageError({ lang: "en", command: "qr", problem: { code: "bad_amount", input: "abc" } }))];
-    expect(visibleText(messages)).toBe(
-      "“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 150",
-    );
+    expect(visibleText(messages)).toBe("“abc” is not an amount. Use a number greater than 0, like 150 or 1,500.50.\nUsage: qr [promptpay-id] [amount]\nExample: qr 150");
   });
 
   it("shows what was wrong in Thai and real commands to copy", () => {
@@ -467,11 +480,23 @@ describe("error and other short replies", () => {
 
   // The id reply by place: who reads it decides how much of the ids and the set-up it shows.
   it.each([
-    ["a staff group", { type: "group", id: "C5678" }, true, false, "Your user id: U1234\nThis group's id: C5678\nThis group is a staff group: everyone in it sees the shop's data."],
+    [
+      "a staff group",
+      { type: "group", id: "C5678" },
+      true,
+      false,
+      "Your user id: U1234\nThis group's id: C5678\nThis group is a staff group: everyone in it sees the shop's data.",
+    ],
     ["a staff member's 1:1 chat", { type: "user", id: "U1234" }, true, false, "Your user id: U1234\nYou are on the bot's staff list."],
     // Customers read it: the group's own id (the owner lists it), no member's id, no staff list or setting.
     ["a group with customers", { type: "group", id: "C5678" }, false, false, "This group's id: C5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
-    ["a room with customers, before anyone is staff", { type: "room", id: "R5678" }, false, true, "This room's id: R5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
+    [
+      "a room with customers, before anyone is staff",
+      { type: "room", id: "R5678" },
+      false,
+      true,
+      "This room's id: R5678\nTo see your own user id, send “id” in a 1:1 chat with the shop.",
+    ],
     ["a 1:1 chat that is no staff place", { type: "user", id: "U1234" }, false, false, "Your user id: U1234"],
     // Before anyone is staff no staff place exists; the asker alone reads a 1:1 chat: the owner's steps.
     [

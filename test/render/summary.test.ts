@@ -50,9 +50,7 @@ function view(items: HistoryItem[], over: Partial<SummaryView> = {}): SummaryVie
 
 describe("renderSummary", () => {
   it("shows the checks, the valid total, each status and channel, the tokens and the time of the figures", () => {
-    const text = visibleText(
-      [...messagesOf(renderSummary(view([item({}), item({ status: "duplicate", source: "api" }), item({ amount: 1_000.5, tokensCharged: 0.75 })])))],
-    );
+    const text = visibleText([...messagesOf(renderSummary(view([item({}), item({ status: "duplicate", source: "api" }), item({ amount: 1_000.5, tokensCharged: 0.75 })])))]);
     for (const part of ["Summary", "Today · 22 Nov 2026", "3 checks", "฿1,150.50", "Valid", "Duplicate", "Tokens used: 2.75", "As of 14:05"]) {
       expect(text).toContain(part);
     }
@@ -75,9 +73,9 @@ describe("renderSummary", () => {
       }),
     );
     for (const lang of ["th", "en"] as const) {
-      const messages = [...messagesOf(renderSummary(
-        view(items, { lang, range: { kind: "days", days: 31 }, coveredFrom: day(23, 10), coveredTo: day(22), askedFrom: day(23, 10), total: 20_000 }),
-      ))];
+      const messages = [
+        ...messagesOf(renderSummary(view(items, { lang, range: { kind: "days", days: 31 }, coveredFrom: day(23, 10), coveredTo: day(22), askedFrom: day(23, 10), total: 20_000 }))),
+      ];
       expect(lineLimitProblems(messages)).toEqual([]);
       const text = visibleText(messages);
       expect(text).toContain(lang === "en" ? "33 others" : "อื่น ๆ อีก 33 แบบ");
@@ -86,9 +84,9 @@ describe("renderSummary", () => {
   });
 
   it("says when a long range was cut to its last 31 days and when the figures cover only the newest checks", () => {
-    const text = visibleText(
-      [...messagesOf(renderSummary(view([item({})], { range: { kind: "days", days: 90 }, coveredFrom: day(23, 10), askedFrom: day(24, 8), total: 25_000 })))],
-    );
+    const text = visibleText([
+      ...messagesOf(renderSummary(view([item({})], { range: { kind: "days", days: 90 }, coveredFrom: day(23, 10), askedFrom: day(24, 8), total: 25_000 }))),
+    ]);
     expect(text).toContain("A summary covers at most 31 days: these figures are for 23 Oct – 22 Nov 2026.");
     expect(text).toMatch(/1 .*25,000/);
   });
@@ -112,16 +110,18 @@ describe("renderPaid", () => {
     const askAgain = "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z";
     const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain }))];
     expect(lineLimitProblems(messages)).toEqual([]);
-    expect(visibleText(messages)).toBe(
-      "ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ",
-    );
+    expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ");
     expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
     // The QR's instant rides in the postback's data; the chat never shows a UTC instant.
     expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);
   });
 
   it("names the day looked in when it is not today, and asks again about that day", () => {
-    const range = { spec: { kind: "dates", from: { year: 2026, month: 11, day: 20 }, to: { year: 2026, month: 11, day: 20 } }, fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 } } as const;
+    const range = {
+      spec: { kind: "dates", from: { year: 2026, month: 11, day: 20 }, to: { year: 2026, month: 11, day: 20 } },
+      fromDate: { year: 2026, month: 11, day: 20 },
+      toDate: { year: 2026, month: 11, day: 20 },
+    } as const;
     const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, range, found: [], askAgain: "เช็คยอด 150 20/11/2569" }))];
     expect(visibleText(messages)).toContain("ยอด 150 บาท เข้าหรือยัง\n20 พ.ย. 2569\n");
     expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150 20/11/2569", sends: "เช็คยอด 150 20/11/2569" }]);

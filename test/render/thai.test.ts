@@ -237,7 +237,10 @@ const PROBLEMS: readonly UsageProblem[] = [
  * a clock, dates in the Buddhist era.
  */
 const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unknown ? readonly A[] : never } = {
-  qrAlt: [["150 บาท", "081-xxx-5678", "เบอร์โทร"], [undefined, "081-xxx-5678", "เบอร์โทร"]],
+  qrAlt: [
+    ["150 บาท", "081-xxx-5678", "เบอร์โทร"],
+    [undefined, "081-xxx-5678", "เบอร์โทร"],
+  ],
   rangeName: [[{ kind: "today" }], [{ kind: "yesterday" }], [{ kind: "days", days: 7 }], [{ kind: "week" }], [{ kind: "lastweek" }], [{ kind: "month" }], [{ kind: "lastmonth" }]],
   filterStatus: [["ผ่าน"]],
   filterRef: [["015326095622AQR01234"]],
@@ -253,7 +256,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   pageOf: [["1", "3"]],
   pastEnd: [["5", "3"]],
   historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "ตรวจ 12 สลิป ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
-  historyAltFigures: [["ตรวจ 12 สลิป", "ยอดโอนเข้า 4,500 บาท", ["ผ่าน 10", "ซ้ำ 2"]], ["ตรวจ 1 สลิป", "ยอดโอนเข้า 150 บาท", []]],
+  historyAltFigures: [
+    ["ตรวจ 12 สลิป", "ยอดโอนเข้า 4,500 บาท", ["ผ่าน 10", "ซ้ำ 2"]],
+    ["ตรวจ 1 สลิป", "ยอดโอนเข้า 150 บาท", []],
+  ],
   summaryTokensUsed: [["12"]],
   summaryAsOf: [["14:05"]],
   summaryCapped: [["20,000", "25,000"]],
@@ -266,12 +272,22 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   paidTitle: [["150 บาท"]],
   paidSince: [["14:05"]],
   paidFound: [[1], [3]],
-  paidAlt: [["150 บาท", 0], ["150 บาท", 2]],
+  paidAlt: [
+    ["150 บาท", 0],
+    ["150 บาท", 2],
+  ],
   forecastPerDay: [["20"]],
   forecastLasts: [["35", "27 ธ.ค. 2569"]],
   alertLowTokens: [["40", "50"]],
-  alertExpiry: [[0, "22 พ.ย. 2569"], [1, "23 พ.ย. 2569"], [3, "25 พ.ย. 2569"]],
-  alertPaymentReceived: [["150 บาท", "นาย สมชาย ใจดี", "14:05"], ["150 บาท", undefined, "14:05"]],
+  alertExpiry: [
+    [0, "22 พ.ย. 2569"],
+    [1, "23 พ.ย. 2569"],
+    [3, "25 พ.ย. 2569"],
+  ],
+  alertPaymentReceived: [
+    ["150 บาท", "นาย สมชาย ใจดี", "14:05"],
+    ["150 บาท", undefined, "14:05"],
+  ],
   balanceSlips: [["8,230"]],
   balancePerCheck: [["1"]],
   daysLeft: [[0], [1], [70]],
@@ -297,7 +313,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   customerGreeting: [["คิวอาร์"]],
   slipPhotoHint: [["ประวัติ"]],
   idYourUser: [["U1234"]],
-  idChat: [["group", "C5678"], ["room", "R5678"]],
+  idChat: [
+    ["group", "C5678"],
+    ["room", "R5678"],
+  ],
   idOnStaffList: [["user"], ["group"], ["room"]],
   idUserInPrivate: [["ไอดี"]],
 };
@@ -411,7 +430,15 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
   const answers: Record<string, Answer> = {
-    qr: renderQr({ paysShop: true, lang: "th", payee: { type: "ewallet", digits: "123456789012345" }, amount: 150, url: QR_URL, checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z", forCustomers: false }),
+    qr: renderQr({
+      paysShop: true,
+      lang: "th",
+      payee: { type: "ewallet", digits: "123456789012345" },
+      amount: 150,
+      url: QR_URL,
+      checkPayment: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z",
+      forCustomers: false,
+    }),
     qrNoAmount: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: null, url: QR_URL, forCustomers: false }),
     qrForCustomers: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
@@ -429,7 +456,15 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
       timeZone: TZ,
       scope: { by: "range", range: { kind: "month" }, fromDate: days.coveredFrom, toDate: days.coveredTo },
       page: 1,
-      summary: { count: 23, validTotal: 3450, byStatus: [{ status: "valid", count: 20 }, { status: "fraud", count: 3 }], validTotalOver: 20 },
+      summary: {
+        count: 23,
+        validTotal: 3450,
+        byStatus: [
+          { status: "valid", count: 20 },
+          { status: "fraud", count: 3 },
+        ],
+        validTotalOver: 20,
+      },
       rows: items,
     }),
     historyEmpty: renderHistory({
@@ -453,10 +488,27 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
       timeZone: TZ,
       scope: { by: "range", range: { kind: "week" }, fromDate: { year: 2026, month: 11, day: 16 }, toDate: { year: 2026, month: 11, day: 22 } },
       page: 2,
-      summary: { count: 25, validTotal: 4500, byStatus: [{ status: "valid", count: 23 }, { status: "duplicate", count: 2 }] },
+      summary: {
+        count: 25,
+        validTotal: 4500,
+        byStatus: [
+          { status: "valid", count: 23 },
+          { status: "duplicate", count: 2 },
+        ],
+      },
       rows: items,
     }),
-    summary: renderSummary({ lang: "th", timeZone: TZ, range: { kind: "days", days: 60 }, figures, ...days, askedFrom: { year: 2026, month: 9, day: 24 }, total: 30, at: NOW, lead: TEXTS.th.dailySummaryLead }),
+    summary: renderSummary({
+      lang: "th",
+      timeZone: TZ,
+      range: { kind: "days", days: 60 },
+      figures,
+      ...days,
+      askedFrom: { year: 2026, month: 9, day: 24 },
+      total: 30,
+      at: NOW,
+      lead: TEXTS.th.dailySummaryLead,
+    }),
     balance: renderBalance({ lang: "th", timeZone: TZ, now: NOW, account, usage: { tokensCharged: 140, days: 7 } }),
     help: renderHelp({ lang: "th", role: "staff" }),
     customerHelp: renderHelp({ lang: "th", role: "customer" }),
@@ -570,16 +622,10 @@ describe("the Thai review's wording", () => {
     ["askInPrivate", "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ"],
     ["didYouMean", "หมายถึง “เช็คยอด” หรือเปล่าคะ"],
     ["unknown", "ไม่รู้จักคำสั่ง “abc” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ"],
-    [
-      "slipPhoto",
-      "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ",
-    ],
+    ["slipPhoto", "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ"],
     ["paymentReceived", "✅ ยอด 150 บาท จาก นาย สมชาย ใจดี เข้าแล้วค่ะ (14:05 น.)"],
     ["lowTokens", "⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ 40 สลิป (ต่ำกว่าที่ตั้งไว้ 50 สลิป) เติมโทเคนด้วยนะคะ"],
-    [
-      "customerGreeting",
-      "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏\nถ้าจะชำระเงิน พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150” ได้เลยค่ะ\nมีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
-    ],
+    ["customerGreeting", "สวัสดีค่ะ ขอบคุณที่เพิ่มเพื่อนนะคะ 🙏\nถ้าจะชำระเงิน พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150” ได้เลยค่ะ\nมีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ"],
     ["noPromptPayId", "ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น “คิวอาร์ 0812345678 150” หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ"],
   ])("%s reads: %s", (name, expected) => {
     expect(shown(name)).toBe(expected);
@@ -608,17 +654,13 @@ describe("the Thai review's wording", () => {
 
   it("writes the notification of a history page the Thai way: figures run on, the statuses in brackets", () => {
     const alt = replies.historyPage2?.[0];
-    expect(alt?.type === "flex" ? alt.altText : "").toBe(
-      "ประวัติตรวจสลิป อาทิตย์นี้ · 16–22 พ.ย. 2569 (ทุกสถานะ): ตรวจ 25 สลิป ยอดโอนเข้า 4,500 บาท (ผ่าน 23 ซ้ำ 2) (หน้า 2 จาก 3)",
-    );
+    expect(alt?.type === "flex" ? alt.altText : "").toBe("ประวัติตรวจสลิป อาทิตย์นี้ · 16–22 พ.ย. 2569 (ทุกสถานะ): ตรวจ 25 สลิป ยอดโอนเข้า 4,500 บาท (ผ่าน 23 ซ้ำ 2) (หน้า 2 จาก 3)");
   });
 
   it("shows on the paging buttons the command a person could type, not 'next page'", () => {
     const history = replies.historyPage2 ?? [];
     const buttons = JSON.stringify(history).match(/"displayText":"[^"]*"/gu) ?? [];
-    expect(buttons).toEqual(
-      expect.arrayContaining(['"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569"', '"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569 หน้า 3"']),
-    );
+    expect(buttons).toEqual(expect.arrayContaining(['"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569"', '"displayText":"ประวัติ 16/11/2569 ถึง 22/11/2569 หน้า 3"']));
     expect(buttons.join(" ")).not.toMatch(/หน้าถัดไป|หน้าก่อน/u);
   });
 
@@ -640,7 +682,11 @@ describe("the Thai review's wording", () => {
 
   it.each<[string, Parameters<Texts["noChecks"]>, string]>([
     ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีสลิปที่ตรวจค่ะ"],
-    ["dates", [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined], "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    [
+      "dates",
+      [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined],
+      "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ",
+    ],
     ["a status today", [{ kind: "today" }, "22 พ.ย. 2569", "ปลอม"], "วันนี้ยังไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
   ])("says 'no checks' of the range looked at (%s)", (_name, args, expected) => {
     expect(th.noChecks(...args)).toBe(expected);
@@ -747,9 +793,16 @@ const CHOSEN: PageView = { range: "custom", from: "2026-11-01", to: "2026-11-15"
 
 /** Sample arguments as the page passes them: the API's own values (ISO days, satang), not written ones. */
 const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
-  page: [[1, 3], [12, 1234]],
+  page: [
+    [1, 3],
+    [12, 1234],
+  ],
   rangeName: [["today"], ["yesterday"], ["days7"], ["month"], ["lastmonth"]],
-  chartTip: [["day", "2026-11-24", 3, 45000], ["hour", 9, 1, 15000], ["hour", 14, 1234, 123456789]],
+  chartTip: [
+    ["day", "2026-11-24", 3, 45000],
+    ["hour", 9, 1, 15000],
+    ["hour", 14, 1234, 123456789],
+  ],
   empty: [
     [TODAY],
     [{ ...TODAY, range: "yesterday", status: "ปลอม" }],
@@ -758,9 +811,16 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     [{ ...CHOSEN, q: "015326095622AQR01234" }],
     [{ range: "custom", from: "2026-10-28", to: "2026-11-03", status: "ซ้ำ" }],
   ],
-  cutDays: [["2026-10-01", "2026-10-31"], ["2026-10-21", "2026-11-20"], ["2025-12-20", "2026-01-19"]],
+  cutDays: [
+    ["2026-10-01", "2026-10-31"],
+    ["2026-10-21", "2026-11-20"],
+    ["2025-12-20", "2026-01-19"],
+  ],
   cutChecks: [[20000]],
-  searchCut: [[20000, TODAY], [20000, CHOSEN]],
+  searchCut: [
+    [20000, TODAY],
+    [20000, CHOSEN],
+  ],
   notLoggedIn: [["line"], ["local"]],
   loginFailed: [["line"], ["local"]],
 };
@@ -808,7 +868,9 @@ describe("the staff app page's Thai", () => {
   });
 
   it.each(PAGE_KEYS)("%s writes none of docs/thai.md's forbidden renderings, and no date or instant as the API sent it", (key) => {
-    const found = pageStrings("th", key).flatMap((text) => PAGE_FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([pattern, why]) => `${pattern.source} (${why}) in ${JSON.stringify(text)}`));
+    const found = pageStrings("th", key).flatMap((text) =>
+      PAGE_FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([pattern, why]) => `${pattern.source} (${why}) in ${JSON.stringify(text)}`),
+    );
     expect(found).toEqual([]);
   });
 

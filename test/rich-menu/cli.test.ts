@@ -28,14 +28,7 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
     dirs.push(dir);
     const preview = run(["preview", join(dir, "out"), "--shop-name", "ร้านทดสอบ"]);
     expect(await preview.exited).toBe(0);
-    expect(readdirSync(join(dir, "out")).sort()).toEqual([
-      "customer.json",
-      "customer.png",
-      "staff-customer-view.json",
-      "staff-customer-view.png",
-      "staff.json",
-      "staff.png",
-    ]);
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["customer.json", "customer.png", "staff-customer-view.json", "staff-customer-view.png", "staff.json", "staff.png"]);
     const staff = PNG.sync.read(readFileSync(join(dir, "out", "staff.png")));
     expect([staff.width, staff.height]).toEqual([2500, 1686]);
     const json = JSON.parse(readFileSync(join(dir, "out", "customer.json"), "utf8")) as messagingApi.RichMenuRequest;
@@ -132,7 +125,10 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
     const file = join(dir, "shops.json");
     // The bakery's token is wrong (a copy-paste slip): LINE refuses it, the other shops go ahead.
     const write = (bakeryToken: string) =>
-      writeFileSync(file, JSON.stringify({ shops: [shop("cafe", "Café Dee", channels.cafe), shop("noodle", "Noodle Nai", channels.noodle), shop("bakery", "Bakery Baan", bakeryToken)] }));
+      writeFileSync(
+        file,
+        JSON.stringify({ shops: [shop("cafe", "Café Dee", channels.cafe), shop("noodle", "Noodle Nai", channels.noodle), shop("bakery", "Bakery Baan", bakeryToken)] }),
+      );
     write("not-the-bakery-token");
     const env = { SHOPS_FILE: file, LINE_API_BASE_URL: platform.url, LINE_DATA_API_BASE_URL: platform.url };
     const menusOn = async (id: keyof typeof channels) =>

@@ -181,4 +181,3 @@ describe("in the bot", { timeout: 60_000 }, () => {
     }
   });
 });
-

@@ -9,8 +9,7 @@ import { designMenus, isQuietMenuTap, MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX
 import type { Bounds } from "../../src/rich-menu/menus.js";
 
 const graphemes = (s: string): number => [...new Intl.Segmenter("th", { granularity: "grapheme" }).segment(s)].length;
-const overlap = (a: Bounds, b: Bounds): boolean =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: Bounds, b: Bounds): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const parse = (text: string) => parseCommand(text, { now: new Date("2026-11-20T07:30:00Z"), timeZone: "Asia/Bangkok", defaultLang: "th" });
 
 describe("the menus' JSON", () => {

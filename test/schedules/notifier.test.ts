@@ -146,9 +146,11 @@ async function startLineProxy(): Promise<void> {
         return;
       }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
-      void fetch(`${platform.url}${req.url ?? ""}`, { method: req.method ?? "GET", headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (answer) => {
-        res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
-      });
+      void fetch(`${platform.url}${req.url ?? ""}`, { method: req.method ?? "GET", headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(
+        async (answer) => {
+          res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => lineProxy.listen(0, "127.0.0.1", resolve));
@@ -224,7 +226,12 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
     const logged = logs.entries().length;
     expect(await tickAt(notifier, "2026-11-20 18:00")).toEqual([]);
     expect(platform.rejected.filter((r) => r.status === 429 && r.at >= clock.getTime())).toEqual([]);
-    expect(logs.entries().slice(logged).some((l) => l.msg === "LINE's monthly message quota is used up: push skipped")).toBe(true);
+    expect(
+      logs
+        .entries()
+        .slice(logged)
+        .some((l) => l.msg === "LINE's monthly message quota is used up: push skipped"),
+    ).toBe(true);
   });
 
   it("alerts once when the tokens fall below the threshold, and again only after they rose above it", async () => {
@@ -295,7 +302,10 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
     staff = { staffUserIds: new Set([OWNER]), staffGroupIds: new Set([STAFF_GROUP]) };
     try {
       const mark = logs.entries().length;
-      for (const [wall, payer] of [["2026-11-20 15:05", "นาย หนึ่ง โอนก่อน"], ["2026-11-20 15:06", "นาง สอง โอนหลัง"]] as const) {
+      for (const [wall, payer] of [
+        ["2026-11-20 15:05", "นาย หนึ่ง โอนก่อน"],
+        ["2026-11-20 15:06", "นาง สอง โอนหลัง"],
+      ] as const) {
         clock = bangkok(wall);
         const res = await fetch(`${sandbox.url}/dev/payments`, {
           method: "POST",
@@ -308,9 +318,17 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
       const told = await tickAt(notifier, "2026-11-20 15:07");
       expect(told.map((s) => s.chatId)).toEqual([OWNER]);
       expect(platform.sent.filter((s) => s.chatId === CASHIER_CHAT && shownText(s.messages).includes("314"))).toEqual([]);
-      const dropped = logs.entries().slice(mark).filter((e) => e.msg === "scheduled push dropped: its chat is no longer a staff place");
+      const dropped = logs
+        .entries()
+        .slice(mark)
+        .filter((e) => e.msg === "scheduled push dropped: its chat is no longer a staff place");
       expect(dropped).toMatchObject([{ push: "payment_received", chatType: "user" }]);
-      expect(logs.entries().slice(mark).filter((e) => e.msg === "privacy_blocked")).toEqual([]);
+      expect(
+        logs
+          .entries()
+          .slice(mark)
+          .filter((e) => e.msg === "privacy_blocked"),
+      ).toEqual([]);
     } finally {
       staff = STAFF;
     }

@@ -24,12 +24,7 @@ const SHOP = `${PREFIX}:shop:cafe:`;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  shared = openSharedState(
-    redis.url,
-    pino({ level: "silent" }),
-    { redisError: () => undefined },
-    { prefix: PREFIX, onceKey: (item) => `${SHOP}answered:${item.id}` },
-  );
+  shared = openSharedState(redis.url, pino({ level: "silent" }), { redisError: () => undefined }, { prefix: PREFIX, onceKey: (item) => `${SHOP}answered:${item.id}` });
   client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 }, 30_000);
 afterAll(async () => {
@@ -79,10 +74,13 @@ describe("keys in Redis", { timeout: 60_000 }, () => {
       handled.push(`${stored?.shop ?? "?"}/${(stored?.event as { webhookEventId: string }).webhookEventId}`);
       return Promise.resolve();
     });
-    const events = [0, 1, 2].map(() =>
-      textEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: "r", text: TEXT, eventId: newEventId() }),
-    );
-    expect(await shared.queue.store(events.map((event) => storedItemOf("cafe", event)), 5_000)).toBe(true);
+    const events = [0, 1, 2].map(() => textEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: "r", text: TEXT, eventId: newEventId() }));
+    expect(
+      await shared.queue.store(
+        events.map((event) => storedItemOf("cafe", event)),
+        5_000,
+      ),
+    ).toBe(true);
     const deadline = Date.now() + 20_000;
     while (handled.length < events.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(handled.sort()).toEqual(events.map((e) => `cafe/${e.webhookEventId}`).sort());

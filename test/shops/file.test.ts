@@ -49,7 +49,12 @@ describe("the shops file", () => {
     });
     expect([...(a?.settings.staffUserIds ?? [])]).toEqual([`U${"a".repeat(32)}`]);
     // The defaults of a shop that says little.
-    expect(b).toMatchObject({ id: "noodle", webhookPath: "/webhook/noodle", settings: { defaultLang: "th", timeZone: "Asia/Bangkok", promptPayId: undefined }, alerts: { watchMinutes: undefined } });
+    expect(b).toMatchObject({
+      id: "noodle",
+      webhookPath: "/webhook/noodle",
+      settings: { defaultLang: "th", timeZone: "Asia/Bangkok", promptPayId: undefined },
+      alerts: { watchMinutes: undefined },
+    });
   });
 
   it("reads a shop's staff app login, and names a wrong one", () => {
@@ -76,7 +81,13 @@ describe("the shops file", () => {
         { ...noodle, line: { channelSecret: "${NOODLE_SECRET}", channelAccessToken: "${NOODLE_LINE_TOKEN}" } },
         { ...noodle, id: "cafe", line: { channelSecret: SECRET_A, channelAccessToken: "${CAFE_LINE_TOKEN}" }, promptPayId: "12345" },
         { id: "Bad Id!", line: { channelSecret: "not-hex-and-secret-123", channelAccessToken: "t o k e n" }, slip: { baseUrl: "http://slip.example.com", apiSecret: "short" } },
-        { id: "typo", line: { channelSecret: "00000000000000000000000000000000", channelAccessToken: "typo-token-abcdefgh" }, slip: noodle.slip, promptpayId: "0812345678", staf: {} },
+        {
+          id: "typo",
+          line: { channelSecret: "00000000000000000000000000000000", channelAccessToken: "typo-token-abcdefgh" },
+          slip: noodle.slip,
+          promptpayId: "0812345678",
+          staf: {},
+        },
       ]),
       ENV,
     );
@@ -109,10 +120,13 @@ describe("the shops file", () => {
 
   it("never quotes a secret, whatever the secret (generated)", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 8, maxLength: 40 }).filter((s) => s.trim().length >= 8 && !/^[0-9a-f]{32}$/.test(s)), (secret) => {
-        const read = parseShopsFile(file([{ ...noodle, line: { channelSecret: secret, channelAccessToken: secret }, slip: { ...noodle.slip, apiSecret: `${secret} x` } }]), {});
-        return !read.ok && !read.problems.join("\n").includes(secret);
-      }),
+      fc.property(
+        fc.string({ minLength: 8, maxLength: 40 }).filter((s) => s.trim().length >= 8 && !/^[0-9a-f]{32}$/.test(s)),
+        (secret) => {
+          const read = parseShopsFile(file([{ ...noodle, line: { channelSecret: secret, channelAccessToken: secret }, slip: { ...noodle.slip, apiSecret: `${secret} x` } }]), {});
+          return !read.ok && !read.problems.join("\n").includes(secret);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -3,14 +3,7 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlipClient } from "../../src/slip/client.js";
 import type { SlipClientOptions } from "../../src/slip/client.js";
-import {
-  InvalidRequestError,
-  PackageExpiredError,
-  ResponseShapeError,
-  ServiceError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-} from "../../src/slip/errors.js";
+import { InvalidRequestError, PackageExpiredError, ResponseShapeError, ServiceError, ServiceUnavailableError, UnauthorizedError } from "../../src/slip/errors.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import { sendData, sendJson, startFaultServer } from "../helpers/fault-server.js";
 import type { FaultScript, FaultServer } from "../helpers/fault-server.js";
@@ -410,9 +403,7 @@ describe("client errors of the service", () => {
         expect(text).not.toContain(SECRET);
       }
     }
-    expect(kinds).toEqual(
-      new Set(["invalid_request", "unauthorized", "package_expired", "service_error", "service_unavailable", "response_shape"]),
-    );
+    expect(kinds).toEqual(new Set(["invalid_request", "unauthorized", "package_expired", "service_error", "service_unavailable", "response_shape"]));
   });
 });
 
@@ -437,9 +428,7 @@ describe("sharing and caching", () => {
   });
 
   it("does not cache failures", async () => {
-    const { server, client } = await setup((request, res) =>
-      request.index === 1 ? sendJson(res, 402, { code: "402001", message: "Package expired" }) : sendData(res, ACCOUNT),
-    );
+    const { server, client } = await setup((request, res) => (request.index === 1 ? sendJson(res, 402, { code: "402001", message: "Package expired" }) : sendData(res, ACCOUNT)));
     await expect(client.accountInfo()).rejects.toBeInstanceOf(PackageExpiredError);
     await expect(client.accountInfo()).resolves.toEqual(ACCOUNT);
     expect(server.count).toBe(2);

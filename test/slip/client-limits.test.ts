@@ -51,9 +51,12 @@ describe("connections", () => {
   });
 
   it("bounds the wait for a connection on its own, and does not queue the call again", async () => {
-    const { server, client } = await setup(() => {
-      // Hold every request: the service is stuck.
-    }, { maxConnections: 1, maxWaitMs: 100, timeoutMs: 200, retries: 2 });
+    const { server, client } = await setup(
+      () => {
+        // Hold every request: the service is stuck.
+      },
+      { maxConnections: 1, maxWaitMs: 100, timeoutMs: 200, retries: 2 },
+    );
     const first = client.accountInfo().catch((error: unknown) => error);
     const waiting = await failure(client.slipHistory({ limit: 1 }));
     expect(waiting).toBeInstanceOf(ServiceUnavailableError);
@@ -68,15 +71,12 @@ describe("the circuit breaker", () => {
     let down = true;
     const circuit: string[] = [];
     const outcomes: string[] = [];
-    const { server, client } = await setup(
-      (_request, res) => (down ? sendJson(res, 503, { code: "503001", message: "Down" }) : sendData(res, ACCOUNT)),
-      {
-        retries: 1,
-        breakAfterFailures: 3,
-        breakForMs: 300,
-        observer: { call: (_operation, outcome) => outcomes.push(outcome), circuit: (state) => circuit.push(state) },
-      },
-    );
+    const { server, client } = await setup((_request, res) => (down ? sendJson(res, 503, { code: "503001", message: "Down" }) : sendData(res, ACCOUNT)), {
+      retries: 1,
+      breakAfterFailures: 3,
+      breakForMs: 300,
+      observer: { call: (_operation, outcome) => outcomes.push(outcome), circuit: (state) => circuit.push(state) },
+    });
     for (let i = 0; i < 3; i++) expect(await failure(client.accountInfo())).toBeInstanceOf(ServiceUnavailableError);
     expect(server.count).toBe(6); // 3 operations of 2 attempts
     expect(circuit).toEqual(["open"]);

@@ -53,11 +53,7 @@ describe("slip history", () => {
   });
 
   it("pages without overlap or gaps", async () => {
-    const [first, second, both] = await Promise.all([
-      shop.slipHistory({ limit: 10, page: 1 }),
-      shop.slipHistory({ limit: 10, page: 2 }),
-      shop.slipHistory({ limit: 20, page: 1 }),
-    ]);
+    const [first, second, both] = await Promise.all([shop.slipHistory({ limit: 10, page: 1 }), shop.slipHistory({ limit: 10, page: 2 }), shop.slipHistory({ limit: 20, page: 1 })]);
     expect(second.pagination.page).toBe(2);
     expect([...first.items, ...second.items].map((item) => item.transRef)).toEqual(both.items.map((item) => item.transRef));
   });

@@ -166,11 +166,7 @@ describe("the image link", () => {
     expect(qrImageOrigins(SERVICE, ["not a url"])).toBeUndefined();
     expect(qrImageOrigins(SERVICE, ["ftp://images.example.net"])).toBeUndefined();
     expect(qrImageOrigins(SERVICE, ["https://u:p@images.example.net"])).toBeUndefined();
-    expect(qrImageOrigins(SERVICE, ["http://localhost:4000", "https://images.example.net/"])?.shown).toEqual([
-      SERVICE,
-      "http://localhost:4000",
-      "https://images.example.net",
-    ]);
+    expect(qrImageOrigins(SERVICE, ["http://localhost:4000", "https://images.example.net/"])?.shown).toEqual([SERVICE, "http://localhost:4000", "https://images.example.net"]);
   });
 });
 

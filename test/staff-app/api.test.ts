@@ -17,7 +17,6 @@ const STAFF_GROUP = "C1d4b3f0a6e5c7d9e1f2a3b4c5d6e7f80";
 /** 13:00 in Bangkok on 2026-11-20: the demo data is made up to this instant. */
 const START = Date.parse("2026-11-20T06:00:00Z");
 
-
 let bot: BotHarness;
 let clock = START;
 const page = await loadPageTexts();
@@ -142,7 +141,10 @@ describe("history, summary and export agree with the service", () => {
     expect(fraud.items.map((i) => i.transRef)).toEqual(all.filter((i) => i.status === "fraud").map((i) => i.transRef));
 
     const source = all.find((i) => i.source !== null)?.source ?? "";
-    const bySource = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&source=${source}&limit=100`, token)).json()) as { items: ServiceHistoryItem[]; pagination: { total: number } };
+    const bySource = (await (await get(`/app/api/history?from=2026-11-18&to=2026-11-20&source=${source}&limit=100`, token)).json()) as {
+      items: ServiceHistoryItem[];
+      pagination: { total: number };
+    };
     expect(bySource.pagination.total).toBe(all.filter((i) => i.source === source).length);
 
     const target = all[7];
@@ -177,13 +179,25 @@ describe("history, summary and export agree with the service", () => {
     expect(res.headers.get("x-export-cut")).toBe("none");
     const bytes = Buffer.from(await res.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes.subarray(3).toString("utf8").split("\r\n").filter((l) => l !== "");
+    const lines = bytes
+      .subarray(3)
+      .toString("utf8")
+      .split("\r\n")
+      .filter((l) => l !== "");
     expect(lines[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
     expect(lines).toHaveLength(all.length + 1);
     const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
     all.forEach((item, i) => {
       const cells = (lines[i + 1] ?? "").split(",");
-      expect(cells.slice(0, 7)).toEqual([item.createdAt ?? "", bangkok(item.createdAt), item.transDate ?? "", bangkok(item.transDate), item.status ?? "", item.amount === null ? "" : String(item.amount), item.transRef ?? ""]);
+      expect(cells.slice(0, 7)).toEqual([
+        item.createdAt ?? "",
+        bangkok(item.createdAt),
+        item.transDate ?? "",
+        bangkok(item.transDate),
+        item.status ?? "",
+        item.amount === null ? "" : String(item.amount),
+        item.transRef ?? "",
+      ]);
     });
   });
 
@@ -199,7 +213,8 @@ describe("history, summary and export agree with the service", () => {
 });
 
 describe("the chat's export link", () => {
-  const link = (userId: string): string => signExportLink({ shopId: "default", userId, fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 } }, bot.channelSecret, clock);
+  const link = (userId: string): string =>
+    signExportLink({ shopId: "default", userId, fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 } }, bot.channelSecret, clock);
 
   it("downloads once for its user, then is refused", async () => {
     const token = link(STAFF);

@@ -16,7 +16,7 @@ describe("csv", () => {
     ["@sum", "'@sum"],
     // A tab or CR first: a spreadsheet drops it and reads what follows.
     ["\t=1+1", "'\t=1+1"],
-    ["\r=1+1", "\"'\r=1+1\""],
+    ["\r=1+1", '"\'\r=1+1"'],
     ["\tplain", "'\tplain"],
     // Blanks before the sign: a spreadsheet skips them.
     [" =HYPERLINK(1)", "' =HYPERLINK(1)"],
@@ -50,7 +50,19 @@ describe("csv", () => {
   it("writes the header and a row in the same columns", () => {
     const header = csvHeader().trimEnd().split(",");
     const row = csvRow(
-      { code: 100200, status: "valid", amount: 150, transRef: "REF1", transDate: "2026-11-20T07:00:00.000Z", senderName: "A, B", receiverName: "C", receiverAccount: "xxx-1", source: "api", tokensCharged: 0.75, createdAt: "2026-11-20T07:01:00.000Z" },
+      {
+        code: 100200,
+        status: "valid",
+        amount: 150,
+        transRef: "REF1",
+        transDate: "2026-11-20T07:00:00.000Z",
+        senderName: "A, B",
+        receiverName: "C",
+        receiverAccount: "xxx-1",
+        source: "api",
+        tokensCharged: 0.75,
+        createdAt: "2026-11-20T07:01:00.000Z",
+      },
       "Asia/Bangkok",
     );
     expect(row).toBe('2026-11-20T07:01:00.000Z,2026-11-20 14:01:00,2026-11-20T07:00:00.000Z,2026-11-20 14:00:00,valid,150,REF1,"A, B",C,xxx-1,api,0.75,100200\r\n');

@@ -40,10 +40,7 @@ describe("message versions in Redis", { timeout: 30_000 }, () => {
     const cafe = versions.forShop("d:shop:cafe:");
     const noodles = versions.forShop("d:shop:noodles:");
     await admin.config("RESETSTAT");
-    await Promise.all([
-      ...[1, 2, 3, 4, 5].map((n) => cafe.remember(`m${n}`, 1_000, QR_150)),
-      ...[1, 2, 3].map((n) => noodles.remember(`m${n}`, 1_000, QR_200)),
-    ]);
+    await Promise.all([...[1, 2, 3, 4, 5].map((n) => cafe.remember(`m${n}`, 1_000, QR_150)), ...[1, 2, 3].map((n) => noodles.remember(`m${n}`, 1_000, QR_200))]);
     expect(await scriptCalls()).toBe(1);
     // Each shop's under its own namespace, as a digest (not the amount asked), with a day to live.
     expect(await admin.hget("d:shop:cafe:message:m5", "ts")).toBe("1000");
@@ -85,4 +82,3 @@ describe("message versions in Redis", { timeout: 30_000 }, () => {
     }
   });
 });
-

@@ -22,10 +22,11 @@ const item = (over: Partial<HistoryItem>): HistoryItem => ({
 
 describe("computeFigures", () => {
   it("adds money in satang and tokens in hundredths, so 0.1 + 0.2 and 0.75 × 3 come out exact", () => {
-    const figures = computeFigures(
-      [item({ amount: 0.1, tokensCharged: 0.75 }), item({ amount: 0.2, tokensCharged: 0.75 }), item({ amount: 1234567.89, tokensCharged: 0.75 })],
-      { fromDate: { year: 2026, month: 11, day: 20 }, toDate: { year: 2026, month: 11, day: 20 }, timeZone: TZ },
-    );
+    const figures = computeFigures([item({ amount: 0.1, tokensCharged: 0.75 }), item({ amount: 0.2, tokensCharged: 0.75 }), item({ amount: 1234567.89, tokensCharged: 0.75 })], {
+      fromDate: { year: 2026, month: 11, day: 20 },
+      toDate: { year: 2026, month: 11, day: 20 },
+      timeZone: TZ,
+    });
     expect(figures.validSatang).toBe(123_456_819);
     expect(figures.tokensCharged).toBe(2.25);
   });

@@ -4,11 +4,7 @@ import type { Command } from "../types.js";
 import { renderBalance } from "./render.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
-export async function handleBalance(
-  command: Extract<Command, { kind: "balance" }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handleBalance(command: Extract<Command, { kind: "balance" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
   const [account, usage] = await Promise.all([deps.slip.accountInfo(), recentUsage(ctx, deps)]);
   await ctx.send(renderBalance({ lang: command.lang, timeZone, now: ctx.now, account, ...(usage === undefined ? {} : { usage }) }));

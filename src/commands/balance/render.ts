@@ -120,14 +120,8 @@ export function renderBalance(view: BalanceView): StaffAnswer {
     },
     row(t.balanceCredits, formatAmount(a.credits)),
     // API and chat each on their own line: joined on one line they wrap mid-pair in the narrow value column.
-    row(
-      t.balanceEstimate,
-      `${t.balanceApi} ${t.balanceSlips(formatCount(a.estimatedSlips.api))}\n${t.balanceChat} ${t.balanceSlips(formatCount(a.estimatedSlips.chat))}`,
-    ),
-    row(
-      t.balanceRate,
-      `${t.balanceApi} ${t.balancePerCheck(formatTokens(a.rate.api))}\n${t.balanceChat} ${t.balancePerCheck(formatTokens(a.rate.chat))}`,
-    ),
+    row(t.balanceEstimate, `${t.balanceApi} ${t.balanceSlips(formatCount(a.estimatedSlips.api))}\n${t.balanceChat} ${t.balanceSlips(formatCount(a.estimatedSlips.chat))}`),
+    row(t.balanceRate, `${t.balanceApi} ${t.balancePerCheck(formatTokens(a.rate.api))}\n${t.balanceChat} ${t.balancePerCheck(formatTokens(a.rate.chat))}`),
     row(t.balanceExpires, expiryText, expiry?.soon === true ? "#D32F2F" : undefined),
   ];
   const forecast = forecastLines(view, expiry, t);
@@ -147,9 +141,6 @@ export function renderBalance(view: BalanceView): StaffAnswer {
     size: "kilo",
     body: { type: "box", layout: "vertical", spacing: "sm", contents: body },
   };
-  const alt = [
-    t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? UNKNOWN),
-    ...warnings,
-  ].join(" ");
+  const alt = [t.balanceAlt(a.storeName, tokens, formatCount(a.estimatedSlips.api), expiry?.date ?? UNKNOWN), ...warnings].join(" ");
   return staffAnswer("balance", [flexMessage(alt, bubble)], renderAskInPrivate(view.lang));
 }

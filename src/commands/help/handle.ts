@@ -5,11 +5,7 @@ import { renderAskInPrivate } from "../../render/errors.js";
 import { renderHelp } from "./render.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
-export async function handleHelp(
-  command: Extract<Command, { kind: "help" }>,
-  ctx: ChatContext,
-  _deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handleHelp(command: Extract<Command, { kind: "help" }>, ctx: ChatContext, _deps: HandlerDeps): Promise<HandlerOutcome> {
   // The help of the place: where customers see it, the customers' help (and the pointer, for staff).
   if (ctx.audience.staffPlace) {
     await ctx.send(renderHelp({ lang: command.lang, role: "staff", topic: command.topic }));

@@ -25,7 +25,9 @@ function renderCustomerHelp(lang: Lang): PublicAnswer {
     { type: "text", text: t.qrSendSlip, size: "sm", wrap: true },
     { type: "text", text: t.customerHelpAsk, size: "xs", color: "#888888", wrap: true },
   ]);
-  return publicAnswer("help", [flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang)).replaceAll("\n", " ")}`, bubble, helpQuickReply(lang, "customer"))]);
+  return publicAnswer("help", [
+    flexMessage(`${t.customerHelpTitle}: ${t.customerHelpPay(commandWord("qr", lang)).replaceAll("\n", " ")}`, bubble, helpQuickReply(lang, "customer")),
+  ]);
 }
 
 function topicText(name: CommandName, lang: Lang): string {

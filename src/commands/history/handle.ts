@@ -3,13 +3,7 @@ import { compareCalendarDates } from "../../time/calendar.js";
 import type { Command, HistoryRequest, RangeSpec } from "../types.js";
 import { resolveRange } from "../range.js";
 import { toSatang } from "../../render/format.js";
-import {
-  HISTORY_PAGE_SIZE,
-  orderStatusCounts,
-  renderHistory,
-  type HistoryScope,
-  type HistorySummary,
-} from "./render.js";
+import { HISTORY_PAGE_SIZE, orderStatusCounts, renderHistory, type HistoryScope, type HistorySummary } from "./render.js";
 import { SLIP_STATUSES, type HistoryItem, type HistoryQuery, type SlipClient } from "../../slip/types.js";
 import PQueue from "p-queue";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
@@ -53,9 +47,7 @@ async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number):
   /** The items of service pages `from` to `to` (inclusive), in order. */
   const itemsOfPages = async (from: number, to: number): Promise<HistoryItem[]> => {
     const pages = await new PQueue({ concurrency: FETCH_CONCURRENCY }).addAll(
-      Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => () =>
-        slip.slipHistory({ ...query, limit: size, page: from + i }).then((p) => p.items),
-      ),
+      Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => () => slip.slipHistory({ ...query, limit: size, page: from + i }).then((p) => p.items)),
     );
     return pages.flat();
   };
@@ -70,9 +62,7 @@ async function loadHistory(slip: SlipClient, query: HistoryQuery, page: number):
       counts.set(query.status, total);
     } else {
       const perStatus = await new PQueue({ concurrency: FETCH_CONCURRENCY }).addAll(
-        SLIP_STATUSES.map((status) => () =>
-          slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const),
-        ),
+        SLIP_STATUSES.map((status) => () => slip.slipHistory({ ...query, status, limit: 1, page: 1 }).then((p) => [status, p.pagination.total] as const)),
       );
       for (const [status, count] of perStatus) counts.set(status, count);
     }
@@ -115,11 +105,7 @@ function scopeOf(request: HistoryRequest, now: Date, timeZone: string): { scope:
   };
 }
 
-export async function handleHistory(
-  command: Extract<Command, { kind: "history" }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handleHistory(command: Extract<Command, { kind: "history" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
   const { scope, query } = scopeOf(command.request, ctx.now, timeZone);
   // Several service calls may follow; let a 1:1 chat see that the bot is working.

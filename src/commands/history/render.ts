@@ -18,9 +18,7 @@ import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "../../render
 /** Rows on one page of our history view. */
 export const HISTORY_PAGE_SIZE = 10;
 
-export type HistoryScope =
-  | { by: "range"; range: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus }
-  | { by: "ref"; transRef: string };
+export type HistoryScope = { by: "range"; range: RangeSpec; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus } | { by: "ref"; transRef: string };
 
 export interface StatusCount {
   status: string;

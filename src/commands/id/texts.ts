@@ -29,21 +29,16 @@ export const ID_TEXTS: { readonly [L in Lang]: IdTexts } = {
     },
     idUserInPrivate: (idWord) => `ดูไอดีผู้ใช้ของคุณได้ในแชทส่วนตัวกับร้าน โดยพิมพ์ ${quote(idWord)} ค่ะ`,
     noStaffYet: (helpWord) =>
-      [
-        "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ",
-        "เจ้าของร้านทำตามนี้ได้เลยค่ะ",
-        "1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท",
-        `2. เริ่มบอทใหม่ แล้วพิมพ์ ${quote(helpWord)} ในแชทนี้`,
-      ].join("\n"),
+      ["ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ", "เจ้าของร้านทำตามนี้ได้เลยค่ะ", "1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท", `2. เริ่มบอทใหม่ แล้วพิมพ์ ${quote(helpWord)} ในแชทนี้`].join(
+        "\n",
+      ),
   },
   en: {
     idYourUser: (userId) => `Your user id: ${userId}`,
     idNoUser: "LINE did not send your user id (it needs your consent to share your profile).",
     idChat: (chatType, chatId) => `This ${chatType === "group" ? "group" : "room"}'s id: ${chatId}`,
     idOnStaffList: (chatType) =>
-      chatType === "user"
-        ? "You are on the bot's staff list."
-        : `This ${chatType === "group" ? "group" : "room"} is a staff group: everyone in it sees the shop's data.`,
+      chatType === "user" ? "You are on the bot's staff list." : `This ${chatType === "group" ? "group" : "room"} is a staff group: everyone in it sees the shop's data.`,
     idUserInPrivate: (idWord) => `To see your own user id, send ${quote(idWord)} in a 1:1 chat with the shop.`,
     noStaffYet: (helpWord) =>
       [

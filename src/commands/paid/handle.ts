@@ -11,11 +11,7 @@ import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/co
 const MOST_PAGES = 20;
 
 /** The valid checks of exactly `amountSatang` made between `from` and `to` (and after `after`), newest first. */
-export async function findPayments(
-  slip: SlipClient,
-  window: { from: Date; to: Date; after?: Date | undefined },
-  amountSatang: number,
-): Promise<HistoryItem[]> {
+export async function findPayments(slip: SlipClient, window: { from: Date; to: Date; after?: Date | undefined }, amountSatang: number): Promise<HistoryItem[]> {
   const found: HistoryItem[] = [];
   for (let page = 1; page <= MOST_PAGES; page++) {
     const result = await slip.slipHistory({ from: window.after ?? window.from, to: window.to, status: "valid", limit: 100, page });
@@ -30,11 +26,7 @@ export async function findPayments(
   return found;
 }
 
-export async function handlePaid(
-  command: Extract<Command, { kind: "paid" }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handlePaid(command: Extract<Command, { kind: "paid" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
   const { amount, after, range } = command.request;
   const days = resolveRange(range ?? { kind: "today" }, ctx.now, timeZone);

@@ -56,9 +56,10 @@ export function renderPaid(view: PaidView): StaffAnswer {
         },
         {
           type: "text",
-          text: [item.transRef === null ? undefined : `${t.refShort} ${safeText(item.transRef, 80)}`, item.source === null ? undefined : sourceWord(item.source, t)]
-            .filter((part): part is string => part !== undefined)
-            .join(" · ") || "–",
+          text:
+            [item.transRef === null ? undefined : `${t.refShort} ${safeText(item.transRef, 80)}`, item.source === null ? undefined : sourceWord(item.source, t)]
+              .filter((part): part is string => part !== undefined)
+              .join(" · ") || "–",
           size: "xxs",
           color: "#888888",
           wrap: true,
@@ -81,9 +82,5 @@ export function renderPaid(view: PaidView): StaffAnswer {
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const shown = view.range === undefined ? { amount: view.amountSatang } : { amount: view.amountSatang, range: view.range.spec };
   const askAgain = { label: t.paidAskAgain, text: formatPaidCommand(shown, view.lang), data: view.askAgain };
-  return staffAnswer(
-    "paid",
-    [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))],
-    renderAskInPrivate(view.lang),
-  );
+  return staffAnswer("paid", [flexMessage(t.paidAlt(amount, view.found.length), bubble, found ? undefined : quickReply([askAgain]))], renderAskInPrivate(view.lang));
 }

@@ -42,11 +42,7 @@ async function payeeFor(command: Extract<Command, { kind: "qr" }>, ctx: ChatCont
   return { ok: true, id: shop };
 }
 
-export async function handleQr(
-  command: Extract<Command, { kind: "qr" }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handleQr(command: Extract<Command, { kind: "qr" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const found = await payeeFor(command, ctx, deps);
   if (!found.ok) return found.answered;
   const payee = found.id;

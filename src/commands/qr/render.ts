@@ -55,25 +55,26 @@ export function renderQr(view: QrView): Answer {
   const imagesUsable = [hero, original, preview].every(isUsableImageUrl);
 
   /** The card, with the customers' "send the slip here" line when `customers`. */
-  const bubbleFor = (customers: boolean): messagingApi.FlexBubble => cardBubble([
-    { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
-    amount === undefined
-      ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
-      : { type: "text", text: safeText(amount, 40), size: "xxl", weight: "bold", adjustMode: "shrink-to-fit" },
-    {
-      type: "box",
-      layout: "vertical",
-      spacing: "xs",
-      contents: [
-        { type: "text", text: t.qrPayeeLabel, size: "xs", color: "#888888" },
-        { type: "text", text: payee, size: "md", weight: "bold" },
-        { type: "text", text: payeeType, size: "xs", color: "#888888" },
-      ],
-    },
-    { type: "separator" },
-    { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
-    ...(customers ? [{ type: "text", text: t.qrSendSlip, size: "sm", weight: "bold", wrap: true } as messagingApi.FlexText] : []),
-  ]);
+  const bubbleFor = (customers: boolean): messagingApi.FlexBubble =>
+    cardBubble([
+      { type: "text", text: t.qrTitle, weight: "bold", size: "sm", color: "#1B4F91" },
+      amount === undefined
+        ? { type: "text", text: t.qrPayerEntersAmount, size: "lg", weight: "bold", wrap: true }
+        : { type: "text", text: safeText(amount, 40), size: "xxl", weight: "bold", adjustMode: "shrink-to-fit" },
+      {
+        type: "box",
+        layout: "vertical",
+        spacing: "xs",
+        contents: [
+          { type: "text", text: t.qrPayeeLabel, size: "xs", color: "#888888" },
+          { type: "text", text: payee, size: "md", weight: "bold" },
+          { type: "text", text: payeeType, size: "xs", color: "#888888" },
+        ],
+      },
+      { type: "separator" },
+      { type: "text", text: t.qrScanHint, size: "xs", color: "#666666", wrap: true },
+      ...(customers ? [{ type: "text", text: t.qrSendSlip, size: "sm", weight: "bold", wrap: true } as messagingApi.FlexText] : []),
+    ]);
   const withHero = (bubble: messagingApi.FlexBubble): messagingApi.FlexBubble =>
     imagesUsable ? { ...bubble, hero: { type: "image", url: hero, size: "full", aspectRatio: "1:1", aspectMode: "fit" } } : bubble;
   const bubble = withHero(bubbleFor(view.forCustomers));
@@ -85,8 +86,7 @@ export function renderQr(view: QrView): Answer {
   const messages = [flexMessage(alt, bubble), ...image];
   const card = view.paysShop ? publicAnswer("qr_card", messages) : staffAnswer("qr_card_other_payee", messages, renderQrShopOnly(view.lang));
   // Should a staff card be stopped on its way to a customer place, the customers' card (or the refusal) goes instead.
-  const customersCard =
-    card.audience === "staff" ? card.fallback : view.forCustomers ? card : publicAnswer("qr_card", [flexMessage(alt, withHero(bubbleFor(true))), ...image]);
+  const customersCard = card.audience === "staff" ? card.fallback : view.forCustomers ? card : publicAnswer("qr_card", [flexMessage(alt, withHero(bubbleFor(true))), ...image]);
   // The chat shows what a person would type (`เช็คยอด 150`); the data keeps the QR's instant.
   const typed = view.amount === null ? t.qrCheckPayment : formatPaidCommand({ amount: toSatang(view.amount) }, view.lang);
   const checkButton = view.checkPayment === undefined ? undefined : postbackButton(t.qrCheckPayment, view.checkPayment, typed, "primary");

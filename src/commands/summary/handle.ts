@@ -4,11 +4,7 @@ import type { Command } from "../types.js";
 import { renderSummary } from "./render.js";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../../handlers/context.js";
 
-export async function handleSummary(
-  command: Extract<Command, { kind: "summary" }>,
-  ctx: ChatContext,
-  deps: HandlerDeps,
-): Promise<HandlerOutcome> {
+export async function handleSummary(command: Extract<Command, { kind: "summary" }>, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const { timeZone } = deps.settings;
   const { range, status } = command.request;
   const resolved = resolveRange(range, ctx.now, timeZone);

@@ -161,13 +161,7 @@ export function renderSummary(view: SummaryView, kind: "summary" | "daily_summar
       validSatang: sum(rest, (s) => s.validSatang),
     }));
     for (const s of sources.shown) {
-      body.push(
-        row(
-          { type: "text", text: s.source === "" ? t.summaryNoSource : sourceWord(s.source, t), size: "xs", wrap: true },
-          formatCount(s.count),
-          money(s.validSatang),
-        ),
-      );
+      body.push(row({ type: "text", text: s.source === "" ? t.summaryNoSource : sourceWord(s.source, t), size: "xs", wrap: true }, formatCount(s.count), money(s.validSatang)));
     }
     if (sources.others !== undefined) body.push(othersRow(sources.others.count, sources.others.validSatang, sources.othersOf, t));
     body.push({ type: "text", text: t.summaryTokensUsed(formatTokens(figures.tokensCharged)), size: "xs", color: "#555555", margin: "lg" });

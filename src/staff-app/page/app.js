@@ -6,7 +6,14 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
 
 (() => {
   const body = document.body;
-  const cfg = { lang: body.dataset.lang === "en" ? "en" : "th", api: body.dataset.api, mode: body.dataset.mode === "local" ? "local" : "line", liffId: body.dataset.liffId, timeZone: body.dataset.timeZone || "Asia/Bangkok", shopName: body.dataset.shopName || "" };
+  const cfg = {
+    lang: body.dataset.lang === "en" ? "en" : "th",
+    api: body.dataset.api,
+    mode: body.dataset.mode === "local" ? "local" : "line",
+    liffId: body.dataset.liffId,
+    timeZone: body.dataset.timeZone || "Asia/Bangkok",
+    shopName: body.dataset.shopName || "",
+  };
   const T = TEXTS[cfg.lang];
   const STATUSES = ["valid", "invalid", "fraud", "duplicate", "not_found", "error"];
   const $ = (id) => document.getElementById(id);
@@ -21,13 +28,33 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
 
   // Days in the shop's zone, as YYYY-MM-DD.
   const isoDay = (date) => new Intl.DateTimeFormat("en-CA", { timeZone: cfg.timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
-  const addDays = (day, n) => { const d = new Date(`${day}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
+  const addDays = (day, n) => {
+    const d = new Date(`${day}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + n);
+    return d.toISOString().slice(0, 10);
+  };
   const RANGES = {
-    today: () => { const t = isoDay(new Date()); return [t, t]; },
-    yesterday: () => { const y = addDays(isoDay(new Date()), -1); return [y, y]; },
-    days7: () => { const t = isoDay(new Date()); return [addDays(t, -6), t]; },
-    month: () => { const t = isoDay(new Date()); return [`${t.slice(0, 8)}01`, t]; },
-    lastmonth: () => { const first = `${isoDay(new Date()).slice(0, 8)}01`; const last = addDays(first, -1); return [`${last.slice(0, 8)}01`, last]; },
+    today: () => {
+      const t = isoDay(new Date());
+      return [t, t];
+    },
+    yesterday: () => {
+      const y = addDays(isoDay(new Date()), -1);
+      return [y, y];
+    },
+    days7: () => {
+      const t = isoDay(new Date());
+      return [addDays(t, -6), t];
+    },
+    month: () => {
+      const t = isoDay(new Date());
+      return [`${t.slice(0, 8)}01`, t];
+    },
+    lastmonth: () => {
+      const first = `${isoDay(new Date()).slice(0, 8)}01`;
+      const last = addDays(first, -1);
+      return [`${last.slice(0, 8)}01`, last];
+    },
   };
 
   const state = { token: undefined, range: "today", from: "", to: "", status: "", source: "", q: "", page: 1, limit: 20, pages: 1 };
@@ -40,7 +67,11 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
   }
 
   class ApiError extends Error {
-    constructor(status, body) { super(body.message || `HTTP ${status}`); this.status = status; this.body = body; }
+    constructor(status, body) {
+      super(body.message || `HTTP ${status}`);
+      this.status = status;
+      this.body = body;
+    }
   }
 
   async function api(path, params) {
@@ -70,7 +101,10 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
   function chartSvg(chart) {
     const bars = chart.bars;
     const max = Math.max(1, ...bars.map((b) => b.count));
-    const w = 300, h = 100, gap = 1, bw = w / bars.length;
+    const w = 300,
+      h = 100,
+      gap = 1,
+      bw = w / bars.length;
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", `0 0 ${w} ${h + 14}`);
@@ -90,11 +124,16 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     });
     const label = (x, text, anchor) => {
       const t = document.createElementNS(ns, "text");
-      t.setAttribute("x", String(x)); t.setAttribute("y", String(h + 12)); t.setAttribute("font-size", "9"); t.setAttribute("fill", "#667085"); t.setAttribute("text-anchor", anchor);
+      t.setAttribute("x", String(x));
+      t.setAttribute("y", String(h + 12));
+      t.setAttribute("font-size", "9");
+      t.setAttribute("fill", "#667085");
+      t.setAttribute("text-anchor", anchor);
       t.textContent = text;
       svg.append(t);
     };
-    const first = bars[0], last = bars[bars.length - 1];
+    const first = bars[0],
+      last = bars[bars.length - 1];
     // The ends as a column writes them: bare hours, days without the year.
     const end = (bar) => (chart.per === "hour" ? formatHour(bar.at) : formatDayMonth(bar.at, cfg.lang));
     if (first) label(0, end(first), "start");
@@ -120,7 +159,10 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     // The channels seen in the range become the channel filter's choices.
     const sources = $("source");
     const chosen = state.source;
-    sources.replaceChildren(el("option", { value: "" }, T.allChannels), ...s.bySource.filter((f) => f.source !== "").map((f) => el("option", { value: f.source }, sourceWord(f.source))));
+    sources.replaceChildren(
+      el("option", { value: "" }, T.allChannels),
+      ...s.bySource.filter((f) => f.source !== "").map((f) => el("option", { value: f.source }, sourceWord(f.source))),
+    );
     if (chosen && !s.bySource.some((f) => f.source === chosen)) sources.append(el("option", { value: chosen }, sourceWord(chosen)));
     sources.value = chosen;
     $("summary").hidden = false;
@@ -231,13 +273,41 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     }
     $("status").append(el("option", { value: "" }, T.allStatuses), ...Object.keys(T.status).map((s) => el("option", { value: s }, T.status[s])));
     $("source").append(el("option", { value: "" }, T.allChannels));
-    $("status").addEventListener("change", () => { state.status = $("status").value; state.page = 1; void refresh(true); });
-    $("source").addEventListener("change", () => { state.source = $("source").value; state.page = 1; void refresh(false); });
-    $("search-form").addEventListener("submit", (e) => { e.preventDefault(); state.q = $("q").value.trim(); state.page = 1; void refresh(false); });
-    $("apply-dates").addEventListener("click", () => { state.from = $("from").value || $("to").value || isoDay(new Date()); state.to = $("to").value || state.from; state.page = 1; void refresh(true); });
-    $("prev").addEventListener("click", () => { state.page -= 1; void refresh(false); });
-    $("next").addEventListener("click", () => { state.page += 1; void refresh(false); });
-    $("limit").addEventListener("change", () => { state.limit = Number($("limit").value); state.page = 1; void refresh(false); });
+    $("status").addEventListener("change", () => {
+      state.status = $("status").value;
+      state.page = 1;
+      void refresh(true);
+    });
+    $("source").addEventListener("change", () => {
+      state.source = $("source").value;
+      state.page = 1;
+      void refresh(false);
+    });
+    $("search-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      state.q = $("q").value.trim();
+      state.page = 1;
+      void refresh(false);
+    });
+    $("apply-dates").addEventListener("click", () => {
+      state.from = $("from").value || $("to").value || isoDay(new Date());
+      state.to = $("to").value || state.from;
+      state.page = 1;
+      void refresh(true);
+    });
+    $("prev").addEventListener("click", () => {
+      state.page -= 1;
+      void refresh(false);
+    });
+    $("next").addEventListener("click", () => {
+      state.page += 1;
+      void refresh(false);
+    });
+    $("limit").addEventListener("change", () => {
+      state.limit = Number($("limit").value);
+      state.page = 1;
+      void refresh(false);
+    });
     $("export").addEventListener("click", () => void exportCsv());
   }
 

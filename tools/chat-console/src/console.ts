@@ -462,8 +462,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
         const { data = "", richMenuAliasId = "" } = action;
         const switchStatus = platform.switchRichMenu(source.userId, richMenuAliasId, channel);
         // LINE leaves newRichMenuAliasId out when the switch failed.
-        const params: Record<string, string> =
-          switchStatus === "SUCCESS" ? { newRichMenuAliasId: richMenuAliasId, status: switchStatus } : { status: switchStatus };
+        const params: Record<string, string> = switchStatus === "SUCCESS" ? { newRichMenuAliasId: richMenuAliasId, status: switchStatus } : { status: switchStatus };
         const event = postbackEvent({ source, data, params, replyToken: platform.issueReplyToken(chatId, channel) });
         res.json({ type: action.type, switchStatus, ...(await deliver(source, event)) });
         return;

@@ -133,9 +133,9 @@ describe("console API", () => {
     const payer = String(paid.json.senderName);
     expect(payer.length).toBeGreaterThan(0);
 
-    const newest = (await (
-      await fetch(`${sandbox.url}/api/slip-history?limit=1`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })
-    ).json()) as { data: { items: { amount: number; senderName: string; status: string }[] } };
+    const newest = (await (await fetch(`${sandbox.url}/api/slip-history?limit=1`, { headers: { Authorization: `Bearer ${DEMO_SECRETS.shop}` } })).json()) as {
+      data: { items: { amount: number; senderName: string; status: string }[] };
+    };
     expect(newest.data.items[0]).toMatchObject({ amount: 150, senderName: payer, status: "valid" });
     const [note] = await readEntries(chat.url, 1);
     expect(note).toMatchObject({ type: "system", chatId: me, text: `${payer} paid the shop ฿150.00 (a simulated transfer, now in the sandbox's history).` });
@@ -153,7 +153,7 @@ describe("console API", () => {
     const received: { type: string; message?: { id?: string; text?: string }; source?: { groupId?: string } }[] = [];
     const app = express();
     app.post("/webhook", express.json(), (req, res) => {
-      received.push(...((req.body as { events: typeof received }).events));
+      received.push(...(req.body as { events: typeof received }).events);
       res.status(200).end();
     });
     const server: Server = await new Promise((resolve) => {

@@ -109,9 +109,7 @@ export async function openConsole(url: string, options: { width?: number; height
   };
 
   const matcher = (match: string | RegExp): { source: string; flags: string } =>
-    typeof match === "string"
-      ? { source: match.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), flags: "" }
-      : { source: match.source, flags: match.flags };
+    typeof match === "string" ? { source: match.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), flags: "" } : { source: match.source, flags: match.flags };
 
   return {
     page,
@@ -166,7 +164,10 @@ export async function openConsole(url: string, options: { width?: number; height
     },
     async tapRichMenuArea(name) {
       await markNow();
-      await page.locator("#rich-menu").getByRole("button", { name, exact: typeof name === "string" }).click();
+      await page
+        .locator("#rich-menu")
+        .getByRole("button", { name, exact: typeof name === "string" })
+        .click();
     },
     async quickReplyLabels() {
       if (await page.locator("#quick-replies").isHidden()) return [];
@@ -175,11 +176,9 @@ export async function openConsole(url: string, options: { width?: number; height
     async waitForImages(scope, waitOptions = {}) {
       const images = scope.locator("img");
       await images.first().waitFor({ timeout: waitOptions.timeoutMs ?? 10_000 });
-      await page.waitForFunction(
-        (nodes) => (nodes as unknown as BrowserImage[]).every((img) => img.complete && img.naturalWidth > 0),
-        await images.elementHandles(),
-        { timeout: waitOptions.timeoutMs ?? 10_000 },
-      );
+      await page.waitForFunction((nodes) => (nodes as unknown as BrowserImage[]).every((img) => img.complete && img.naturalWidth > 0), await images.elementHandles(), {
+        timeout: waitOptions.timeoutMs ?? 10_000,
+      });
       return images.evaluateAll((nodes) => (nodes as unknown as BrowserImage[]).map((img) => img.naturalWidth));
     },
     async waitForRejection(match, waitOptions = {}) {

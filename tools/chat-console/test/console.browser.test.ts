@@ -73,14 +73,16 @@ describe("chat console in a browser", () => {
         querySelectorAll(selector: string): ArrayLike<Node>;
       }
       const row = element as unknown as Root;
-      const getComputedStyleOf = (node: unknown, property: string): string =>
-        (globalThis as unknown as StyleWindow).getComputedStyle(node).getPropertyValue(property);
+      const getComputedStyleOf = (node: unknown, property: string): string => (globalThis as unknown as StyleWindow).getComputedStyle(node).getPropertyValue(property);
       const q = (selector: string): Node => row.querySelector(selector) ?? { getBoundingClientRect: () => ({ width: 0 }) };
       const texts = Array.from(row.querySelectorAll(".flex-body .flex-box[data-layout=horizontal] > .flex-text"));
       const price = row.querySelector(".flex-body .flex-text");
       return {
-        ratio: texts.length === 2 ? q(".flex-body .flex-box[data-layout=horizontal] > .flex-text:nth-child(2)").getBoundingClientRect().width /
-          q(".flex-body .flex-box[data-layout=horizontal] > .flex-text:nth-child(1)").getBoundingClientRect().width : 0,
+        ratio:
+          texts.length === 2
+            ? q(".flex-body .flex-box[data-layout=horizontal] > .flex-text:nth-child(2)").getBoundingClientRect().width /
+              q(".flex-body .flex-box[data-layout=horizontal] > .flex-text:nth-child(1)").getBoundingClientRect().width
+            : 0,
         priceSize: price ? getComputedStyleOf(price, "font-size") : "",
         priceWeight: price ? getComputedStyleOf(price, "font-weight") : "",
         headerBackground: getComputedStyleOf(row.querySelector(".flex-header > .flex-box"), "background-color"),

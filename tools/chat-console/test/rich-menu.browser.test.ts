@@ -104,7 +104,10 @@ async function showsMenu(richMenuId: string, source: "linked" | "default"): Prom
 }
 
 const areaNames = (): Promise<string[]> =>
-  ui.richMenu().locator(".rich-menu-area").evaluateAll((nodes) => nodes.map((n) => (n as unknown as { ariaLabel: string }).ariaLabel));
+  ui
+    .richMenu()
+    .locator(".rich-menu-area")
+    .evaluateAll((nodes) => nodes.map((n) => (n as unknown as { ariaLabel: string }).ariaLabel));
 const expanded = (): Promise<string | null> => ui.richMenu().locator(".rich-menu-bar").getAttribute("aria-expanded");
 const lastEvent = (): webhook.Event | undefined => bot.received.at(-1);
 

@@ -224,7 +224,15 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       replyTokens: new Map(),
       readTokens: new Map(),
       richMenus: new RichMenuStore(now, (change) => emitter.emit("richmenu", { ...change, channel: name })),
-      botInfo: { userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c", basicId: `@${name === "default" ? "slipline" : name}`, displayName: "slipline", chatMode: "chat", markAsReadMode: "manual", ...options.botInfo, ...botInfo },
+      botInfo: {
+        userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c",
+        basicId: `@${name === "default" ? "slipline" : name}`,
+        displayName: "slipline",
+        chatMode: "chat",
+        markAsReadMode: "manual",
+        ...options.botInfo,
+        ...botInfo,
+      },
       webhook: options.webhook ?? { endpoint: "", active: false },
     };
     channels.set(name, channel);
@@ -274,8 +282,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     res.status(error.status).json(error.body);
   };
 
-  const badBody = (details: ValidationDetail[]): HttpError =>
-    new HttpError(400, { message: summarize(details), details });
+  const badBody = (details: ValidationDetail[]): HttpError => new HttpError(400, { message: summarize(details), details });
 
   const app = express();
   app.disable("x-powered-by");
@@ -293,12 +300,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   app.use("/v2", (req, res, next) => {
     const header = req.get("authorization");
     if (header === undefined || header.trim() === "") {
-      reject(
-        req,
-        res,
-        new HttpError(401, { message: "Authorization header required. Must follow the scheme, 'Authorization: Bearer <ACCESS TOKEN>'" }),
-        undefined,
-      );
+      reject(req, res, new HttpError(401, { message: "Authorization header required. Must follow the scheme, 'Authorization: Bearer <ACCESS TOKEN>'" }), undefined);
       return;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
@@ -548,12 +550,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       const timer = setTimeout(() => {
         cleanup();
         const seen = rejected.map((r) => `${r.status} ${r.path}: ${r.message}${r.details ? ` ${JSON.stringify(r.details)}` : ""}`);
-        rejectWait(
-          new Error(
-            `waited ${timeoutMs} ms for ${count} accepted send(s), have ${sent.length}` +
-              (seen.length > 0 ? `; rejected: ${seen.join("; ")}` : ""),
-          ),
-        );
+        rejectWait(new Error(`waited ${timeoutMs} ms for ${count} accepted send(s), have ${sent.length}` + (seen.length > 0 ? `; rejected: ${seen.join("; ")}` : "")));
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);

@@ -113,7 +113,12 @@ function checkBounds(c: Checker, bounds: unknown, path: string, size: { width: n
   const width = integer(c, bounds, "width", path);
   const height = integer(c, bounds, "height", path);
   let ok = true;
-  for (const [key, value, min] of [["x", x, 0], ["y", y, 0], ["width", width, 1], ["height", height, 1]] as const) {
+  for (const [key, value, min] of [
+    ["x", x, 0],
+    ["y", y, 0],
+    ["width", width, 1],
+    ["height", height, 1],
+  ] as const) {
     if (value !== undefined && value < min) {
       c.add(join(path, key), `must be ${min} or more`);
       ok = false;

@@ -8,12 +8,7 @@ import type { messagingApi } from "@line/bot-sdk";
 import { readImageInfo, sniffImageFormat } from "./image-info.js";
 import type { ImageFormat } from "./image-info.js";
 import { RICH_MENU_LIMITS } from "../../../src/line-limits.js";
-import {
-  isRichMenuAliasId,
-  isRichMenuId,
-  validateBulkUserIds,
-  validateRichMenu,
-} from "./rich-menu-validate.js";
+import { isRichMenuAliasId, isRichMenuId, validateBulkUserIds, validateRichMenu } from "./rich-menu-validate.js";
 import { Checker, isObject, isUserId, summarize } from "./validate.js";
 import type { ValidationDetail } from "./validate.js";
 
@@ -380,18 +375,54 @@ export function richMenuRouter(storeOf: (req: Request) => RichMenuStore, context
     };
   const param = (req: Request, name: string): string => String(req.params[name] ?? "");
 
-  router.post("/v2/bot/richmenu/validate", json, answer(200, (req) => void storeOf(req).validate(req.body)));
-  router.post("/v2/bot/richmenu", json, answer(200, (req) => storeOf(req).create(req.body)));
-  router.get("/v2/bot/richmenu/list", answer(200, (req) => ({ richmenus: storeOf(req).list() })));
+  router.post(
+    "/v2/bot/richmenu/validate",
+    json,
+    answer(200, (req) => void storeOf(req).validate(req.body)),
+  );
+  router.post(
+    "/v2/bot/richmenu",
+    json,
+    answer(200, (req) => storeOf(req).create(req.body)),
+  );
+  router.get(
+    "/v2/bot/richmenu/list",
+    answer(200, (req) => ({ richmenus: storeOf(req).list() })),
+  );
 
-  router.post("/v2/bot/richmenu/bulk/link", json, answer(202, (req) => void storeOf(req).bulkLink(req.body)));
-  router.post("/v2/bot/richmenu/bulk/unlink", json, answer(202, (req) => void storeOf(req).bulkUnlink(req.body)));
+  router.post(
+    "/v2/bot/richmenu/bulk/link",
+    json,
+    answer(202, (req) => void storeOf(req).bulkLink(req.body)),
+  );
+  router.post(
+    "/v2/bot/richmenu/bulk/unlink",
+    json,
+    answer(202, (req) => void storeOf(req).bulkUnlink(req.body)),
+  );
 
-  router.get("/v2/bot/richmenu/alias/list", answer(200, (req) => ({ aliases: storeOf(req).listAliases() })));
-  router.post("/v2/bot/richmenu/alias", json, answer(200, (req) => void storeOf(req).createAlias(req.body)));
-  router.post("/v2/bot/richmenu/alias/:aliasId", json, answer(200, (req) => void storeOf(req).updateAlias(param(req, "aliasId"), req.body)));
-  router.get("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => storeOf(req).getAlias(param(req, "aliasId"))));
-  router.delete("/v2/bot/richmenu/alias/:aliasId", answer(200, (req) => void storeOf(req).deleteAlias(param(req, "aliasId"))));
+  router.get(
+    "/v2/bot/richmenu/alias/list",
+    answer(200, (req) => ({ aliases: storeOf(req).listAliases() })),
+  );
+  router.post(
+    "/v2/bot/richmenu/alias",
+    json,
+    answer(200, (req) => void storeOf(req).createAlias(req.body)),
+  );
+  router.post(
+    "/v2/bot/richmenu/alias/:aliasId",
+    json,
+    answer(200, (req) => void storeOf(req).updateAlias(param(req, "aliasId"), req.body)),
+  );
+  router.get(
+    "/v2/bot/richmenu/alias/:aliasId",
+    answer(200, (req) => storeOf(req).getAlias(param(req, "aliasId"))),
+  );
+  router.delete(
+    "/v2/bot/richmenu/alias/:aliasId",
+    answer(200, (req) => void storeOf(req).deleteAlias(param(req, "aliasId"))),
+  );
 
   router.post(
     "/v2/bot/richmenu/:richMenuId/content",
@@ -417,16 +448,40 @@ export function richMenuRouter(storeOf: (req: Request) => RichMenuStore, context
     }
     res.status(200).type(image.contentType).send(image.bytes);
   });
-  router.get("/v2/bot/richmenu/:richMenuId", answer(200, (req) => storeOf(req).get(param(req, "richMenuId"))));
-  router.delete("/v2/bot/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).delete(param(req, "richMenuId"))));
+  router.get(
+    "/v2/bot/richmenu/:richMenuId",
+    answer(200, (req) => storeOf(req).get(param(req, "richMenuId"))),
+  );
+  router.delete(
+    "/v2/bot/richmenu/:richMenuId",
+    answer(200, (req) => void storeOf(req).delete(param(req, "richMenuId"))),
+  );
 
-  router.post("/v2/bot/user/all/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).setDefault(param(req, "richMenuId"))));
-  router.get("/v2/bot/user/all/richmenu", answer(200, (req) => storeOf(req).getDefault()));
-  router.delete("/v2/bot/user/all/richmenu", answer(200, (req) => void storeOf(req).cancelDefault()));
+  router.post(
+    "/v2/bot/user/all/richmenu/:richMenuId",
+    answer(200, (req) => void storeOf(req).setDefault(param(req, "richMenuId"))),
+  );
+  router.get(
+    "/v2/bot/user/all/richmenu",
+    answer(200, (req) => storeOf(req).getDefault()),
+  );
+  router.delete(
+    "/v2/bot/user/all/richmenu",
+    answer(200, (req) => void storeOf(req).cancelDefault()),
+  );
 
-  router.post("/v2/bot/user/:userId/richmenu/:richMenuId", answer(200, (req) => void storeOf(req).link(param(req, "userId"), param(req, "richMenuId"))));
-  router.delete("/v2/bot/user/:userId/richmenu", answer(200, (req) => void storeOf(req).unlink(param(req, "userId"))));
-  router.get("/v2/bot/user/:userId/richmenu", answer(200, (req) => storeOf(req).linkOf(param(req, "userId"))));
+  router.post(
+    "/v2/bot/user/:userId/richmenu/:richMenuId",
+    answer(200, (req) => void storeOf(req).link(param(req, "userId"), param(req, "richMenuId"))),
+  );
+  router.delete(
+    "/v2/bot/user/:userId/richmenu",
+    answer(200, (req) => void storeOf(req).unlink(param(req, "userId"))),
+  );
+  router.get(
+    "/v2/bot/user/:userId/richmenu",
+    answer(200, (req) => storeOf(req).linkOf(param(req, "userId"))),
+  );
 
   return router;
 }

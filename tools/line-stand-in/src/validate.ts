@@ -14,32 +14,9 @@ export interface ValidateOptions {
   allowHttpLoopback: boolean;
 }
 
-
-const MESSAGE_TYPES = [
-  "text",
-  "textV2",
-  "image",
-  "video",
-  "audio",
-  "location",
-  "sticker",
-  "imagemap",
-  "template",
-  "flex",
-  "coupon",
-] as const;
+const MESSAGE_TYPES = ["text", "textV2", "image", "video", "audio", "location", "sticker", "imagemap", "template", "flex", "coupon"] as const;
 const COMPONENT_TYPES = ["box", "button", "image", "video", "icon", "text", "separator", "filler"] as const;
-const ACTION_TYPES = [
-  "postback",
-  "message",
-  "uri",
-  "datetimepicker",
-  "camera",
-  "cameraRoll",
-  "location",
-  "richmenuswitch",
-  "clipboard",
-] as const;
+const ACTION_TYPES = ["postback", "message", "uri", "datetimepicker", "camera", "cameraRoll", "location", "richmenuswitch", "clipboard"] as const;
 const QUICK_REPLY_ACTIONS = ["postback", "message", "uri", "datetimepicker", "camera", "cameraRoll", "location", "clipboard"];
 const SPACINGS = ["none", "xs", "sm", "md", "lg", "xl", "xxl"];
 const TEXT_SIZES = ["xxs", "xs", "sm", "md", "lg", "xl", "xxl", "3xl", "4xl", "5xl"];
@@ -125,10 +102,7 @@ export class Checker {
     const value = this.string(obj, key, path, { required, min: 1, max: LINE_LIMITS.urlChars });
     if (value === undefined || value.length === 0) return;
     if (!this.acceptableImageUrl(value)) {
-      this.add(
-        join(path, key),
-        this.options.allowHttpLoopback ? "Must be an https URL (http only on loopback)" : "Must be an https URL",
-      );
+      this.add(join(path, key), this.options.allowHttpLoopback ? "Must be an https URL (http only on loopback)" : "Must be an https URL");
     }
   }
 

@@ -69,9 +69,7 @@ export function newMessageId(ids: EventIds = defaultIds): string {
 }
 
 function toWebhookSource(source: ConsoleSource): webhook.Source {
-  return source.type === "user"
-    ? { type: "user", userId: source.userId }
-    : { type: "group", groupId: source.groupId, userId: source.userId };
+  return source.type === "user" ? { type: "user", userId: source.userId } : { type: "group", groupId: source.groupId, userId: source.userId };
 }
 
 function common(source: ConsoleSource, ids: EventIds) {
@@ -168,10 +166,7 @@ export function postbackEvent(
 }
 
 /** `follow` in a 1:1 chat (adding the bot as a friend), `join` in a group (inviting the bot). */
-export function greetingEvent(
-  input: { source: ConsoleSource; replyToken: string },
-  ids: EventIds = defaultIds,
-): webhook.FollowEvent | webhook.JoinEvent {
+export function greetingEvent(input: { source: ConsoleSource; replyToken: string }, ids: EventIds = defaultIds): webhook.FollowEvent | webhook.JoinEvent {
   if (input.source.type === "user") {
     return { type: "follow", ...common(input.source, ids), replyToken: input.replyToken, follow: { isUnblocked: false } };
   }
@@ -181,10 +176,7 @@ export function greetingEvent(
 }
 
 /** `memberJoined`: someone joined a group the bot is in. Like LINE's, it names the group only, and the newcomers in `joined`. */
-export function memberJoinedEvent(
-  input: { groupId: string; memberId: string; replyToken: string },
-  ids: EventIds = defaultIds,
-): webhook.MemberJoinedEvent {
+export function memberJoinedEvent(input: { groupId: string; memberId: string; replyToken: string }, ids: EventIds = defaultIds): webhook.MemberJoinedEvent {
   const { source: _ignored, ...rest } = common({ type: "group", groupId: input.groupId, userId: input.memberId }, ids);
   return {
     type: "memberJoined",

@@ -17,8 +17,7 @@ afterAll(async () => {
   await platform.close();
 });
 
-const verify = (fields: Record<string, string>): Promise<Response> =>
-  fetch(`${platform.url}/oauth2/v2.1/verify`, { method: "POST", body: new URLSearchParams(fields) });
+const verify = (fields: Record<string, string>): Promise<Response> => fetch(`${platform.url}/oauth2/v2.1/verify`, { method: "POST", body: new URLSearchParams(fields) });
 
 describe("POST /oauth2/v2.1/verify", () => {
   it("answers a good token with its claims", async () => {
@@ -52,7 +51,8 @@ describe("POST /oauth2/v2.1/verify", () => {
 });
 
 describe("GET /v2/bot/group/{groupId}/member/{userId}", () => {
-  const member = (userId: string, token = TOKEN): Promise<Response> => fetch(`${platform.url}/v2/bot/group/${GROUP}/member/${userId}`, { headers: { authorization: `Bearer ${token}` } });
+  const member = (userId: string, token = TOKEN): Promise<Response> =>
+    fetch(`${platform.url}/v2/bot/group/${GROUP}/member/${userId}`, { headers: { authorization: `Bearer ${token}` } });
 
   it("answers 200 with the profile for a member, 404 for anyone else", async () => {
     const yes = await member(USER);

@@ -21,11 +21,7 @@ afterEach(async () => {
   await platform.close();
 });
 
-async function post(
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const response = await fetch(platform.url + path, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}`, ...headers },

@@ -132,8 +132,18 @@ describe("the rich menu object's rules", () => {
     ["zero width", (m) => (bounds(m)["width"] = 0), "areas[0].bounds.width", "must be 1 or more"],
     ["zero height", (m) => (bounds(m)["height"] = 0), "areas[0].bounds.height", "must be 1 or more"],
     ["x not an integer", (m) => (bounds(m)["x"] = 1.5), "areas[0].bounds.x", "must be an integer"],
-    ["area past the right edge", (m) => Object.assign(bounds(m), { x: 1, width: 800 }), "areas[0].bounds", "The area must lie within the rich menu (800x270); it ends at x 801, y 270"],
-    ["area past the bottom", (m) => Object.assign(bounds(m), { y: 10, height: 261 }), "areas[0].bounds", "The area must lie within the rich menu (800x270); it ends at x 800, y 271"],
+    [
+      "area past the right edge",
+      (m) => Object.assign(bounds(m), { x: 1, width: 800 }),
+      "areas[0].bounds",
+      "The area must lie within the rich menu (800x270); it ends at x 801, y 270",
+    ],
+    [
+      "area past the bottom",
+      (m) => Object.assign(bounds(m), { y: 10, height: 261 }),
+      "areas[0].bounds",
+      "The area must lie within the rich menu (800x270); it ends at x 800, y 271",
+    ],
     ["no action", (m) => delete area(m)["action"], "areas[0].action", "must be specified"],
     [
       "an unknown action type",
@@ -168,9 +178,19 @@ describe("the rich menu object's rules", () => {
     ["uri of another scheme", setAction({ type: "uri", uri: "ftp://example.com/menu" }), "areas[0].action.uri", "invalid uri"],
     ["uri over 1000", setAction({ type: "uri", uri: `https://example.com/${"u".repeat(981)}` }), "areas[0].action.uri", "Length must be between 1 and 1000"],
     ["richmenuswitch without an alias", setAction({ type: "richmenuswitch", data: "d" }), "areas[0].action.richMenuAliasId", "must be specified"],
-    ["richmenuswitch alias over 32", setAction({ type: "richmenuswitch", data: "d", richMenuAliasId: "a".repeat(33) }), "areas[0].action.richMenuAliasId", "Length must be between 1 and 32"],
+    [
+      "richmenuswitch alias over 32",
+      setAction({ type: "richmenuswitch", data: "d", richMenuAliasId: "a".repeat(33) }),
+      "areas[0].action.richMenuAliasId",
+      "Length must be between 1 and 32",
+    ],
     ["richmenuswitch without data", setAction({ type: "richmenuswitch", richMenuAliasId: "a" }), "areas[0].action.data", "must be specified"],
-    ["richmenuswitch data over 300", setAction({ type: "richmenuswitch", richMenuAliasId: "a", data: "d".repeat(301) }), "areas[0].action.data", "Length must be between 1 and 300"],
+    [
+      "richmenuswitch data over 300",
+      setAction({ type: "richmenuswitch", richMenuAliasId: "a", data: "d".repeat(301) }),
+      "areas[0].action.data",
+      "Length must be between 1 and 300",
+    ],
   ];
 
   it.each(cases)("%s: 400 with %s", async (_name, mutate, property, message) => {
@@ -458,9 +478,7 @@ describe("aliases", () => {
   it("allows at most 1000 aliases", async () => {
     const ready = await readyMenu();
     for (let batch = 0; batch < 20; batch++) {
-      await Promise.all(
-        Array.from({ length: 50 }, (_, i) => raw("POST", "/v2/bot/richmenu/alias", { richMenuAliasId: `a${batch}-${i}`, richMenuId: ready })),
-      );
+      await Promise.all(Array.from({ length: 50 }, (_, i) => raw("POST", "/v2/bot/richmenu/alias", { richMenuAliasId: `a${batch}-${i}`, richMenuId: ready })));
     }
     expect((await api.getRichMenuAliasList()).aliases).toHaveLength(1000);
     const refused = await failure(api.createRichMenuAlias({ richMenuAliasId: "one-more", richMenuId: ready }));

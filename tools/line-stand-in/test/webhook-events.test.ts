@@ -1,17 +1,7 @@
 // Webhook events the console builds: LINE's shapes, ULID event ids, bot mentions, and signatures the SDK accepts.
 import { describe, expect, it } from "vitest";
 import { validateSignature } from "@line/bot-sdk";
-import {
-  DEMO_BOT,
-  DEMO_GROUPS,
-  DEMO_PEOPLE,
-  findBotMentions,
-  greetingEvent,
-  newEventId,
-  postbackEvent,
-  signedWebhook,
-  textMessageEvent,
-} from "../src/webhook-events.js";
+import { DEMO_BOT, DEMO_GROUPS, DEMO_PEOPLE, findBotMentions, greetingEvent, newEventId, postbackEvent, signedWebhook, textMessageEvent } from "../src/webhook-events.js";
 import { isChatId, isUserId } from "../src/validate.js";
 
 const user = DEMO_PEOPLE[0]!.userId;

@@ -40,7 +40,10 @@ export async function startEmbeddedSandbox(config: Config, log: Logger, devRoute
   const { dbPath, publicUrl } = config.sandbox;
   if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
   const sandbox = await startSandbox({ dbPath, devRoutes, ...(publicUrl === undefined ? {} : { publicUrl }) });
-  log.info({ url: sandbox.url, dbPath, demoSeeded: sandbox.demo.seeded, demoChecksAdded: sandbox.demo.added }, "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shops");
+  log.info(
+    { url: sandbox.url, dbPath, demoSeeded: sandbox.demo.seeded, demoChecksAdded: sandbox.demo.added },
+    "no SLIP_API_BASE_URL: using the embedded sandbox and its demo shops",
+  );
   return sandbox;
 }
 
@@ -67,16 +70,41 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
     type Demo = { id: string; name: string; slip: { baseUrl: string; apiSecret: string }; promptPayId: string; staffUsers: string[]; pay?: "shop" | "other" };
     const demos: Demo[] =
       sandbox === undefined
-        ? [{ id: "cafe", name: DEMO_STORE_NAMES.shop, slip: config.slip ?? { baseUrl: "", apiSecret: "" }, promptPayId: DEMO_PROMPTPAY_ID, staffUsers: staffPersonas.map((p) => p.userId) }]
+        ? [
+            {
+              id: "cafe",
+              name: DEMO_STORE_NAMES.shop,
+              slip: config.slip ?? { baseUrl: "", apiSecret: "" },
+              promptPayId: DEMO_PROMPTPAY_ID,
+              staffUsers: staffPersonas.map((p) => p.userId),
+            },
+          ]
         : [
-            { id: "cafe", name: DEMO_STORE_NAMES.shop, slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop }, promptPayId: DEMO_PROMPTPAY_ID, staffUsers: staffPersonas.map((p) => p.userId), pay: "shop" },
-            { id: "second", name: DEMO_STORE_NAMES.other, slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.other }, promptPayId: SECOND_SHOP_PROMPTPAY_ID, staffUsers: staffPersonas.slice(1).map((p) => p.userId), pay: "other" },
+            {
+              id: "cafe",
+              name: DEMO_STORE_NAMES.shop,
+              slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop },
+              promptPayId: DEMO_PROMPTPAY_ID,
+              staffUsers: staffPersonas.map((p) => p.userId),
+              pay: "shop",
+            },
+            {
+              id: "second",
+              name: DEMO_STORE_NAMES.other,
+              slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.other },
+              promptPayId: SECOND_SHOP_PROMPTPAY_ID,
+              staffUsers: staffPersonas.slice(1).map((p) => p.userId),
+              pay: "other",
+            },
           ];
     const channels = demos.map((demo) => ({ ...demo, channelSecret: randomBytes(16).toString("hex"), accessToken: randomBytes(32).toString("base64url") }));
 
     // Who is in the console's groups, for the staff app's group check: the staff group has the staff personas.
     const groupMembers = Object.fromEntries(DEMO_GROUPS.map((g) => [g.groupId, DEMO_PEOPLE.filter((p) => !g.staff || p.role === "staff").map((p) => p.userId)]));
-    const platform: LinePlatform = await startLinePlatform({ channels: channels.map((c) => ({ name: c.id, accessToken: c.accessToken, botInfo: { displayName: c.name } })), groupMembers });
+    const platform: LinePlatform = await startLinePlatform({
+      channels: channels.map((c) => ({ name: c.id, accessToken: c.accessToken, botInfo: { displayName: c.name } })),
+      groupMembers,
+    });
     closers.push(() => platform.close());
     log.info({ url: platform.url, shops: channels.map((c) => c.id) }, "no LINE channel configured: local mode with the LINE stand-in");
 

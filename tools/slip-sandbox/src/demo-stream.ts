@@ -65,9 +65,7 @@ export function missingDemoChecks(key: DemoShopKey, state: DemoShopState, nowMs:
   const hourNow = Math.floor((nowMs - todayStart) / HOUR_MS);
   // The hour under way counts for the part of it gone by, so a start at 09:00:05 does not crowd 09:00.
   const hourNowGone = (nowMs - todayStart - hourNow * HOUR_MS) / HOUR_MS;
-  const pickPastHour = weighted(
-    HOUR_WEIGHTS.slice(0, hourNow + 1).map((w, h) => [h, h === hourNow ? w * hourNowGone : w] as const),
-  );
+  const pickPastHour = weighted(HOUR_WEIGHTS.slice(0, hourNow + 1).map((w, h) => [h, h === hourNow ? w * hourNowGone : w] as const));
   const extra: CheckDraft[] = [];
   for (let i = 0; i < short; i++) {
     const hourStart = todayStart + pickPastHour(rng) * HOUR_MS;

@@ -100,18 +100,14 @@ async function main(): Promise<void> {
   }
   if (settings.pay !== undefined) {
     const check = store.addPayment({ ...settings.pay, atMs: Date.now() });
-    console.log(
-      `sandbox: ${DEMO_STORE_NAMES.shop} received ฿${((check.amountSatang ?? 0) / 100).toFixed(2)} from ${check.senderName ?? "?"} (ref ${check.transRef})`,
-    );
+    console.log(`sandbox: ${DEMO_STORE_NAMES.shop} received ฿${((check.amountSatang ?? 0) / 100).toFixed(2)} from ${check.senderName ?? "?"} (ref ${check.transRef})`);
   }
   if (settings.seed !== undefined) {
     const started = performance.now();
     const { count } = store.seedExtraChecks(settings.seed, Date.now());
     const seconds = (performance.now() - started) / 1000;
     const shopTotal = store.history(demoShopId("shop"), { page: 1, limit: 1 }).total;
-    console.log(
-      `sandbox: added ${count} checks for the demo shop in ${seconds.toFixed(1)} s; it has ${shopTotal} now (${store.checkCount()} in ${settings.dbPath})`,
-    );
+    console.log(`sandbox: added ${count} checks for the demo shop in ${seconds.toFixed(1)} s; it has ${shopTotal} now (${store.checkCount()} in ${settings.dbPath})`);
   }
   if (!settings.serve) {
     store.close();
@@ -150,9 +146,7 @@ async function main(): Promise<void> {
 
   console.log(`sandbox: slip service listening on ${sandbox.url} (links use ${settings.publicUrl ?? sandbox.url})`);
   const { seeded, added } = sandbox.demo;
-  console.log(
-    `sandbox: database ${settings.dbPath} (${seeded ? "new demo data" : "demo data brought up to now"}: ${added} checks added, ${store.checkCount()} in all)`,
-  );
+  console.log(`sandbox: database ${settings.dbPath} (${seeded ? "new demo data" : "demo data brought up to now"}: ${added} checks added, ${store.checkCount()} in all)`);
   console.log("sandbox: demo API secrets (Authorization: Bearer <secret>):");
   console.log(`  ${DEMO_SECRETS.shop.padEnd(22)} ${DEMO_STORE_NAMES.shop} (active)`);
   console.log(`  ${DEMO_SECRETS.other.padEnd(22)} ${DEMO_STORE_NAMES.other} (active)`);

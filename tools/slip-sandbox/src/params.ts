@@ -123,8 +123,7 @@ export function parseHistoryQuery(params: URLSearchParams): Parsed<HistoryFilter
 // ---------------------------------------------------------------------------------------------
 // Dates (docs/sandbox.md §4)
 
-const DATE_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * Reads a history date bound. A date alone is the start of that day in `timeZone` as `from` and its

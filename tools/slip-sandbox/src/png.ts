@@ -59,10 +59,5 @@ export function encodeGray1Png(width: number, height: number, scanlines: Uint8Ar
   ihdr[10] = 0; // compression: deflate
   ihdr[11] = 0; // filter method 0
   ihdr[12] = 0; // no interlace
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(scanlines)),
-    chunk("IEND", new Uint8Array(0)),
-  ]);
+  return Buffer.concat([PNG_SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(scanlines)), chunk("IEND", new Uint8Array(0))]);
 }

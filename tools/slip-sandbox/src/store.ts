@@ -118,20 +118,7 @@ interface CheckRow {
 }
 
 function checkParams(c: CheckRecord): (string | number | null)[] {
-  return [
-    c.id,
-    c.shopId,
-    c.status,
-    c.amountSatang,
-    c.transRef,
-    c.transDateMs,
-    c.senderName,
-    c.receiverName,
-    c.receiverAccount,
-    c.source,
-    c.tokensCharged,
-    c.createdAtMs,
-  ];
+  return [c.id, c.shopId, c.status, c.amountSatang, c.transRef, c.transDateMs, c.senderName, c.receiverName, c.receiverAccount, c.source, c.tokensCharged, c.createdAtMs];
 }
 
 function toCheck(row: CheckRow): CheckRecord {
@@ -162,12 +149,8 @@ export function openStore(path: string): SandboxStore {
   db.pragma("temp_store = MEMORY");
   db.exec(SCHEMA);
 
-  const shopBySecretStmt = db.prepare<[string], ShopRow>(
-    "SELECT id, name, package_name, tokens, credits, rate_chat, rate_api, expires_at FROM shops WHERE secret_hash = ?",
-  );
-  const insertShopStmt = db.prepare(
-    "INSERT INTO shops (id, name, secret_hash, package_name, tokens, credits, rate_chat, rate_api, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
+  const shopBySecretStmt = db.prepare<[string], ShopRow>("SELECT id, name, package_name, tokens, credits, rate_chat, rate_api, expires_at FROM shops WHERE secret_hash = ?");
+  const insertShopStmt = db.prepare("INSERT INTO shops (id, name, secret_hash, package_name, tokens, credits, rate_chat, rate_api, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const rowPlaceholders = `(${CHECK_COLUMNS.map(() => "?").join(", ")})`;
   const insertPrefix = `INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES `;
   const insertOneStmt = db.prepare(insertPrefix + rowPlaceholders);
@@ -178,9 +161,7 @@ export function openStore(path: string): SandboxStore {
   const shopIdBySecretStmt = db.prepare<[string], { id: number }>("SELECT id FROM shops WHERE secret_hash = ?");
   const setExpiryStmt = db.prepare("UPDATE shops SET expires_at = ? WHERE id = ?");
   const newestCheckStmt = db.prepare<[number], { m: number | null }>("SELECT MAX(created_at) AS m FROM checks WHERE shop_id = ?");
-  const countBetweenStmt = db.prepare<[number, number, number], { n: number }>(
-    "SELECT COUNT(*) AS n FROM checks WHERE shop_id = ? AND created_at >= ? AND created_at <= ?",
-  );
+  const countBetweenStmt = db.prepare<[number, number, number], { n: number }>("SELECT COUNT(*) AS n FROM checks WHERE shop_id = ? AND created_at >= ? AND created_at <= ?");
 
   /** The WHERE clause of a history query and its parameters, built in one walk so they cannot disagree. */
   function historyWhere(shopId: number, filter: HistoryFilter): { where: string; params: (string | number)[] } {
@@ -206,8 +187,7 @@ export function openStore(path: string): SandboxStore {
     if (statements === undefined) {
       // Without statistics the planner prefers the date index for a status filter and then reads every
       // row to test its status; the status index answers the same order directly.
-      const index =
-        filter.status !== undefined && filter.transRef === undefined ? " INDEXED BY checks_shop_status_created" : "";
+      const index = filter.status !== undefined && filter.transRef === undefined ? " INDEXED BY checks_shop_status_created" : "";
       const sql = {
         page: `SELECT * FROM checks${index} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
         count: `SELECT COUNT(*) AS n FROM checks WHERE ${where}`,
@@ -246,17 +226,7 @@ export function openStore(path: string): SandboxStore {
       if (key === undefined) continue;
       const secretHash = hashSecret(shop.secret);
       if (seeded) {
-        insertShopStmt.run(
-          shop.id,
-          shop.name,
-          secretHash,
-          shop.packageName,
-          shop.tokens,
-          shop.credits,
-          shop.rateChat,
-          shop.rateApi,
-          shop.expiresAtMs,
-        );
+        insertShopStmt.run(shop.id, shop.name, secretHash, shop.packageName, shop.tokens, shop.credits, shop.rateChat, shop.rateApi, shop.expiresAtMs);
       }
       const stored = shopIdBySecretStmt.get(secretHash);
       if (stored === undefined) continue;

@@ -192,9 +192,7 @@ describe("a sandbox database opened again later", () => {
         createHash("sha256").update("my-own-secret").digest("hex"),
         bangkok("2026-11-02T00:00:00"),
       );
-      db.prepare(
-        "INSERT INTO checks VALUES (900000, 42, 'valid', 100, 'MYREF1', NULL, NULL, NULL, NULL, 'api', 1, ?)",
-      ).run(bangkok("2026-11-01T10:00:00"));
+      db.prepare("INSERT INTO checks VALUES (900000, 42, 'valid', 100, 'MYREF1', NULL, NULL, NULL, NULL, 'api', 1, ?)").run(bangkok("2026-11-01T10:00:00"));
       db.close();
 
       const s = openStore(path);

@@ -5,12 +5,7 @@ import generatePayload from "promptpay-qr";
 import { generate, parse, validate } from "promptparse";
 import { describe, expect, it } from "vitest";
 import { amountSatangArb as amountArb, PROMPTPARSE_TYPE, proxyArb as targetArb, satangToBaht, VECTORS } from "../../../test/promptpay/vectors.js";
-import {
-  buildPromptPayPayload,
-  crc16CcittFalse,
-  formatAmountSatang,
-  type PromptPayTarget,
-} from "../src/emvco.js";
+import { buildPromptPayPayload, crc16CcittFalse, formatAmountSatang, type PromptPayTarget } from "../src/emvco.js";
 
 interface Tlv {
   id: string;
@@ -69,20 +64,17 @@ function targetFor(digits: string): PromptPayTarget {
 }
 
 describe("buildPromptPayPayload against the reference vectors", () => {
-  it.each(VECTORS.map((v, i) => [i + 1, ...v] as const))(
-    "row %i: %s amount %s",
-    (_row, digits, baht, promptparsePayload, promptpayQrPayload) => {
-      const satang = baht === undefined ? undefined : Math.round(baht * 100);
-      const ours = buildPromptPayPayload(targetFor(digits), satang);
+  it.each(VECTORS.map((v, i) => [i + 1, ...v] as const))("row %i: %s amount %s", (_row, digits, baht, promptparsePayload, promptpayQrPayload) => {
+    const satang = baht === undefined ? undefined : Math.round(baht * 100);
+    const ours = buildPromptPayPayload(targetFor(digits), satang);
 
-      expectValidCrc(ours);
-      expectValidCrc(promptparsePayload);
-      expectValidCrc(promptpayQrPayload);
-      expect(rootIds(ours)).toEqual(baht === undefined ? ["00", "01", "29", "53", "58", "63"] : ["00", "01", "29", "53", "54", "58", "63"]);
-      expect(semantic(ours)).toEqual(semantic(promptparsePayload));
-      expect(semantic(ours)).toEqual(semantic(promptpayQrPayload));
-    },
-  );
+    expectValidCrc(ours);
+    expectValidCrc(promptparsePayload);
+    expectValidCrc(promptpayQrPayload);
+    expect(rootIds(ours)).toEqual(baht === undefined ? ["00", "01", "29", "53", "58", "63"] : ["00", "01", "29", "53", "54", "58", "63"]);
+    expect(semantic(ours)).toEqual(semantic(promptparsePayload));
+    expect(semantic(ours)).toEqual(semantic(promptpayQrPayload));
+  });
 
   it("writes the worked example tag by tag", () => {
     const ours = buildPromptPayPayload({ type: "phone", digits: "0812345678" }, 15_000);

@@ -32,16 +32,12 @@ const OPERATIONS = [
 /** A raw request with a chunked body (no Content-Length), for the body limit. */
 function postChunked(path: string, chunks: number, chunkBytes: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      `${base}${path}`,
-      { method: "POST", headers: { ...SHOP, "Content-Type": "application/json", "Transfer-Encoding": "chunked" } },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
+    const req = request(`${base}${path}`, { method: "POST", headers: { ...SHOP, "Content-Type": "application/json", "Transfer-Encoding": "chunked" } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
     req.on("error", reject);
     const chunk = " ".repeat(chunkBytes);
     for (let i = 0; i < chunks; i++) req.write(chunk);
@@ -50,14 +46,11 @@ function postChunked(path: string, chunks: number, chunkBytes: number): Promise<
 }
 
 describe("routes", () => {
-  it.each(["/", "/api", "/api/unknown", "/api/slip-history/", "/API/slip-history", "/api/account"])(
-    "answers 404 for %s",
-    async (path) => {
-      const res = await requestJson(base, path);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ code: "404001", message: "Not Found" });
-    },
-  );
+  it.each(["/", "/api", "/api/unknown", "/api/slip-history/", "/API/slip-history", "/api/account"])("answers 404 for %s", async (path) => {
+    const res = await requestJson(base, path);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: "404001", message: "Not Found" });
+  });
 
   it.each([
     ["POST", "/api/slip-history", "GET, HEAD"],
@@ -188,10 +181,15 @@ describe("request bodies", () => {
   });
 
   it("accepts application/json with a UTF-8 charset in any case", async () => {
-    const res = await requestJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "Application/JSON; Charset=UTF-8" }, {
-      method: "POST",
-      body: JSON.stringify(QR_BODY),
-    });
+    const res = await requestJson(
+      base,
+      "/api/promptpay-qr",
+      { ...SHOP, "Content-Type": "Application/JSON; Charset=UTF-8" },
+      {
+        method: "POST",
+        body: JSON.stringify(QR_BODY),
+      },
+    );
     expect(res.status).toBe(200);
   });
 
@@ -207,10 +205,15 @@ describe("request bodies", () => {
   });
 
   it("answers 400 to a body that is not UTF-8", async () => {
-    const res = await requestJson(base, "/api/promptpay-qr", { ...SHOP, "Content-Type": "application/json" }, {
-      method: "POST",
-      body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
-    });
+    const res = await requestJson(
+      base,
+      "/api/promptpay-qr",
+      { ...SHOP, "Content-Type": "application/json" },
+      {
+        method: "POST",
+        body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+      },
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("body must be valid JSON");
   });

@@ -58,7 +58,12 @@ describe("renderQrPng", () => {
       const darkInMargin: [number, number][] = [];
       for (let i = 0; i < size; i++) {
         for (let edge = 0; edge < margin; edge++) {
-          for (const [x, y] of [[i, edge], [edge, i], [i, size - 1 - edge], [size - 1 - edge, i]] as const) {
+          for (const [x, y] of [
+            [i, edge],
+            [edge, i],
+            [i, size - 1 - edge],
+            [size - 1 - edge, i],
+          ] as const) {
             if (decoded.dark(x, y)) darkInMargin.push([x, y]);
           }
         }
@@ -129,11 +134,7 @@ describe("QrImageCache", () => {
 
   it("gives different ETags to a different size or text", () => {
     const cache = new QrImageCache(4);
-    const etags = new Set([
-      cache.get(PAYLOADS[0] ?? "", 512).etag,
-      cache.get(PAYLOADS[0] ?? "", 240).etag,
-      cache.get(PAYLOADS[1] ?? "", 512).etag,
-    ]);
+    const etags = new Set([cache.get(PAYLOADS[0] ?? "", 512).etag, cache.get(PAYLOADS[0] ?? "", 240).etag, cache.get(PAYLOADS[1] ?? "", 512).etag]);
     expect(etags.size).toBe(3);
   });
 

@@ -31,27 +31,22 @@ export const OTHER = auth(DEMO_SECRETS.other);
 export const EXPIRED = auth(DEMO_SECRETS.expired);
 
 /** A request (GET unless `init` says otherwise) whose answer is read as the JSON envelope. */
-export async function requestJson<T = unknown>(
-  base: string,
-  path: string,
-  headers: Record<string, string> = SHOP,
-  init: RequestInit = {},
-): Promise<JsonResponse<T>> {
+export async function requestJson<T = unknown>(base: string, path: string, headers: Record<string, string> = SHOP, init: RequestInit = {}): Promise<JsonResponse<T>> {
   const res = await fetch(base + path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as Envelope<T> };
 }
 
-export async function postJson<T = unknown>(
-  base: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = SHOP,
-): Promise<JsonResponse<T>> {
-  return requestJson<T>(base, path, { "Content-Type": "application/json", ...headers }, {
-    method: "POST",
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+export async function postJson<T = unknown>(base: string, path: string, body: unknown, headers: Record<string, string> = SHOP): Promise<JsonResponse<T>> {
+  return requestJson<T>(
+    base,
+    path,
+    { "Content-Type": "application/json", ...headers },
+    {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    },
+  );
 }
 
 export async function history(base: string, query: string, headers = SHOP): Promise<JsonResponse<HistoryPage>> {

@@ -36,7 +36,12 @@ window.SliplineFlex = (function flexModule() {
 
   function applyPosition(node, component) {
     if (component.position === "absolute") node.style.position = "absolute";
-    for (const [key, css] of [["offsetTop", "top"], ["offsetBottom", "bottom"], ["offsetStart", "left"], ["offsetEnd", "right"]]) {
+    for (const [key, css] of [
+      ["offsetTop", "top"],
+      ["offsetBottom", "bottom"],
+      ["offsetStart", "left"],
+      ["offsetEnd", "right"],
+    ]) {
       const value = length(component[key], SPACING);
       if (value !== undefined) {
         if (component.position !== "absolute") node.style.position = "relative";
@@ -176,7 +181,12 @@ window.SliplineFlex = (function flexModule() {
       }
       const all = length(box.paddingAll, SPACING) ?? defaultPadding;
       if (all !== undefined) node.style.padding = all;
-      for (const [key, css] of [["paddingTop", "paddingTop"], ["paddingBottom", "paddingBottom"], ["paddingStart", "paddingLeft"], ["paddingEnd", "paddingRight"]]) {
+      for (const [key, css] of [
+        ["paddingTop", "paddingTop"],
+        ["paddingBottom", "paddingBottom"],
+        ["paddingStart", "paddingLeft"],
+        ["paddingEnd", "paddingRight"],
+      ]) {
         const value = length(box[key], SPACING);
         if (value !== undefined) node.style[css] = value;
       }
@@ -186,7 +196,7 @@ window.SliplineFlex = (function flexModule() {
       (Array.isArray(box.contents) ? box.contents : []).forEach((child, index) => {
         const childNode = renderComponent(child, box.layout);
         // A child's own margin wins over the box's spacing; LINE ignores both before the first child.
-        const gap = index === 0 ? undefined : length(child && child.margin, SPACING) ?? length(box.spacing, SPACING);
+        const gap = index === 0 ? undefined : (length(child && child.margin, SPACING) ?? length(box.spacing, SPACING));
         if (gap !== undefined && !(child && child.position === "absolute")) {
           if (horizontal) childNode.style.marginLeft = gap;
           else childNode.style.marginTop = gap;
@@ -202,7 +212,7 @@ window.SliplineFlex = (function flexModule() {
       outer.style.display = "flex";
       outer.style.justifyContent = ALIGN[image.align || "center"];
       const frame = el("div", "flex-image");
-      const size = image.size === "full" ? "100%" : length(image.size ?? "md", IMAGE_SIZE) ?? "100px";
+      const size = image.size === "full" ? "100%" : (length(image.size ?? "md", IMAGE_SIZE) ?? "100px");
       frame.style.width = size;
       frame.style.maxWidth = "100%";
       frame.style.aspectRatio = ratioOf(image.aspectRatio);
@@ -247,9 +257,7 @@ window.SliplineFlex = (function flexModule() {
         if (blockStyle.backgroundColor) blockNode.style.backgroundColor = blockStyle.backgroundColor;
         if (blockStyle.separator && !first) blockNode.style.borderTop = `1px solid ${blockStyle.separatorColor || "#e5e5e5"}`;
         if (block === "body") blockNode.style.flex = "1 0 auto";
-        const inner = block === "hero"
-          ? (content.type === "box" ? renderBox(content, undefined) : renderComponent(content, "vertical"))
-          : renderBox(content, BLOCK_PADDING[block]);
+        const inner = block === "hero" ? (content.type === "box" ? renderBox(content, undefined) : renderComponent(content, "vertical")) : renderBox(content, BLOCK_PADDING[block]);
         inner.style.flex = "1 0 auto";
         blockNode.appendChild(inner);
         node.appendChild(blockNode);
