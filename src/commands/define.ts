@@ -1,5 +1,5 @@
-// What a command is, defined in one place: its words, usage, parser, texts and the audience of each answer
-// it makes. defineCommand checks one definition as its module loads; the registry checks them together.
+// What a command is, defined in one place: its words, usage, parser, handler, texts and the audience of each
+// answer it makes. defineCommand checks one definition as its module loads; the registry checks them together.
 import type { CalendarDate } from "../time/calendar.js";
 import type { Command, CommandName, Lang, UsageProblem } from "./types.js";
 import type { Token } from "./normalize.js";
@@ -74,10 +74,21 @@ export interface CommandInfo {
   readonly texts?: Readonly<Record<Lang, object>>;
 }
 
-export interface CommandDefinition<N extends CommandName, A extends AnswerKinds> extends CommandInfo {
+/**
+ * A command's handler (its folder's handle.ts): it takes its own command, then what the router gives every
+ * handler (the chat, the bot's parts; handlers/context.ts, a layer above this one).
+ */
+export type CommandHandler<N extends CommandName> = (command: Extract<Command, { kind: N }>, ...context: never[]) => Promise<unknown>;
+
+export interface CommandDefinition<N extends CommandName, A extends AnswerKinds, H extends CommandHandler<N>> extends CommandInfo {
   readonly name: N;
   readonly parse: (args: string, lang: Lang, reader: ArgumentReader) => ArgsResult<Extract<Command, { kind: N }>>;
   readonly kinds: A;
+  /**
+   * Its handler, by a lazy import of the folder's handle.ts: the handler and its renderer read this layer
+   * (every renderer writes commands' words), so it cannot load them; the router loads each as the bot starts.
+   */
+  readonly handler: () => Promise<H>;
 }
 
 const LANGS: readonly Lang[] = ["th", "en"];
@@ -91,7 +102,9 @@ function isMissing(entry: unknown): boolean {
  * A command, checked as its module loads: words, usage, an example and a description in both languages,
  * every answer kind with an audience, and every text in both languages. A mistake stops the bot at start-up.
  */
-export function defineCommand<const N extends CommandName, const A extends AnswerKinds>(definition: CommandDefinition<N, A>): CommandDefinition<N, A> {
+export function defineCommand<const N extends CommandName, const A extends AnswerKinds, H extends CommandHandler<N>>(
+  definition: CommandDefinition<N, A, H>,
+): CommandDefinition<N, A, H> {
   const { name } = definition;
   for (const lang of LANGS) {
     if ((definition.words[lang] ?? []).length === 0) throw new Error(`command ${name} has no ${lang} word`);

@@ -1,5 +1,5 @@
 // The command registry: every command, one line each, checked together as the bot starts; the word
-// lookups, help order and answer kinds everything else reads come from here.
+// lookups, help order and answer kinds everything else reads come from here, and the router's handlers.
 import type { CommandName, Lang } from "./types.js";
 import { normalizeText } from "./normalize.js";
 import { SHARED_PUBLIC_KINDS, SHARED_STAFF_KINDS } from "../privacy/kinds.js";
@@ -16,10 +16,10 @@ import { id } from "./id/command.js";
 
 export type { CommandInfo, CommandWord } from "./define.js";
 
-/** Every command, in the order help lists them. */
-const DEFINITIONS = [qr, history, summary, exportCommand, paid, balance, contact, help, id] as const;
+/** Every command, in the order help lists them: registering a command is its line here. */
+export const COMMAND_DEFINITIONS = [qr, history, summary, exportCommand, paid, balance, contact, help, id] as const;
 
-type Definition = (typeof DEFINITIONS)[number];
+type Definition = (typeof COMMAND_DEFINITIONS)[number];
 /** A command whose folder declares its type (types.ts's CommandTypes) but that is not listed above. */
 type Unlisted = Exclude<CommandName, Definition["name"]>;
 /** Fails to compile, naming the command, when one is left out of the list. */
@@ -41,9 +41,9 @@ function byName(definitions: readonly CommandInfo[]): Readonly<Record<CommandNam
 }
 
 /** The order help lists them in. */
-export const COMMAND_NAMES: readonly CommandName[] = DEFINITIONS.map((definition) => definition.name);
+export const COMMAND_NAMES: readonly CommandName[] = COMMAND_DEFINITIONS.map((definition) => definition.name);
 
-export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = byName(DEFINITIONS);
+export const COMMANDS: Readonly<Record<CommandName, CommandInfo>> = byName(COMMAND_DEFINITIONS);
 
 /**
  * Indexes the words of a table; a word that two commands (or one command twice) claim throws, so a
@@ -90,7 +90,7 @@ export function buildKindIndex(definitions: readonly CommandInfo[]): ReadonlyMap
 }
 
 /** Who may read each answer kind. */
-export const ANSWER_KINDS: ReadonlyMap<string, AnswerAudience> = buildKindIndex(DEFINITIONS);
+export const ANSWER_KINDS: ReadonlyMap<string, AnswerAudience> = buildKindIndex(COMMAND_DEFINITIONS);
 
 /**
  * Words before a command word that only ask: `ขอ` ("may I have"), `ขอดู`, `ดู` ("see"), `สร้าง` ("make", as
@@ -117,9 +117,9 @@ export const THAI_COMMAND_WORDS: readonly string[] = [...WORD_INDEX.entries()]
   .sort((a, b) => b.length - a.length);
 
 /** Every Thai word the tokenizer cuts out of glued arguments (the commands' keywords and words), longest first. */
-export const ARGUMENT_KEYWORDS: readonly string[] = [...new Set([...DEFINITIONS.flatMap((definition) => definition.keywords), ...THAI_COMMAND_WORDS].map(normalizeText))].sort(
-  (a, b) => b.length - a.length,
-);
+export const ARGUMENT_KEYWORDS: readonly string[] = [
+  ...new Set([...COMMAND_DEFINITIONS.flatMap((definition) => definition.keywords), ...THAI_COMMAND_WORDS].map(normalizeText)),
+].sort((a, b) => b.length - a.length);
 
 /** The command a word starts (any case, without `/` or `!`), with the language of the word. */
 export function lookupCommandWord(word: string): CommandWord | undefined {

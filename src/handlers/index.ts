@@ -1,5 +1,5 @@
-// The handlers' front door: the group rule, parsing, the roles' admission, one table routing commands,
-// service failures, and what customers and staff hear when they write no command.
+// The handlers' front door: the group rule, parsing, the roles' admission, each command run by the handler
+// its definition names, service failures, and what customers and staff hear when they write no command.
 import type { Command, CommandName, Lang, ParseFailure, ParseResult } from "../commands/types.js";
 import { parseCommand } from "../commands/parse.js";
 import { cutMentions, type MentionSpan } from "../commands/mentions.js";
@@ -27,15 +27,7 @@ import type { Version } from "../stores/versions.js";
 import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { answerServiceFailure } from "./service-failure.js";
-import { handleQr } from "../commands/qr/handle.js";
-import { handleHistory } from "../commands/history/handle.js";
-import { handlePaid } from "../commands/paid/handle.js";
-import { handleSummary } from "../commands/summary/handle.js";
-import { handleExport } from "../commands/export/handle.js";
-import { handleBalance } from "../commands/balance/handle.js";
-import { handleContact } from "../commands/contact/handle.js";
-import { handleHelp } from "../commands/help/handle.js";
-import { handleId } from "../commands/id/handle.js";
+import { COMMAND_DEFINITIONS } from "../commands/registry.js";
 
 export interface TextInput {
   text: string;
@@ -46,22 +38,26 @@ export interface TextInput {
 }
 
 type CommandHandler<K extends CommandName> = (command: Extract<Command, { kind: K }>, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
+type AnyHandler = (command: Command, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
+
+type Definition = (typeof COMMAND_DEFINITIONS)[number];
+type HandlerOf<D> = D extends { readonly handler: () => Promise<infer H> } ? H : never;
+/** A command whose handler does not take what the router gives (the chat, the bot's parts) or answer an outcome. */
+type Misfit = { [D in Definition as D["name"]]: HandlerOf<D> extends CommandHandler<D["name"]> ? never : D["name"] }[CommandName];
+/** Fails to compile, naming the command, when its handler does not fit the router. */
+type NoneMisfit<T extends never> = T;
+export type EveryHandlerFits = NoneMisfit<Misfit>;
 
 /**
- * One handler per command, each in its folder (commands/<name>/handle.ts). The registry, below the renderers,
- * cannot hold them (every renderer reads it); the mapped type makes a missing or mistyped entry a compile error.
+ * Each command's handler, named by its definition (commands/<name>/command.ts) and loaded as the bot starts,
+ * so a handler that fails to load stops it there, and a command is routed from the registry's one list.
  */
-const HANDLERS: { readonly [K in CommandName]: CommandHandler<K> } = {
-  qr: handleQr,
-  history: handleHistory,
-  summary: handleSummary,
-  export: handleExport,
-  paid: handlePaid,
-  balance: handleBalance,
-  contact: handleContact,
-  help: handleHelp,
-  id: handleId,
-};
+const HANDLERS: ReadonlyMap<CommandName, AnyHandler> = new Map(
+  await Promise.all(
+    // The list is keyed by kind, so each handler takes exactly its own command (EveryHandlerFits); TypeScript cannot see that through the union.
+    COMMAND_DEFINITIONS.map(async (definition) => [definition.name, (await definition.handler()) as AnyHandler] as const),
+  ),
+);
 
 const ignored = (command: HandlerOutcome["command"]): HandlerOutcome => ({ command, outcome: "ignored" });
 
@@ -108,8 +104,8 @@ async function answerCustomerUsage(failure: Extract<ParseFailure, { kind: "usage
 async function runCommand(command: Command, use: CommandUse, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const admission = admitCommand(command.kind, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, command.kind, command.lang, ctx, deps);
-  // The table is keyed by kind, so the entry takes exactly this command; TypeScript cannot see that through the union.
-  const handler = HANDLERS[command.kind] as (command: Command, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
+  const handler = HANDLERS.get(command.kind);
+  if (handler === undefined) throw new Error(`command ${command.kind} has no handler`);
   try {
     return await handler(command, ctx, deps);
   } catch (error) {

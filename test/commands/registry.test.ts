@@ -1,7 +1,7 @@
 // The command table: complete, unambiguous, and every example in it works.
 import { describe, expect, it } from "vitest";
 import { ANSWER_KINDS, COMMANDS, COMMAND_NAMES, buildKindIndex, buildWordIndex, commandWord, lookupCommandWord } from "../../src/commands/registry.js";
-import { defineCommand, noArguments, type CommandInfo } from "../../src/commands/define.js";
+import { defineCommand, noArguments, type AnswerKinds, type CommandDefinition, type CommandHandler, type CommandInfo } from "../../src/commands/define.js";
 import { parseCommand } from "../../src/commands/parse.js";
 import type { CommandName } from "../../src/commands/types.js";
 
@@ -138,7 +138,8 @@ describe("defineCommand", () => {
     parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
     kinds: { id: "public" },
     texts: { th: { hello: "สวัสดีค่ะ" }, en: { hello: "Hello" } },
-  } as const satisfies CommandInfo;
+    handler: async () => async () => undefined,
+  } as const satisfies CommandDefinition<"id", AnswerKinds, CommandHandler<"id">>;
 
   it("gives the definition back when it is whole", () => {
     expect(defineCommand(valid)).toBe(valid);
@@ -157,7 +158,7 @@ describe("defineCommand", () => {
   });
 
   it("throws on an answer kind without an audience, and on a command without answers", () => {
-    const unlabelled = { ...valid, kinds: { id: "everyone" } } as unknown as CommandInfo;
+    const unlabelled = { ...valid, kinds: { id: "everyone" } } as unknown as typeof valid;
     expect(() => defineCommand(unlabelled)).toThrow("answer kind id of id has no audience (public or staff)");
     expect(() => defineCommand({ ...valid, kinds: {} })).toThrow("command id declares no answer kind");
   });

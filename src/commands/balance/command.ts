@@ -26,4 +26,5 @@ export const balance = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "balance", lang }),
   menu: { staff: { label: "โทเคนคงเหลือ", sub: "Balance" } },
   kinds: { balance: "staff" },
+  handler: async () => (await import("./handle.js")).handleBalance,
 });

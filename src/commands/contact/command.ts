@@ -24,5 +24,6 @@ export const contact = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "contact", lang }),
   menu: { customer: { label: "ติดต่อร้าน", sub: "Contact the shop" } },
   kinds: { contact: "public" },
+  handler: async () => (await import("./handle.js")).handleContact,
   texts: CONTACT_TEXTS,
 });

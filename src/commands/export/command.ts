@@ -30,4 +30,5 @@ export const exportCommand = defineCommand({
     return result.ok ? { ok: true, command: { kind: "export", lang, request: result.request } } : result;
   },
   kinds: { export_link: "staff" },
+  handler: async () => (await import("./handle.js")).handleExport,
 });

@@ -33,4 +33,5 @@ export const help = defineCommand({
   menu: { staff: { label: "วิธีใช้", sub: "Help" }, customer: { label: "วิธีใช้", sub: "Help" } },
   // The customers' help is how to pay; the staff's lists every command, with the staff ones as buttons.
   kinds: { help: "public", staff_help: "staff" },
+  handler: async () => (await import("./handle.js")).handleHelp,
 });

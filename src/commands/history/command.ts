@@ -33,4 +33,5 @@ export const history = defineCommand({
   },
   menu: { staff: { label: "ประวัติวันนี้", sub: "History today" } },
   kinds: { history: "staff" },
+  handler: async () => (await import("./handle.js")).handleHistory,
 });

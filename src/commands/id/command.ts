@@ -24,5 +24,6 @@ export const id = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
   // Ids, and where customers read it never a member's id nor the set-up: fine for anyone.
   kinds: { id: "public" },
+  handler: async () => (await import("./handle.js")).handleId,
   texts: ID_TEXTS,
 });

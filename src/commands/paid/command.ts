@@ -53,4 +53,5 @@ export const paid = defineCommand({
   },
   menu: { staff: { label: "เช็คยอดเข้า", sub: "Check payment" } },
   kinds: { paid: "staff" },
+  handler: async () => (await import("./handle.js")).handlePaid,
 });

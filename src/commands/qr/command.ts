@@ -38,4 +38,5 @@ export const qr = defineCommand({
   menu: { staff: { label: "สร้าง QR", sub: "PromptPay QR" }, customer: { label: "จ่ายด้วย QR", sub: "Pay by QR" } },
   // The shop's QR is anyone's; one with the payment check, or paying someone else, is staff's.
   kinds: { qr_card: "public", qr_card_with_check: "staff", qr_card_other_payee: "staff" },
+  handler: async () => (await import("./handle.js")).handleQr,
 });

@@ -35,4 +35,5 @@ export const summary = defineCommand({
   },
   menu: { staff: { label: "ยอดวันนี้", sub: "Today's summary" } },
   kinds: { summary: "staff", daily_summary: "staff" },
+  handler: async () => (await import("./handle.js")).handleSummary,
 });
