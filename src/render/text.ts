@@ -1,7 +1,7 @@
 // The shared user-facing strings, Thai and English side by side in one typed table so the two cannot drift
 // (a command that says things of its own keeps them in its folder's texts.ts). The Thai follows
 // docs/thai.md: its words, its polite endings, its numbers and times.
-import type { CalendarDate, Lang, PromptPayIdType, RangeSpec, UsageProblem } from "../commands/types.js";
+import type { CalendarDate, Lang, RangeSpec, UsageProblem } from "../commands/types.js";
 import { formatDateRange } from "./format.js";
 import { quote } from "../commands/quote.js";
 import type { ListedSource, SlipStatus } from "../slip/types.js";
@@ -12,115 +12,23 @@ export const ECHO_UNITS = 40;
 export interface Texts {
   statusWord: Record<SlipStatus, string>;
   sourceWord: Record<ListedSource, string>;
-  payeeType: Record<PromptPayIdType, string>;
-
-  qrTitle: string;
-  qrPayerEntersAmount: string;
-  qrPayeeLabel: string;
-  qrScanHint: string;
   /** Under a customer's QR, and in their help: what to do once they have paid. */
   qrSendSlip: string;
-  qrAlt: (amount: string | undefined, payee: string, payeeType: string) => string;
-
-  historyTitle: string;
   rangeName: (range: RangeSpec) => string | undefined;
   filterAll: string;
   filterStatus: (statusWord: string) => string;
-  filterRef: (ref: string) => string;
   /** How many slips were checked (every status), beside the money that came in. */
   summaryChecks: (count: string) => string;
-  summaryValidTotal: string;
-  summaryPartial: (fetched: string) => string;
   /** No checks in a range: `dates` is the range written out, `status` the filter's word. */
   noChecks: (range: RangeSpec, dates: string, status: string | undefined) => string;
-  historyEmptyRef: (ref: string) => string;
-  pageOf: (page: string, pages: string) => string;
-  pastEnd: (page: string, pages: string) => string;
-  rowsCut: string;
-  nextPage: string;
-  previousPage: string;
   refShort: string;
-  quickToday: string;
-  quickYesterday: string;
-  quick7Days: string;
-  historyAlt: (header: string, summary: string, page: string) => string;
-  /** The figures in a history's alt text: the checks, the money in, and the count of each status. */
-  historyAltFigures: (checks: string, validTotal: string, statusCounts: readonly string[]) => string;
-
-  /** The chat's `export`: a link to the range's checks as CSV. */
-  exportReady: (range: string) => string;
-  exportDaysCut: (dates: string) => string;
-  exportNeedsPublicUrl: string;
-  exportNoUser: (exportWord: string) => string;
-
-  summaryTitle: string;
-  summaryValidLabel: string;
-  summaryByStatus: string;
-  summaryByChannel: string;
-  summaryTokensUsed: (tokens: string) => string;
-  summaryPerHour: string;
-  summaryPerDay: string;
-  summaryAsOf: (time: string) => string;
-  summaryCapped: (covered: string, total: string) => string;
-  /** `dates`: the days the figures cover, written as one range. */
-  summaryDaysCut: (dates: string) => string;
-  summaryAlt: (range: string, checks: string, valid: string) => string;
-  summaryNoSource: string;
-  /** The row that folds the statuses or channels past the first few. */
-  summaryOthers: (kinds: string) => string;
-
-  /** Amounts in sentences come as a sentence writes them (`150 บาท`, formatBaht). */
-  paidTitle: (amount: string) => string;
-  /** Times come as a clock (`14:05`); the Thai adds `น.`. */
-  paidSince: (time: string) => string;
-  paidToday: string;
-  paidFound: (count: number) => string;
-  paidNotYet: string;
-  paidAskAgain: string;
-  paidAlt: (amount: string, count: number) => string;
-  qrCheckPayment: string;
-
-  forecastTitle: string;
-  forecastPerDay: (tokens: string) => string;
-  forecastLasts: (days: string, date: string) => string;
-  forecastTokensFirst: string;
-  forecastPackageFirst: string;
-  forecastNoHistory: string;
 
   alertLowTokens: (slips: string, threshold: string) => string;
   alertExpiry: (days: number, date: string) => string;
   /** `from` is the payer's name as the slip gives it, when it gives one. */
   alertPaymentReceived: (amount: string, from: string | undefined, time: string) => string;
   dailySummaryLead: string;
-
-  balanceTitle: string;
-  balancePackage: string;
-  balanceTokens: string;
-  balanceCredits: string;
-  balanceEstimate: string;
-  balanceRate: string;
-  balanceApi: string;
-  balanceChat: string;
-  balanceSlips: (count: string) => string;
-  balancePerCheck: (tokens: string) => string;
-  balanceExpires: string;
   daysLeft: (days: number) => string;
-  expiredDaysAgo: (days: number) => string;
-  warnExpiring: (days: number) => string;
-  warnExpired: string;
-  warnLowSlips: (count: string) => string;
-  balanceAlt: (store: string, tokens: string, slips: string, expires: string) => string;
-
-  helpTitle: string;
-  helpIntro: string;
-  helpExampleLabel: string;
-  helpAlt: (examples: readonly string[]) => string;
-  helpFooter: string;
-
-  customerHelpTitle: string;
-  /** `qrWord`: the QR command word; the texts show it with an amount (`คิวอาร์ 150`). */
-  customerHelpPay: (qrWord: string) => string;
-  customerHelpAsk: string;
   /** The customers' quick reply and menu button that makes a QR, named in what they are told. */
   payByQrButton: string;
 
@@ -186,18 +94,7 @@ const th: Texts = {
     line_oa_merchant: "LINE OA ของร้าน",
     facebook_page: "เพจ Facebook",
   },
-  payeeType: { phone: "เบอร์โทร", citizen: "เลขบัตรประชาชน/เลขผู้เสียภาษี", ewallet: "e-Wallet" },
-
-  qrTitle: "QR พร้อมเพย์",
-  qrPayerEntersAmount: "ใส่ยอดเงินตอนสแกนจ่าย",
-  qrPayeeLabel: "ผู้รับเงิน",
-  // The customer pays with the phone the QR is on: they save the picture and scan it from the banking app.
-  qrScanHint: "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร",
   qrSendSlip: "โอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏",
-  qrAlt: (amount, payee, payeeType) =>
-    amount === undefined ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่ยอดเงินตอนสแกนจ่าย` : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
-
-  historyTitle: "ประวัติตรวจสลิป",
   rangeName: (range) => {
     switch (range.kind) {
       case "today":
@@ -220,10 +117,7 @@ const th: Texts = {
   },
   filterAll: "ทุกสถานะ",
   filterStatus: (word) => `สถานะ: ${word}`,
-  filterRef: (ref) => `เลขอ้างอิง ${ref}`,
   summaryChecks: (count) => `ตรวจ ${count} สลิป`,
-  summaryValidTotal: "ยอดโอนเข้า",
-  summaryPartial: (fetched) => `ยอดโอนเข้านี้รวมเฉพาะ ${fetched} สลิปล่าสุด`,
   noChecks: (range, dates, status) => {
     const slips = status === undefined ? "สลิปที่ตรวจ" : `สลิปสถานะ “${status}” `;
     const name = th.rangeName(range);
@@ -231,88 +125,13 @@ const th: Texts = {
     const ongoing = range.kind === "today" || range.kind === "week" || range.kind === "month" || range.kind === "days";
     return name === undefined ? `ไม่มี${slips}ในวันที่ ${dates} ค่ะ` : `${name}${ongoing ? "ยังไม่มี" : "ไม่มี"}${slips}ค่ะ`;
   },
-  historyEmptyRef: (ref) => `ไม่พบสลิปที่มีเลขอ้างอิง ${ref} ค่ะ`,
-  pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
-  pastEnd: (page, pages) => `มีทั้งหมด ${pages} หน้า ไม่มีหน้า ${page} ค่ะ`,
-  rowsCut: "แสดงได้ไม่ครบทุกรายการ เพราะข้อความยาวเกินที่ LINE รับได้",
-  nextPage: "หน้าถัดไป",
-  previousPage: "หน้าก่อน",
   refShort: "อ้างอิง",
-  quickToday: "วันนี้",
-  quickYesterday: "เมื่อวาน",
-  quick7Days: "7 วัน",
-  historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
-  historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks} ${validTotal}` : `${checks} ${validTotal} (${statusCounts.join(" ")})`),
-
-  exportReady: (range) => `ไฟล์ CSV ประวัติตรวจสลิป ${range} พร้อมแล้วค่ะ กดลิงก์ด้านล่างเพื่อดาวน์โหลด (เปิดใน Excel ได้) ลิงก์ใช้ได้ครั้งเดียว ภายใน 10 นาที และเฉพาะคุณเท่านั้นค่ะ`,
-  exportDaysCut: (dates) => `ช่วงยาวเกิน 31 วัน ไฟล์จึงมีเฉพาะ ${dates} ค่ะ`,
-  exportNeedsPublicUrl: "ยังส่งออกไฟล์ไม่ได้ค่ะ ผู้ดูแลต้องตั้งค่า PUBLIC_URL เป็นที่อยู่ https ของบอท (เช่น https://bot.example.com) แล้วเริ่มบอทใหม่ ลิงก์ดาวน์โหลดจะอยู่บนที่อยู่นี้ค่ะ",
-  exportNoUser: (exportWord) => `LINE ไม่ได้ส่งไอดีผู้ใช้ของคุณมา จึงทำลิงก์เฉพาะคุณไม่ได้ค่ะ ลองพิมพ์ “${exportWord}” ในแชทส่วนตัวกับบอทนะคะ`,
-  summaryTitle: "สรุปยอด",
-  summaryValidLabel: "ยอดโอนเข้า (สลิปที่ผ่าน)",
-  summaryByStatus: "แยกตามสถานะ",
-  summaryByChannel: "แยกตามช่องทางที่ตรวจ (ยอดโอนเข้า)",
-  summaryTokensUsed: (tokens) => `ใช้ไป ${tokens} โทเคน`,
-  summaryPerHour: "จำนวนสลิปรายชั่วโมง",
-  summaryPerDay: "จำนวนสลิปรายวัน",
-  summaryAsOf: (time) => `ข้อมูล ณ ${time} น.`,
-  summaryCapped: (covered, total) => `ตัวเลขนี้รวมเฉพาะ ${covered} สลิปล่าสุด จากที่ตรวจทั้งหมด ${total} สลิป`,
-  summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน จึงแสดงเฉพาะวันที่ ${dates}`,
-  summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ตรวจ ${checks} สลิป ยอดโอนเข้า ${valid}`,
-  summaryNoSource: "ไม่ระบุ",
-  summaryOthers: (kinds) => `อื่น ๆ อีก ${kinds} แบบ`,
-
-  paidTitle: (amount) => `ยอด ${amount} เข้าหรือยัง`,
-  paidSince: (time) => `วันนี้ ตั้งแต่ ${time} น.`,
-  paidToday: "วันนี้",
-  paidFound: (count) => `เข้าแล้ว ${count} รายการ`,
-  // The bot knows the slips that were checked, not the bank: "not yet" would tell a customer who paid otherwise.
-  paidNotYet: "ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ",
-  paidAskAgain: "เช็คอีกครั้ง",
-  paidAlt: (amount, count) => (count === 0 ? `ยอด ${amount} ยังไม่พบสลิป` : `ยอด ${amount} เข้าแล้ว ${count} รายการ`),
-  qrCheckPayment: "เช็คยอดเข้า",
-
-  forecastTitle: "คาดการณ์โทเคน",
-  forecastPerDay: (tokens) => `7 วันล่าสุดใช้เฉลี่ยวันละ ${tokens} โทเคน`,
-  forecastLasts: (days, date) => `ถ้าใช้เท่านี้ โทเคนจะพอใช้อีกประมาณ ${days} วัน (ถึง ${date})`,
-  forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ เติมโทเคนไว้ก่อนนะคะ",
-  forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
-  forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
   alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่าที่ตั้งไว้ ${threshold} สลิป) เติมโทเคนด้วยนะคะ`,
   alertExpiry: (days, date) => `⚠️ แพ็กเกจตรวจสลิป${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} (${date}) ต่ออายุด้วยนะคะ`,
   alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount}${from === undefined ? "" : ` จาก ${from}`} เข้าแล้วค่ะ (${time} น.)`,
   dailySummaryLead: "สรุปยอดประจำวัน",
-
-  balanceTitle: "แพ็กเกจตรวจสลิป",
-  balancePackage: "แพ็กเกจ",
-  balanceTokens: "โทเคนคงเหลือ",
-  balanceCredits: "เครดิตสำรอง",
-  balanceEstimate: "ตรวจได้อีกประมาณ",
-  balanceRate: "ใช้ต่อสลิป",
-  balanceApi: "API",
-  balanceChat: "แชท",
-  balanceSlips: (count) => `${count} สลิป`,
-  balancePerCheck: (tokens) => `${tokens} โทเคน`,
-  balanceExpires: "หมดอายุ",
   daysLeft: (days) => (days === 0 ? "หมดอายุวันนี้" : `เหลือ ${days} วัน`),
-  expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุมาแล้ว ${days} วัน`),
-  warnExpiring: (days) => `⚠️ แพ็กเกจ${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} ต่ออายุด้วยนะคะ`,
-  warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว ต่ออายุด้วยนะคะ",
-  warnLowSlips: (count) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${count} สลิป เติมโทเคนด้วยนะคะ`,
-  balanceAlt: (store, tokens, slips, expires) => `${store}: โทเคนคงเหลือ ${tokens} (ตรวจทาง API ได้อีกประมาณ ${slips} สลิป) หมดอายุ ${expires}`,
-
-  helpTitle: "วิธีใช้",
-  helpIntro: "พิมพ์ตามตัวอย่างได้เลย ใช้คำไทยหรือคำอังกฤษก็ได้ค่ะ",
-  helpExampleLabel: "เช่น",
-  helpAlt: (examples) => `วิธีใช้: ${examples.map(quote).join(" ")}`,
-  helpFooter: "ในกลุ่ม พิมพ์คำสั่งขึ้นต้นข้อความ หรือแท็กบอทก่อนค่ะ",
-
-  customerHelpTitle: "ชำระเงินด้วย QR พร้อมเพย์",
-  // The customer pays with the phone the QR comes to: a banking app scans it from the saved picture.
-  customerHelpPay: (qrWord) =>
-    ["ทำตามนี้ได้เลยค่ะ", `1. พิมพ์ ${quote(qrWord)} ตามด้วยยอดเงิน เช่น ${quote(`${qrWord} 150`)}`, "2. กดบันทึกรูป QR", "3. เปิดแอปธนาคาร เลือกสแกนจากรูปภาพ"].join("\n"),
-  customerHelpAsk: "มีคำถามพิมพ์ทิ้งไว้ได้เลยนะคะ ทางร้านจะรีบตอบค่ะ",
   payByQrButton: "จ่ายด้วย QR",
 
   howToType: (usage) => `พิมพ์ตามตัวอย่างนี้ได้เลยค่ะ\n${usage.join("\n")}`,
@@ -402,17 +221,7 @@ const en: Texts = {
     line_oa_merchant: "LINE OA (shop)",
     facebook_page: "Facebook page",
   },
-  payeeType: { phone: "phone number", citizen: "citizen/tax id", ewallet: "e-wallet" },
-
-  qrTitle: "PromptPay QR",
-  qrPayerEntersAmount: "Payer enters the amount",
-  qrPayeeLabel: "Pay to",
-  qrScanHint: "Scan it, or save the picture and pay from any Thai banking app",
   qrSendSlip: "Once paid, please send the slip in this chat 🙏",
-  qrAlt: (amount, payee, payeeType) =>
-    amount === undefined ? `PromptPay QR to ${payee} (${payeeType}), payer enters the amount` : `PromptPay QR for ${amount} to ${payee} (${payeeType})`,
-
-  historyTitle: "Slip checks",
   rangeName: (range) => {
     switch (range.kind) {
       case "today":
@@ -435,10 +244,7 @@ const en: Texts = {
   },
   filterAll: "All statuses",
   filterStatus: (word) => `Status: ${word}`,
-  filterRef: (ref) => `Ref ${ref}`,
   summaryChecks: (count) => (count === "1" ? "1 check" : `${count} checks`),
-  summaryValidTotal: "Valid total",
-  summaryPartial: (fetched) => `Total counted over the newest ${fetched} checks`,
   noChecks: (range, dates, status) => {
     const checks = status === undefined ? "slip checks" : `${quote(status)} slip checks`;
     const when = ((): string => {
@@ -463,92 +269,13 @@ const en: Texts = {
     })();
     return `No ${checks} ${when}.`;
   },
-  historyEmptyRef: (ref) => `No slip check with reference ${ref}.`,
-  pageOf: (page, pages) => `Page ${page} of ${pages}`,
-  pastEnd: (page, pages) => (pages === "1" ? `There is no page ${page}: there is only 1 page.` : `There is no page ${page}: there are only ${pages} pages.`),
-  rowsCut: "Some rows are left out to stay within LINE's size limit.",
-  nextPage: "Next page",
-  previousPage: "Previous page",
   refShort: "Ref",
-  quickToday: "Today",
-  quickYesterday: "Yesterday",
-  quick7Days: "7 days",
-  historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
-  historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks}, ${validTotal}` : `${checks}, ${validTotal}; ${statusCounts.join(" · ")}`),
-
-  exportReady: (range) => `Slip checks ${range} as a CSV file (opens in Excel). Tap the link below to download it: it works once, within 10 minutes, for you only.`,
-  exportDaysCut: (dates) => `More than 31 days: the file holds ${dates} only.`,
-  exportNeedsPublicUrl:
-    "Export needs PUBLIC_URL: set it to the bot's public https address (such as https://bot.example.com) and restart the bot. The download links are made on that address.",
-  exportNoUser: (exportWord) => `LINE did not send your user id, so no link can be made for you. Send ${quote(exportWord)} in a 1:1 chat with the shop.`,
-  summaryTitle: "Summary",
-  summaryValidLabel: "Valid total",
-  summaryByStatus: "By status",
-  summaryByChannel: "By channel (valid amount)",
-  summaryTokensUsed: (tokens) => `Tokens used: ${tokens}`,
-  summaryPerHour: "Per hour",
-  summaryPerDay: "Per day",
-  summaryAsOf: (time) => `As of ${time}`,
-  summaryCapped: (covered, total) => `Figures over the newest ${covered} of ${total} checks.`,
-  summaryDaysCut: (dates) => `A summary covers at most 31 days: these figures are for ${dates}.`,
-  summaryAlt: (range, checks, valid) => `Summary ${range}: ${checks} checks, valid ${valid}`,
-  summaryNoSource: "unknown",
-  summaryOthers: (kinds) => `${kinds} others`,
-
-  paidTitle: (amount) => `Has ${amount} arrived?`,
-  paidSince: (time) => `Since ${time} today`,
-  paidToday: "Today",
-  paidFound: (count) => (count === 1 ? "Arrived: 1 check" : `Arrived: ${count} checks`),
-  paidNotYet: "Not yet. Check again in a moment.",
-  paidAskAgain: "Check again",
-  paidAlt: (amount, count) => (count === 0 ? `${amount} has not arrived yet` : `${amount} arrived: ${count} ${count === 1 ? "check" : "checks"}`),
-  qrCheckPayment: "Check payment",
-
-  forecastTitle: "Token forecast",
-  forecastPerDay: (tokens) => `Last 7 days: ${tokens} tokens a day on average`,
-  forecastLasts: (days, date) => `At this pace, tokens last about ${days} days (until ${date})`,
-  forecastTokensFirst: "⚠️ Tokens run out before the package expires.",
-  forecastPackageFirst: "The package expires before the tokens run out.",
-  forecastNoHistory: "No checks in the last 7 days, so no forecast yet.",
 
   alertLowTokens: (slips, threshold) => `⚠️ Tokens are left for about ${slips} API checks (below ${threshold}). Please top up.`,
   alertExpiry: (days, date) => `⚠️ The slip-check package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`} (${date}). Please renew it.`,
   alertPaymentReceived: (amount, from, time) => `✅ ${amount} received${from === undefined ? "" : ` from ${from}`} at ${time}.`,
   dailySummaryLead: "Today's summary",
-
-  balanceTitle: "Account",
-  balancePackage: "Package",
-  balanceTokens: "Tokens left",
-  balanceCredits: "Reserve credits",
-  balanceEstimate: "Slips left (approx.)",
-  balanceRate: "Tokens per check",
-  balanceApi: "API",
-  balanceChat: "Chat",
-  balanceSlips: (count) => `${count} slips`,
-  balancePerCheck: (tokens) => `${tokens} tokens`,
-  balanceExpires: "Expires",
   daysLeft: (days) => (days === 0 ? "expires today" : days === 1 ? "1 day left" : `${days} days left`),
-  expiredDaysAgo: (days) => (days === 0 ? "expired" : days === 1 ? "expired 1 day ago" : `expired ${days} days ago`),
-  warnExpiring: (days) => `⚠️ The package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`}. Please renew it.`,
-  warnExpired: "⚠️ The package has expired. Please renew it.",
-  warnLowSlips: (count) => `⚠️ Tokens are left for about ${count} API checks. Please top up.`,
-  balanceAlt: (store, tokens, slips, expires) => `${store}: ${tokens} tokens left (about ${slips} API checks), expires ${expires}`,
-
-  helpTitle: "How to use",
-  helpIntro: "Send a command like the examples, in English or Thai.",
-  helpExampleLabel: "e.g.",
-  helpAlt: (examples) => `Commands: ${examples.join(", ")}`,
-  helpFooter: "In a group, start with the command or mention the bot.",
-
-  customerHelpTitle: "Pay by PromptPay QR",
-  customerHelpPay: (qrWord) =>
-    [
-      "Here is how:",
-      `1. Send ${quote(qrWord)} with the amount, like ${quote(`${qrWord} 150`)}`,
-      "2. Save the QR's picture",
-      "3. Open your banking app and scan it from your photos",
-    ].join("\n"),
-  customerHelpAsk: "Questions? Just write them here: the shop will reply soon.",
   payByQrButton: "Pay by QR",
 
   howToType: (usage, example) => `Usage: ${usage.join("\n  or ")}\nExample: ${example}`,
@@ -623,4 +350,17 @@ export function rangeLine(range: RangeSpec, from: CalendarDate, to: CalendarDate
 
 export function texts(lang: Lang): Texts {
   return TEXTS[lang];
+}
+
+/**
+ * A command's own texts (its folder's texts.ts) joined to the shared ones, once per language, for its
+ * renderer. An own text named like a shared one would hide it: that stops the bot at load.
+ */
+export function withSharedTexts<T extends object>(own: { readonly [L in Lang]: T }): { readonly [L in Lang]: Texts & T } {
+  const join = (lang: Lang): Texts & T => {
+    const clash = Object.keys(own[lang]).find((key) => key in TEXTS[lang]);
+    if (clash !== undefined) throw new Error(`text ${clash} is both shared and a command's own`);
+    return { ...TEXTS[lang], ...own[lang] };
+  };
+  return { th: join("th"), en: join("en") };
 }

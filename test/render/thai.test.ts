@@ -8,6 +8,13 @@ import { TEXTS, type Texts as SharedTexts } from "../../src/render/text.js";
 import { COMMAND_NAMES, COMMANDS } from "../../src/commands/registry.js";
 import type { IdTexts } from "../../src/commands/id/texts.js";
 import type { ContactTexts } from "../../src/commands/contact/texts.js";
+import type { QrTexts } from "../../src/commands/qr/texts.js";
+import type { HistoryTexts } from "../../src/commands/history/texts.js";
+import type { SummaryTexts } from "../../src/commands/summary/texts.js";
+import type { ExportTexts } from "../../src/commands/export/texts.js";
+import type { PaidTexts } from "../../src/commands/paid/texts.js";
+import type { BalanceTexts } from "../../src/commands/balance/texts.js";
+import type { HelpTexts } from "../../src/commands/help/texts.js";
 import { renderContact } from "../../src/commands/contact/render.js";
 import { formatBaht, formatDateRange, formatTokens } from "../../src/render/format.js";
 import { renderQr } from "../../src/commands/qr/render.js";
@@ -45,7 +52,7 @@ import { visibleText } from "./line-limits.js";
 import { quickReplyTaps } from "../helpers/messages.js";
 import { loadPageTexts, type ApiRefusal, type PageLang, type PageView } from "../helpers/staff-app-page.js";
 
-type Texts = SharedTexts & IdTexts & ContactTexts;
+type Texts = SharedTexts & QrTexts & HistoryTexts & SummaryTexts & ExportTexts & PaidTexts & BalanceTexts & HelpTexts & ContactTexts & IdTexts;
 
 /** Every Thai text the bot says: the shared table's and each command's own. */
 const th = Object.assign({}, TEXTS.th, ...COMMAND_NAMES.map((name) => COMMANDS[name].texts?.th ?? {})) as Texts;

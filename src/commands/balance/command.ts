@@ -1,4 +1,5 @@
 // balance: the account's tokens, package and expiry.
+import { BALANCE_TEXTS } from "./texts.js";
 import { defineCommand, noArguments } from "../define.js";
 import type { Lang } from "../types.js";
 
@@ -27,4 +28,5 @@ export const balance = defineCommand({
   menu: { staff: { label: "โทเคนคงเหลือ", sub: "Balance" } },
   kinds: { balance: "staff" },
   handler: async () => (await import("./handle.js")).handleBalance,
+  texts: BALANCE_TEXTS,
 });

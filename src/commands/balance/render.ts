@@ -7,10 +7,15 @@ import type { AccountInfo } from "../../slip/types.js";
 import { formatCalendarDate, formatCount, formatTokens, parseInstant } from "../../render/format.js";
 import { safeText } from "../../render/limits.js";
 import { flexMessage } from "../../render/messages.js";
-import { texts, type Texts } from "../../render/text.js";
+import { withSharedTexts } from "../../render/text.js";
+import { BALANCE_TEXTS } from "./texts.js";
 import { staffAnswer } from "../../privacy/answer.js";
 import type { StaffAnswer } from "../../privacy/answer.js";
 import { renderAskInPrivate } from "../../render/errors.js";
+
+/** The shared texts and `balance`'s own, by language. */
+const TEXTS = withSharedTexts(BALANCE_TEXTS);
+type Texts = (typeof TEXTS)[Lang];
 
 /** Warn when the package ends within this many days. */
 const EXPIRY_WARNING_DAYS = 7;
@@ -88,7 +93,7 @@ function expiryOf(view: BalanceView): Expiry | undefined {
 }
 
 export function renderBalance(view: BalanceView): StaffAnswer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   const a = view.account;
   const expiry = expiryOf(view);
   // A date the service wrote in a form that cannot be read is not shown raw: a dash says it is unknown.

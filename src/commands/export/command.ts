@@ -1,4 +1,5 @@
 // export: a link to download a range's checks as CSV, signed for the one who asked.
+import { EXPORT_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
 import type { Lang, SummaryRequest } from "../types.js";
@@ -31,4 +32,5 @@ export const exportCommand = defineCommand({
   },
   kinds: { export_link: "staff" },
   handler: async () => (await import("./handle.js")).handleExport,
+  texts: EXPORT_TEXTS,
 });

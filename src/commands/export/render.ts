@@ -8,7 +8,11 @@ import type { StaffAnswer } from "../../privacy/answer.js";
 import { renderAskInPrivate } from "../../render/errors.js";
 import { formatDateRange } from "../../render/format.js";
 import { textMessage } from "../../render/messages.js";
-import { rangeLine, texts } from "../../render/text.js";
+import { rangeLine, withSharedTexts } from "../../render/text.js";
+import { EXPORT_TEXTS } from "./texts.js";
+
+/** The shared texts and `export`'s own, by language. */
+const TEXTS = withSharedTexts(EXPORT_TEXTS);
 
 export type ExportView =
   | { kind: "link"; lang: Lang; range: RangeSpec; url: string; coveredFrom: CalendarDate; coveredTo: CalendarDate; askedFrom: CalendarDate }
@@ -16,7 +20,7 @@ export type ExportView =
   | { kind: "no_user"; lang: Lang };
 
 export function renderExport(view: ExportView): StaffAnswer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   let text: string;
   if (view.kind === "no_public_url") text = t.exportNeedsPublicUrl;
   else if (view.kind === "no_user") text = t.exportNoUser(commandWord("export", view.lang));

@@ -1,4 +1,5 @@
 // help: every command with an example, or how to use one; customers get how to pay.
+import { HELP_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import type { CommandName, Lang } from "../types.js";
 
@@ -34,4 +35,5 @@ export const help = defineCommand({
   // The customers' help is how to pay; the staff's lists every command, with the staff ones as buttons.
   kinds: { help: "public", staff_help: "staff" },
   handler: async () => (await import("./handle.js")).handleHelp,
+  texts: HELP_TEXTS,
 });

@@ -6,9 +6,13 @@ import { COMMAND_NAMES, COMMANDS, commandWord } from "../registry.js";
 import type { Role } from "../../roles/audience.js";
 import { helpQuickReply } from "../../render/quick-replies.js";
 import { cardBubble, flexMessage, textMessage } from "../../render/messages.js";
-import { texts } from "../../render/text.js";
+import { withSharedTexts } from "../../render/text.js";
+import { HELP_TEXTS } from "./texts.js";
 import { publicAnswer, staffAnswer } from "../../privacy/answer.js";
 import type { Answer, PublicAnswer, StaffAnswer } from "../../privacy/answer.js";
+
+/** The shared texts and `help`'s own, by language. */
+const TEXTS = withSharedTexts(HELP_TEXTS);
 
 export interface HelpView {
   lang: Lang;
@@ -18,7 +22,7 @@ export interface HelpView {
 
 /** Customers see only what they can do: pay by QR, and ask the shop. */
 function renderCustomerHelp(lang: Lang): PublicAnswer {
-  const t = texts(lang);
+  const t = TEXTS[lang];
   const bubble = cardBubble([
     { type: "text", text: t.customerHelpTitle, weight: "bold", size: "md" },
     { type: "text", text: t.customerHelpPay(commandWord("qr", lang)), size: "sm", wrap: true },
@@ -31,7 +35,7 @@ function renderCustomerHelp(lang: Lang): PublicAnswer {
 }
 
 function topicText(name: CommandName, lang: Lang): string {
-  const t = texts(lang);
+  const t = TEXTS[lang];
   const info = COMMANDS[name];
   return [`${commandWord(name, lang)}: ${info.description[lang]}`, t.howToType(info.usage[lang], info.example[lang])].join("\n");
 }
@@ -41,7 +45,7 @@ export function renderHelp(view: HelpView & { role: "customer" }): PublicAnswer;
 export function renderHelp(view: HelpView): Answer;
 export function renderHelp(view: HelpView): Answer {
   const { lang } = view;
-  const t = texts(lang);
+  const t = TEXTS[lang];
   if (view.role === "customer") return renderCustomerHelp(lang);
   const customers = renderCustomerHelp(lang);
   if (view.topic !== undefined) return staffAnswer("staff_help", [textMessage(topicText(view.topic, lang), helpQuickReply(lang, "staff"))], customers);

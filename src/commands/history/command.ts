@@ -1,4 +1,5 @@
 // history: the slips checked in a range (or by reference), a page at a time.
+import { HISTORY_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs, spaceRanges } from "../parse-history.js";
 import type { HistoryRequest, Lang } from "../types.js";
@@ -34,4 +35,5 @@ export const history = defineCommand({
   menu: { staff: { label: "ประวัติวันนี้", sub: "History today" } },
   kinds: { history: "staff" },
   handler: async () => (await import("./handle.js")).handleHistory,
+  texts: HISTORY_TEXTS,
 });

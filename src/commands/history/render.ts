@@ -9,11 +9,16 @@ import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, 
 import { safeText } from "../../render/limits.js";
 import { flexMessage, postbackButton, quickReply, type QuickReplyChoice } from "../../render/messages.js";
 import { jsonBytes, LINE_LIMITS } from "../../line-limits.js";
-import { rangeLine, texts, type Texts } from "../../render/text.js";
+import { rangeLine, withSharedTexts } from "../../render/text.js";
+import { HISTORY_TEXTS } from "./texts.js";
 import { staffAnswer } from "../../privacy/answer.js";
 import type { StaffAnswer } from "../../privacy/answer.js";
 import { renderAskInPrivate } from "../../render/errors.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "../../render/slip-words.js";
+
+/** The shared texts and `history`'s own, by language. */
+const TEXTS = withSharedTexts(HISTORY_TEXTS);
+type Texts = (typeof TEXTS)[Lang];
 
 /** Rows on one page of our history view. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -179,7 +184,7 @@ function pageLine(view: HistoryView, rowCount: number, pages: number, t: Texts):
 }
 
 export function renderHistory(view: HistoryView): StaffAnswer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   const lines = scopeLines(view.scope, t, view.lang);
   const pages = Math.ceil(view.summary.count / HISTORY_PAGE_SIZE);
   const rows = view.rows.slice(0, HISTORY_PAGE_SIZE);

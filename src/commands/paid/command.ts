@@ -1,4 +1,5 @@
 // paid: "has it arrived?", valid checks of exactly this amount today or on the day given.
+import { PAID_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { spaceRanges } from "../parse-history.js";
 import { PAID_THAI_KEYWORDS, parsePaidArgs } from "./parse.js";
@@ -54,4 +55,5 @@ export const paid = defineCommand({
   menu: { staff: { label: "เช็คยอดเข้า", sub: "Check payment" } },
   kinds: { paid: "staff" },
   handler: async () => (await import("./handle.js")).handlePaid,
+  texts: PAID_TEXTS,
 });

@@ -8,10 +8,14 @@ import { formatBaht, formatTime, parseInstant } from "../../render/format.js";
 import { safeText } from "../../render/limits.js";
 import { cardBubble, flexMessage, quickReply } from "../../render/messages.js";
 import { sourceWord, STATUS_COLORS } from "../../render/slip-words.js";
-import { rangeLine, texts } from "../../render/text.js";
+import { rangeLine, withSharedTexts } from "../../render/text.js";
+import { PAID_TEXTS } from "./texts.js";
 import { staffAnswer } from "../../privacy/answer.js";
 import type { StaffAnswer } from "../../privacy/answer.js";
 import { renderAskInPrivate } from "../../render/errors.js";
+
+/** The shared texts and `paid`'s own, by language. */
+const TEXTS = withSharedTexts(PAID_TEXTS);
 
 /** Rows shown at most: a payment of one amount rarely arrives more than a few times a day. */
 const MOST_ROWS = 5;
@@ -31,7 +35,7 @@ export interface PaidView {
 }
 
 export function renderPaid(view: PaidView): StaffAnswer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   const amount = formatBaht(view.amountSatang / 100, view.lang);
   const scope =
     view.after !== undefined

@@ -1,4 +1,5 @@
 // qr: a PromptPay QR to pay with, for customers and staff.
+import { QR_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse.js";
 import type { CommandTypes, Lang, PromptPayId, Satang } from "../types.js";
@@ -39,4 +40,5 @@ export const qr = defineCommand({
   // The shop's QR is anyone's; one with the payment check, or paying someone else, is staff's.
   kinds: { qr_card: "public", qr_card_with_check: "staff", qr_card_other_payee: "staff" },
   handler: async () => (await import("./handle.js")).handleQr,
+  texts: QR_TEXTS,
 });

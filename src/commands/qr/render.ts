@@ -8,8 +8,12 @@ import { isUsableImageUrl, safeText } from "../../render/limits.js";
 import { cardBubble, flexMessage, postbackButton } from "../../render/messages.js";
 import { publicAnswer, staffAnswer } from "../../privacy/answer.js";
 import type { Answer } from "../../privacy/answer.js";
-import { texts } from "../../render/text.js";
+import { withSharedTexts } from "../../render/text.js";
+import { QR_TEXTS } from "./texts.js";
 import { renderQrShopOnly } from "../../render/errors.js";
+
+/** The shared texts and `qr`'s own, by language. */
+const TEXTS = withSharedTexts(QR_TEXTS);
 
 export const QR_SIZES = { original: 1024, hero: 512, preview: 240 } as const;
 
@@ -44,7 +48,7 @@ export function withQrSize(url: string, size: number): string {
 }
 
 export function renderQr(view: QrView): Answer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   const payee = maskPromptPayId(view.payee);
   const payeeType = t.payeeType[view.payee.type];
   const amount = view.amount === null ? undefined : formatMoney(view.amount);

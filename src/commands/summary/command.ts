@@ -1,4 +1,5 @@
 // summary: every check of a range summed up; the daily summary push is its answer too.
+import { SUMMARY_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
 import type { Lang, SummaryRequest } from "../types.js";
@@ -36,4 +37,5 @@ export const summary = defineCommand({
   menu: { staff: { label: "ยอดวันนี้", sub: "Today's summary" } },
   kinds: { summary: "staff", daily_summary: "staff" },
   handler: async () => (await import("./handle.js")).handleSummary,
+  texts: SUMMARY_TEXTS,
 });

@@ -9,10 +9,15 @@ import { formatBaht, formatCount, formatDateRange, formatDayMonth, formatMoney, 
 import { safeText } from "../../render/limits.js";
 import { flexMessage } from "../../render/messages.js";
 import { sourceWord, STATUS_COLORS, statusColor, statusWord } from "../../render/slip-words.js";
-import { rangeLine, texts, type Texts } from "../../render/text.js";
+import { rangeLine, withSharedTexts } from "../../render/text.js";
+import { SUMMARY_TEXTS } from "./texts.js";
 import { staffAnswer } from "../../privacy/answer.js";
 import type { StaffAnswer } from "../../privacy/answer.js";
 import { renderAskInPrivate } from "../../render/errors.js";
+
+/** The shared texts and `summary`'s own, by language. */
+const TEXTS = withSharedTexts(SUMMARY_TEXTS);
+type Texts = (typeof TEXTS)[Lang];
 
 export interface SummaryView {
   lang: Lang;
@@ -111,7 +116,7 @@ function chart(figures: SummaryFigures, view: SummaryView, t: Texts): messagingA
 
 /** The close-out card: asked for (`summary`), or pushed at closing time (`daily_summary`, with a lead line). */
 export function renderSummary(view: SummaryView, kind: "summary" | "daily_summary" = "summary"): StaffAnswer {
-  const t = texts(view.lang);
+  const t = TEXTS[view.lang];
   const { figures } = view;
   const range = rangeLine(view.range, view.coveredFrom, view.coveredTo, view.lang);
   const headerLines: messagingApi.FlexComponent[] = [
