@@ -12,9 +12,9 @@ export interface Child {
 }
 
 /** Free ports and the private redis-server come from the test kit, shared with the tests. */
-export { freePort } from "../test/helpers/free-port.js";
-export { startTestRedis as startRedis } from "../test/helpers/redis-server.js";
-export type { TestRedis } from "../test/helpers/redis-server.js";
+export { freePort } from "../test/kit/free-port.js";
+export { startTestRedis as startRedis } from "../test/kit/redis-server.js";
+export type { TestRedis } from "../test/kit/redis-server.js";
 
 /**
  * Starts `node <args>` and resolves once it prints a JSON line with `ready: true` (or, with

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import { cpuSeconds, freePort, helperThreadCpuSeconds, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
-import { commandStats } from "../test/helpers/redis-server.js";
+import { commandStats } from "../test/kit/redis-server.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import type { StepWindow } from "./profile-report.js";
@@ -686,8 +686,7 @@ async function main(): Promise<void> {
       });
       return { ...child, ready: { ...child.ready, url } };
     };
-    const startEcho = async (name: string): Promise<Child> =>
-      startChild(name, [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } });
+    const startEcho = async (name: string): Promise<Child> => startChild(name, [...profileArgs, "test/kit/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } });
     /** Two bots started by `start` (after a Redis of their own, with `withRedis`); what started is stopped if one does not. */
     const twoOf =
       (start: (name: string, layout: Layout) => Promise<Child>, names: readonly [string, string], withRedis = false) =>

@@ -5,7 +5,7 @@
 //  - SIGTERM mid-burst: the same burst, with SIGTERM sent to the bot (by PID) part-way; whether every
 //    event it acknowledged is still answered, what it does with the rest, and how it exits.
 // Every event is a webhook of its own from a chat of its own, so an answer at the stand-in names its event.
-import { signBody } from "../test/helpers/webhook.js";
+import { signBody } from "../test/kit/webhook.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 import type { Arrival } from "./line-stand-in.js";
