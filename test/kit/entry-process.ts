@@ -20,6 +20,9 @@ export interface EntryProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/** The kit's echo bot (the official @line/bot-sdk pattern, the bench's baseline): plain JavaScript, for `node` as it is. */
+export const ECHO_BOT_ENTRY = "test/kit/echo-bot.mjs";
+
 /** Node's arguments for running TypeScript with the tools' packages read from their sources. */
 export const TSX_WITH_TOOL_SOURCES = ["--conditions=slipline-source", "--import", "tsx"] as const;
 
