@@ -1,5 +1,5 @@
 // Runs one of our entry points (src/main.ts, tools/slip-sandbox/src/main.ts) as a child process with a clean
-// environment, reads what it prints, and stops it by PID.
+// environment, reads what it prints, and stops it by PID; names the entries the bench starts too.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
