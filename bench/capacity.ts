@@ -6,7 +6,8 @@
 // says how much work the layout holds at once: with a slow service, capacity is events in hand.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Arrival } from "./line-stand-in.js";
-import { metricSum, startRedis } from "./processes.js";
+import { startTestRedis } from "../test/kit/redis-server.js";
+import { metricSum } from "./processes.js";
 import { quantile } from "./stats.js";
 import { control, newBotLog, planEvents, prepare, round, sendBurst, startBot, startSlowSandbox, type SlowServiceSetup } from "./slow-service.js";
 
@@ -59,7 +60,7 @@ async function runLayout(setup: SlowServiceSetup, plan: CapacityPlan, instances:
     let env = { ...plan.env };
     const pairSetup = instances === 2 && plan.pairBotArgs !== undefined ? { ...setup, botArgs: plan.pairBotArgs } : setup;
     if (instances === 2) {
-      const redis = await startRedis({ persistence: false });
+      const redis = await startTestRedis({ persistence: false });
       stoppers.push(() => redis.stop());
       env = { ...env, REDIS_URL: redis.url };
     }

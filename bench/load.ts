@@ -7,7 +7,7 @@
 // token is issued by the LINE stand-in for a label of that event alone, and the stand-in records a reply
 // under that label (bench/line-stand-in.ts). A push (the bot's fallback when a reply fails) is matched by its
 // retry key, which the bot derives from the event id.
-import { signBody } from "../test/helpers/webhook.js";
+import { signBody } from "../test/kit/webhook.js";
 import { Pool } from "undici";
 import { retryKeyFor } from "../src/line/outbox.js";
 import type { Arrival } from "./line-stand-in.js";

@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeStaffPool, runStep } from "./load.js";
 import type { StaffPool, StepMeasurement, StepPlan } from "./load.js";
-import { cpuSeconds, freePort } from "./processes.js";
+import { freePort } from "../test/kit/free-port.js";
+import { cpuSeconds } from "./processes.js";
 import { quantile } from "./stats.js";
 
 export interface ManyShopsSetup {

@@ -11,11 +11,6 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Free ports and the private redis-server come from the test kit, shared with the tests. */
-export { freePort } from "../test/helpers/free-port.js";
-export { startTestRedis as startRedis } from "../test/helpers/redis-server.js";
-export type { TestRedis } from "../test/helpers/redis-server.js";
-
 /**
  * Starts `node <args>` and resolves once it prints a JSON line with `ready: true` (or, with
  * `healthUrl`, once that URL answers 200). Other output is passed to `onLine`.

@@ -7,8 +7,8 @@ import { Redis } from "ioredis";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
-import { startEntry } from "../test/helpers/entry-process.js";
-import { commandStats, startTestRedis } from "../test/helpers/redis-server.js";
+import { startEntry } from "../test/kit/entry-process.js";
+import { commandStats, startTestRedis } from "../test/kit/redis-server.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? "60");
 const SECRET = "0123456789abcdef0123456789abcdef";

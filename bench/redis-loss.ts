@@ -6,7 +6,8 @@
 // they stored again.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Arrival } from "./line-stand-in.js";
-import { metricSum, startRedis } from "./processes.js";
+import { startTestRedis } from "../test/kit/redis-server.js";
+import { metricSum } from "./processes.js";
 import { classify, control, countBy, newBotLog, planEvents, prepare, sendBurst, startBot, startSlowSandbox, type SlowServiceSetup } from "./slow-service.js";
 
 export interface RedisLossPlan {
@@ -41,7 +42,7 @@ export async function benchRedisLoss(setup: SlowServiceSetup, plan: RedisLossPla
   const events = planEvents(plan.events);
   const stoppers: (() => Promise<void>)[] = [];
   try {
-    const redis = await startRedis({ persistence: false });
+    const redis = await startTestRedis({ persistence: false });
     stoppers.push(() => redis.stop());
     const sandbox = await startSlowSandbox(setup.latencyMs);
     stoppers.push(() => sandbox.stop());

@@ -8,8 +8,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Redis } from "ioredis";
-import { cpuSeconds, freePort, helperThreadCpuSeconds, metricSum, peakRssMiB, startChild, startRedis, type Child, type TestRedis } from "./processes.js";
-import { commandStats } from "../test/helpers/redis-server.js";
+import { ECHO_BOT_ENTRY, TSX_WITH_TOOL_SOURCES } from "../test/kit/entry-process.js";
+import { freePort } from "../test/kit/free-port.js";
+import { commandStats, startTestRedis, type TestRedis } from "../test/kit/redis-server.js";
+import { cpuSeconds, helperThreadCpuSeconds, metricSum, peakRssMiB, startChild, type Child } from "./processes.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import type { StepWindow } from "./profile-report.js";
@@ -641,9 +643,8 @@ async function main(): Promise<void> {
   process.stderr.write("building...\n");
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
 
-  const tsx = ["--conditions=slipline-source", "--import", "tsx"];
-  const sandbox = await startChild("sandbox", [...tsx, "bench/sandbox-process.ts"], {});
-  const line = await startChild("line stand-in", [...tsx, "bench/line-stand-in.ts"], {});
+  const sandbox = await startChild("sandbox", [...TSX_WITH_TOOL_SOURCES, "bench/sandbox-process.ts"], {});
+  const line = await startChild("line stand-in", [...TSX_WITH_TOOL_SOURCES, "bench/line-stand-in.ts"], {});
   const lineUrl = String(line.ready.url);
   const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
   const manyShops = (): Promise<ManyShopsFigures> => {
@@ -686,13 +687,12 @@ async function main(): Promise<void> {
       });
       return { ...child, ready: { ...child.ready, url } };
     };
-    const startEcho = async (name: string): Promise<Child> =>
-      startChild(name, [...profileArgs, "test/helpers/echo-bot.mjs"], { env: { ...lineEnv, PORT: String(await freePort()) } });
+    const startEcho = async (name: string): Promise<Child> => startChild(name, [...profileArgs, ECHO_BOT_ENTRY], { env: { ...lineEnv, PORT: String(await freePort()) } });
     /** Two bots started by `start` (after a Redis of their own, with `withRedis`); what started is stopped if one does not. */
     const twoOf =
       (start: (name: string, layout: Layout) => Promise<Child>, names: readonly [string, string], withRedis = false) =>
       async (): Promise<Layout> => {
-        const layout: Layout = { bots: [], ...(withRedis ? { redis: await startRedis({ persistence: false }) } : {}) };
+        const layout: Layout = { bots: [], ...(withRedis ? { redis: await startTestRedis({ persistence: false }) } : {}) };
         try {
           for (const name of names) layout.bots.push(await start(name, layout));
           return layout;

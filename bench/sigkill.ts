@@ -11,7 +11,8 @@
 // time from the kill to the last answer.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Arrival } from "./line-stand-in.js";
-import { metricSum, startRedis } from "./processes.js";
+import { startTestRedis } from "../test/kit/redis-server.js";
+import { metricSum } from "./processes.js";
 import { quantile } from "./stats.js";
 import {
   classify,
@@ -105,7 +106,7 @@ export async function benchSigkill(setup: SlowServiceSetup, plan: SigkillPlan): 
   const logs = [newBotLog(), newBotLog()] as const;
   const started: { stop(): Promise<void> }[] = [];
   try {
-    const redis = await startRedis({ persistence: false });
+    const redis = await startTestRedis({ persistence: false });
     started.push(redis);
     const sandbox = await startSlowSandbox(setup.latencyMs);
     started.push(sandbox);

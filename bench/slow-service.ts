@@ -5,11 +5,13 @@
 //  - SIGTERM mid-burst: the same burst, with SIGTERM sent to the bot (by PID) part-way; whether every
 //    event it acknowledged is still answered, what it does with the rest, and how it exits.
 // Every event is a webhook of its own from a chat of its own, so an answer at the stand-in names its event.
-import { signBody } from "../test/helpers/webhook.js";
+import { signBody } from "../test/kit/webhook.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "undici";
 import type { Arrival } from "./line-stand-in.js";
-import { freePort, startChild, type Child } from "./processes.js";
+import { TSX_WITH_TOOL_SOURCES } from "../test/kit/entry-process.js";
+import { freePort } from "../test/kit/free-port.js";
+import { startChild, type Child } from "./processes.js";
 import { quantile } from "./stats.js";
 
 export interface SlowServiceSetup {
@@ -348,7 +350,7 @@ export function readBotLine(log: BotLog, line: string): void {
 }
 
 export async function startSlowSandbox(latencyMs: number): Promise<Child> {
-  return startChild("slow sandbox", ["--conditions=slipline-source", "--import", "tsx", "bench/sandbox-process.ts"], {
+  return startChild("slow sandbox", [...TSX_WITH_TOOL_SOURCES, "bench/sandbox-process.ts"], {
     env: { BENCH_SANDBOX_LATENCY_MS: String(latencyMs) },
   });
 }

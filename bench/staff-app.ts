@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
 import { openStore } from "@slipline/slip-sandbox";
-import { startBotHarness } from "../test/helpers/bot-harness.js";
+import { startBotHarness } from "../test/kit/bot-harness.js";
 import { quantile } from "./stats.js";
 
 const NOW = new Date("2026-11-20T07:30:00.000Z");

@@ -2,7 +2,7 @@
 # Runs the test suite with the clock shifted to given Bangkok times, in every process the tests start
 # (the bot, the sandbox, Chromium), through libfaketime (Debian package "faketime").
 #   scripts/test-at-hours.sh                                  the whole suite at each default time
-#   scripts/test-at-hours.sh --at "2026-12-01 00:05" test/e2e  one time, some test files
+#   scripts/test-at-hours.sh --at "2026-12-01 00:05" test/browser one time, some test files
 # Times are Asia/Bangkok wall times. The clock keeps running from the shifted start.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -9,17 +9,17 @@
 //   - imports a Node module that opens sockets, servers, TLS, processes or threads: node:net, node:http, node:https,
 //     node:tls, node:http2, node:dgram, node:child_process, node:worker_threads, node:cluster;
 //   - imports a native addon (better-sqlite3, @napi-rs/canvas), or a product module whose own imports load
-//     one (followed through product modules, not through test helpers);
-//   - starts Chromium (playwright-core), a redis-server (the test helper redis-server.ts) or one of our
-//     entry points as a process (the test helper entry-process.ts);
+//     one (followed through product modules, not through test code);
+//   - starts Chromium (playwright-core), a redis-server (the test kit's test/kit/redis-server.ts) or one of
+//     our entry points as a process (the test kit's test/kit/entry-process.ts);
 //   - sends or handles a signal (`.kill("SIG...")`, `process.kill(`, `process.on("SIG...")`).
-// What it reaches only through other test helpers does not count: a bot test that talks to the harness's
+// What it reaches only through other test code does not count: a bot test that talks to the harness's
 // loopback servers tests the bot, and the files above test the sockets under it.
 //
 // A test file reads the date when it runs the product on the real clock and its own text is about days:
-//   - it starts the product: it imports, itself or through the test helpers it imports, the bot harness
-//     (bot-harness.ts), entry-process.ts, the sandbox's server (the module that exports startSandbox) or
-//     playwright-core; these take "now" from the real clock unless a test passes one;
+//   - it starts the product: it imports, itself or through the test code it imports, the kit's bot harness
+//     (test/kit/bot-harness.ts), the kit's test/kit/entry-process.ts, the sandbox's server (the module that
+//     exports startSandbox) or playwright-core; these take "now" from the real clock unless a test passes one;
 //   - and it names a day or a range of days: today, yesterday, วันนี้, เมื่อวาน, the history, summary or
 //     export commands ("history", ประวัติ, "summary", ยอด, "export"), or imports a module of a time/ folder.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -34,8 +34,9 @@ const SKIPPED = (path, name) => name === "node_modules" || ["dist", ".git", "cov
 const PLATFORM_MODULES = new Set(["net", "http", "https", "tls", "http2", "dgram", "child_process", "worker_threads", "cluster"].map((name) => `node:${name}`));
 const NATIVE_ADDONS = new Set(["better-sqlite3", "@napi-rs/canvas"]);
 const BROWSER = "playwright-core";
-const PROCESS_HELPERS = new Set(["redis-server.ts", "entry-process.ts"]);
-const PRODUCT_STARTERS = new Set(["bot-harness.ts", "entry-process.ts"]);
+/** The test kit's modules that start processes, and those that start the product. */
+const PROCESS_STARTERS = new Set(["test/kit/redis-server.ts", "test/kit/entry-process.ts"]);
+const PRODUCT_STARTERS = new Set(["test/kit/bot-harness.ts", "test/kit/entry-process.ts"]);
 const SIGNAL = /\.kill\(\s*"SIG|process\.kill\(|process\.on\(\s*"SIG/;
 const DAYS = /\btoday\b|\byesterday\b|วันนี้|เมื่อวาน|"history\b|ประวัติ|"summary\b|ยอด|"export\b/i;
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)"|(?:^|[\s;])import\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
@@ -81,7 +82,7 @@ export function platformReasons(file) {
       if (NATIVE_ADDONS.has(spec)) reasons.add(`imports ${spec}`);
       if (spec === BROWSER) reasons.add("starts Chromium");
     } else if (isTestCode(path)) {
-      if (PROCESS_HELPERS.has(base(path))) reasons.add(`starts processes (${base(path)})`);
+      if (PROCESS_STARTERS.has(path)) reasons.add(`starts processes (${base(path)})`);
     } else if (loadsNativeAddon(path)) {
       reasons.add(`loads a native addon (${path})`);
     }
@@ -100,7 +101,7 @@ export function dateReasons(file) {
       if (path === undefined) {
         if (spec === BROWSER) starts.add("Chromium");
       } else if (isTestCode(path)) {
-        if (PRODUCT_STARTERS.has(base(path))) starts.add(base(path));
+        if (PRODUCT_STARTERS.has(path)) starts.add(base(path));
         if (!seen.has(path)) {
           seen.add(path);
           queue.push(path);

@@ -5,10 +5,10 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
-import { childEnv } from "../helpers/entry-process.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { ECHO_BOT_ENTRY, childEnv } from "../kit/entry-process.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
-const ECHO_BOT = fileURLToPath(new URL("../helpers/echo-bot.mjs", import.meta.url));
+const ECHO_BOT = fileURLToPath(new URL(`../../${ECHO_BOT_ENTRY}`, import.meta.url));
 const SECRET = "0123456789abcdef0123456789abcdef";
 const TOKEN = "echo-bot-test-token";
 const stops: (() => Promise<void>)[] = [];

@@ -2,11 +2,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { postbackData, quickReplyTexts, shownText } from "../helpers/messages.js";
-import { chatIdOf, joinEvent, lineId, mentionText, newEventId, postbackEvent, followEvent, textEvent } from "../helpers/webhook.js";
-import type { TestSource } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { postbackData, quickReplyTexts, shownText } from "../kit/messages.js";
+import { chatIdOf, joinEvent, lineId, mentionText, newEventId, postbackEvent, followEvent, textEvent } from "../kit/webhook.js";
+import type { TestSource } from "../kit/webhook.js";
 
 const STAFF = lineId("U", 0x51);
 const SECOND = lineId("U", 0x52);

@@ -2,10 +2,10 @@
 // asked, once and within 10 minutes; the rows against the sandbox's own history. At a fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, textEvent } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, textEvent } from "../kit/webhook.js";
 
 /** 14:30 in Bangkok on Friday 20 November 2026. */
 const START = Date.parse("2026-11-20T07:30:00.000Z");

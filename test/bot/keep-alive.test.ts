@@ -3,8 +3,8 @@
 import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_LIMITS, serverLimitsWith } from "../../src/webhook/http-server.js";
-import { killLeftovers, startEntry } from "../helpers/entry-process.js";
-import { startLineModeMain } from "../helpers/line-mode-main.js";
+import { killLeftovers, startEntry } from "../kit/entry-process.js";
+import { startLineModeMain } from "../kit/line-mode-main.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
 // End to end with LINE itself misbehaving (a scripted LINE on loopback, reached through the bot's own
 // connection pool): the bot's answer still gets through, once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import { freePort } from "../helpers/free-port.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { sendJson, startFaultServer } from "../helpers/fault-server.js";
-import type { FaultServer, RecordedRequest } from "../helpers/fault-server.js";
-import { lineId, textEvent } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import { freePort } from "../kit/free-port.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { sendJson, startFaultServer } from "../kit/fault-server.js";
+import type { FaultServer, RecordedRequest } from "../kit/fault-server.js";
+import { lineId, textEvent } from "../kit/webhook.js";
 
 const USER = lineId("U", 0x91);
 const GROUP = lineId("C", 0x92);

@@ -4,12 +4,12 @@
 // shape refused before they reach a LINE URL or a Redis key.
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { freePort } from "../helpers/free-port.js";
-import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
-import type { BotProcess, World } from "../helpers/loopback-world.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, otherEvent, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { freePort } from "../kit/free-port.js";
+import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
+import type { BotProcess, World } from "../kit/loopback-world.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, otherEvent, textEvent, webhookBody } from "../kit/webhook.js";
 
 const STAFF = lineId("U", 0xa51);
 const CUSTOMER = lineId("U", 0xa52);

@@ -12,11 +12,11 @@ import type { LinePlatform, RecordedSend } from "@slipline/line-stand-in";
 import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
-import { killLeftovers, startEntry } from "../helpers/entry-process.js";
-import type { EntryProcess } from "../helpers/entry-process.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers, startEntry } from "../kit/entry-process.js";
+import type { EntryProcess } from "../kit/entry-process.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const STAFF = lineId("U", 0xc01);
 const CUSTOMER = lineId("U", 0xc02);

@@ -2,9 +2,9 @@
 // and every metric docs/grafana-dashboard.json plots present in that scrape.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { startLineModeMain } from "../helpers/line-mode-main.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { startLineModeMain } from "../kit/line-mode-main.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const DASHBOARD = new URL("../../docs/grafana-dashboard.json", import.meta.url);
 

@@ -5,10 +5,10 @@ import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil } from "../helpers/loopback-world.js";
-import type { BotProcess, World } from "../helpers/loopback-world.js";
-import { shownText } from "../helpers/messages.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil } from "../kit/loopback-world.js";
+import type { BotProcess, World } from "../kit/loopback-world.js";
+import { shownText } from "../kit/messages.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

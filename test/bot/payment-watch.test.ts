@@ -1,10 +1,10 @@
 // WATCH_PAYMENTS_MINUTES end to end: a staff QR's amount paid after the QR is pushed to that staff chat;
 // a customer's QR is never watched, so no payer's name reaches a customer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, textEvent } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, textEvent } from "../kit/webhook.js";
 
 /** 11:00 in Bangkok on 20 November 2026. */
 let clock = new Date("2026-11-20T04:00:00.000Z");

@@ -6,11 +6,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
-import type { World } from "../helpers/loopback-world.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
+import type { World } from "../kit/loopback-world.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, textEvent, webhookBody } from "../kit/webhook.js";
 
 const STAFF = lineId("U", 0x9a1);
 const SHOP_AND_CUSTOMERS = lineId("C", 0x9a2);

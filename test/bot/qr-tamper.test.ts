@@ -11,11 +11,11 @@ import type { RecordedSend } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { shownText } from "../helpers/messages.js";
-import { chatIdOf, lineId, textEvent } from "../helpers/webhook.js";
-import type { TestSource } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { shownText } from "../kit/messages.js";
+import { chatIdOf, lineId, textEvent } from "../kit/webhook.js";
+import type { TestSource } from "../kit/webhook.js";
 import { PROMPTPARSE_TYPE, proxyArb } from "../promptpay/vectors.js";
 
 const STAFF: TestSource = { type: "user", userId: lineId("U", 0x91) };

@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers, startEntry } from "../helpers/entry-process.js";
-import { qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
-import { freePort } from "../helpers/free-port.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedisOptions } from "../helpers/redis-server.js";
+import { killLeftovers, startEntry } from "../kit/entry-process.js";
+import { qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
+import { freePort } from "../kit/free-port.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedisOptions } from "../kit/redis-server.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

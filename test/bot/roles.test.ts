@@ -3,11 +3,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
 import { formatMoney } from "../../src/render/format.js";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { quickReplyTexts, shownText } from "../helpers/messages.js";
-import { chatIdOf, followEvent, imageEvent, joinEvent, lineId, mentionText, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
-import type { TestSource } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { quickReplyTexts, shownText } from "../kit/messages.js";
+import { chatIdOf, followEvent, imageEvent, joinEvent, lineId, mentionText, postbackEvent, stickerEvent, textEvent } from "../kit/webhook.js";
+import type { TestSource } from "../kit/webhook.js";
 
 const OWNER = lineId("U", 0x301);
 const CASHIER = lineId("U", 0x302);

@@ -5,11 +5,11 @@
 // ledger out); within the token's life "Invalid reply token" then means the first run's reply went out.
 // The real pipeline, outbox and LINE stand-in, in one process.
 import { afterEach, describe, expect, it } from "vitest";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
 import { handleEvent } from "../../src/event/handle-event.js";
 import { DEFAULT_SHOP_ID } from "../../src/shops/shop.js";
-import { lineId, textEvent } from "../helpers/webhook.js";
+import { lineId, textEvent } from "../kit/webhook.js";
 
 let harness: BotHarness | undefined;
 afterEach(async () => {

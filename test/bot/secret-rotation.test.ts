@@ -2,9 +2,9 @@
 // webhooks signed with either secret are answered and the log says which one matched (never the secret);
 // any other signature is still refused.
 import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { startLineModeMain } from "../helpers/line-mode-main.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { startLineModeMain } from "../kit/line-mode-main.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

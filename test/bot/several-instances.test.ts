@@ -5,13 +5,13 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { PARTITIONS, partitionOf, queueKeys } from "../../src/queue/index.js";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../helpers/loopback-world.js";
-import type { BotProcess, World } from "../helpers/loopback-world.js";
-import { freePort } from "../helpers/free-port.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
-import { lineId, newEventId, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
+import type { BotProcess, World } from "../kit/loopback-world.js";
+import { freePort } from "../kit/free-port.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
+import { lineId, newEventId, textEvent, webhookBody } from "../kit/webhook.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,11 +3,11 @@
 // channel, to its own chats, with its own slip service account.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness, HarnessShop } from "../helpers/bot-harness.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
-import type { TestSource } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness, HarnessShop } from "../kit/bot-harness.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
+import type { TestSource } from "../kit/webhook.js";
 
 const CAFE_STAFF = lineId("U", 0xd01);
 const NOODLE_STAFF = lineId("U", 0xd02);

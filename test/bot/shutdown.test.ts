@@ -2,10 +2,10 @@
 // at once while the port stays open and webhooks are still answered (the drain), then the listener closes,
 // the accepted events finish, and the process exits 0.
 import { afterEach, describe, expect, it } from "vitest";
-import { killLeftovers } from "../helpers/entry-process.js";
-import { startLineModeMain } from "../helpers/line-mode-main.js";
-import { shownText } from "../helpers/messages.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { killLeftovers } from "../kit/entry-process.js";
+import { startLineModeMain } from "../kit/line-mode-main.js";
+import { shownText } from "../kit/messages.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

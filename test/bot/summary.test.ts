@@ -3,10 +3,10 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { postbackData, quickReplyTaps, shownText } from "../helpers/messages.js";
-import { lineId, postbackEvent, textEvent } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { postbackData, quickReplyTaps, shownText } from "../kit/messages.js";
+import { lineId, postbackEvent, textEvent } from "../kit/webhook.js";
 
 /** 14:30 in Bangkok on Friday 20 November 2026, for the bot and its sandbox alike. */
 let clock = new Date("2026-11-20T07:30:00.000Z");

@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
-import { childEnv } from "../helpers/entry-process.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
+import { childEnv } from "../kit/entry-process.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);

@@ -3,9 +3,9 @@ import { publicAnswer } from "../../src/privacy/answer.js";
 import type { ChatContext, HandlerOutcome } from "../../src/handlers/context.js";
 import { REAL_HANDLERS } from "../../src/event/handle-event.js";
 import type { EventHandlers } from "../../src/event/handle-event.js";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { followEvent, lineId, newEventId, otherEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { followEvent, lineId, newEventId, otherEvent, stickerEvent, textEvent } from "../kit/webhook.js";
 
 const USER = lineId("U", 0xe1);
 const OTHER_USER = lineId("U", 0xe2);

@@ -13,11 +13,11 @@ import { createOutbox } from "../../src/line/outbox.js";
 import { publicAnswer } from "../../src/privacy/answer.js";
 import type { Delivery } from "../../src/line/outbox.js";
 import { createLogger } from "../../src/log.js";
-import { sendJson, startFaultServer } from "../helpers/fault-server.js";
-import { freePort } from "../helpers/free-port.js";
-import type { FaultScript, FaultServer, RecordedRequest } from "../helpers/fault-server.js";
-import { captureLogs } from "../helpers/log-capture.js";
-import { sdkLineApi } from "../helpers/sdk-line-api.js";
+import { sendJson, startFaultServer } from "../kit/fault-server.js";
+import { freePort } from "../kit/free-port.js";
+import type { FaultScript, FaultServer, RecordedRequest } from "../kit/fault-server.js";
+import { captureLogs } from "../kit/log-capture.js";
+import { sdkLineApi } from "../kit/sdk-line-api.js";
 
 const TOKEN = "api-test-access-token";
 const USER = `U${"4".repeat(32)}`;

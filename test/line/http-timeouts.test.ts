@@ -3,11 +3,11 @@ import { publicAnswer } from "../../src/privacy/answer.js";
 import { messagingApi } from "@line/bot-sdk";
 import { installHttpTimeouts } from "../../src/line/http-timeouts.js";
 import { createOutbox } from "../../src/line/outbox.js";
-import { sdkLineApi } from "../helpers/sdk-line-api.js";
+import { sdkLineApi } from "../kit/sdk-line-api.js";
 import { createLogger } from "../../src/log.js";
-import { startFaultServer } from "../helpers/fault-server.js";
-import type { FaultServer } from "../helpers/fault-server.js";
-import { captureLogs } from "../helpers/log-capture.js";
+import { startFaultServer } from "../kit/fault-server.js";
+import type { FaultServer } from "../kit/fault-server.js";
+import { captureLogs } from "../kit/log-capture.js";
 
 let hanging: FaultServer;
 beforeAll(async () => {

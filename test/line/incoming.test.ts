@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readEvent } from "../../src/line/incoming.js";
-import { imageEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../helpers/webhook.js";
+import { imageEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../kit/webhook.js";
 
 const USER = lineId("U", 1);
 const GROUP = lineId("C", 2);

@@ -2,11 +2,11 @@ import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messagingApi } from "@line/bot-sdk";
 import { createOutbox } from "../../src/line/outbox.js";
-import { sdkLineApi } from "../helpers/sdk-line-api.js";
+import { sdkLineApi } from "../kit/sdk-line-api.js";
 import type { OutboxOptions } from "../../src/line/outbox.js";
 import { createLogger } from "../../src/log.js";
 import { publicAnswer, staffAnswer } from "../../src/privacy/answer.js";
-import { captureLogs } from "../helpers/log-capture.js";
+import { captureLogs } from "../kit/log-capture.js";
 
 const LINE = "https://api.line.me";
 const TOKEN = "sender-test-access-token-0123456789abcdef";

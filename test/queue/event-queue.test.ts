@@ -11,8 +11,8 @@ import { createDurableEventQueue, namedInstanceId, PARTITIONS, partitionOf, queu
 import type { DurableEventQueue, DurableEventQueueOptions, ItemHandler, QueueItem } from "../../src/queue/index.js";
 import { connectRedis, whenUp } from "../../src/shared-state/redis.js";
 import type { RedisLink } from "../../src/shared-state/redis.js";
-import { commandStats, startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
 
 const silent = pino({ level: "silent" });
 let prefixes = 0;

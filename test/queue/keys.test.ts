@@ -5,8 +5,8 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurableEventQueue, queueKeys } from "../../src/queue/index.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
 
 const PREFIX = "deployment-q";
 const DAY_MS = 86_400_000;

@@ -10,7 +10,7 @@ import type { SummaryView } from "../../src/commands/summary/render.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { computeFigures } from "../../src/summary/figures.js";
 import { lineLimitProblems, quickReplyLabels, visibleText } from "./line-limits.js";
-import { quickReplyTaps } from "../helpers/messages.js";
+import { quickReplyTaps } from "../kit/messages.js";
 
 const TZ = "Asia/Bangkok";
 const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok

@@ -49,8 +49,8 @@ import { computeFigures } from "../../src/summary/figures.js";
 import type { HistoryItem } from "../../src/slip/types.js";
 import { ACCOUNT, VALID_ITEM } from "../slip/fixtures.js";
 import { visibleText } from "./line-limits.js";
-import { quickReplyTaps } from "../helpers/messages.js";
-import { loadPageTexts, type ApiRefusal, type PageLang, type PageView } from "../helpers/staff-app-page.js";
+import { quickReplyTaps } from "../kit/messages.js";
+import { loadPageTexts, type ApiRefusal, type PageLang, type PageView } from "../kit/staff-app-page.js";
 
 type Texts = SharedTexts & QrTexts & HistoryTexts & SummaryTexts & ExportTexts & PaidTexts & BalanceTexts & HelpTexts & ContactTexts & IdTexts;
 

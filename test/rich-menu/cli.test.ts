@@ -8,8 +8,8 @@ import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
-import { killLeftovers, startEntry } from "../helpers/entry-process.js";
-import { lineId } from "../helpers/webhook.js";
+import { killLeftovers, startEntry } from "../kit/entry-process.js";
+import { lineId } from "../kit/webhook.js";
 
 const TOKEN = "rich-menu-cli-token";
 const dirs: string[] = [];

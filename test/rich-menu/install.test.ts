@@ -12,9 +12,9 @@ import { installMenus, removeMenus } from "../../src/rich-menu/install.js";
 import type { RichMenuClients } from "../../src/rich-menu/install.js";
 import { createMenuLinkKeeper } from "../../src/rich-menu/links.js";
 import { MENU_ALIASES } from "../../src/rich-menu/menus.js";
-import { captureLogs } from "../helpers/log-capture.js";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import { lineId, textEvent } from "../helpers/webhook.js";
+import { captureLogs } from "../kit/log-capture.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import { lineId, textEvent } from "../kit/webhook.js";
 
 const TOKEN = "rich-menu-test-token";
 const OWNER = lineId("U", 0xa01);

@@ -26,11 +26,11 @@ import { createSlipClient } from "../../src/slip/client.js";
 import { ServiceUnavailableError } from "../../src/slip/errors.js";
 import type { AccountInfo, SlipClient } from "../../src/slip/types.js";
 import { createSummaryLoader } from "../../src/summary/load.js";
-import { captureLogs } from "../helpers/log-capture.js";
-import { shownText } from "../helpers/messages.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
-import { lineId } from "../helpers/webhook.js";
+import { captureLogs } from "../kit/log-capture.js";
+import { shownText } from "../kit/messages.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
+import { lineId } from "../kit/webhook.js";
 
 const OWNER = lineId("U", 0x801);
 const STAFF_GROUP = lineId("C", 0x802);

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSharedState } from "../../src/shared-state/open.js";
 import type { SharedState } from "../../src/shared-state/open.js";
 import { storedEventOf, storedItemOf } from "../../src/intake/stored-items.js";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
-import { lineId, newEventId, textEvent } from "../helpers/webhook.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
+import { lineId, newEventId, textEvent } from "../kit/webhook.js";
 
 let redis: TestRedis;
 let shared: SharedState;

@@ -5,8 +5,8 @@ import { createSlipClient } from "../../src/slip/client.js";
 import type { SlipClientOptions } from "../../src/slip/client.js";
 import { InvalidRequestError, PackageExpiredError, ResponseShapeError, ServiceError, ServiceUnavailableError, UnauthorizedError } from "../../src/slip/errors.js";
 import type { SlipClient } from "../../src/slip/types.js";
-import { sendData, sendJson, startFaultServer } from "../helpers/fault-server.js";
-import type { FaultScript, FaultServer } from "../helpers/fault-server.js";
+import { sendData, sendJson, startFaultServer } from "../kit/fault-server.js";
+import type { FaultScript, FaultServer } from "../kit/fault-server.js";
 import { ACCOUNT, failure, historyData, QR_0812345678, QR_0812345678_150, SECRET, VALID_ITEM } from "./fixtures.js";
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -9,8 +9,8 @@ import { QrMismatchError } from "../../src/slip/errors.js";
 import { qrImageOrigins, qrMismatches } from "../../src/slip/qr-check.js";
 import type { QrAnswer, QrImageOrigins } from "../../src/slip/qr-check.js";
 import type { CircuitState, PromptPayQrRequest } from "../../src/slip/types.js";
-import { sendData, startFaultServer } from "../helpers/fault-server.js";
-import type { FaultServer } from "../helpers/fault-server.js";
+import { sendData, startFaultServer } from "../kit/fault-server.js";
+import type { FaultServer } from "../kit/fault-server.js";
 import { amountSatangArb, PROMPTPARSE_TYPE, proxyArb, satangToBaht } from "../promptpay/vectors.js";
 import { failure, QR_0812345678, QR_0812345678_150, SECRET } from "./fixtures.js";
 

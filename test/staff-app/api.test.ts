@@ -2,12 +2,12 @@
 // service and the LINE stand-in playing LINE Login and group membership. Expected values come from the
 // sandbox's own history, read straight from its API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
-import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { sandboxHistory as serviceHistory } from "../kit/sandbox-history.js";
+import type { ServiceHistoryItem } from "../kit/sandbox-history.js";
 import { signExportLink } from "../../src/staff-app/export-link.js";
-import { loadPageTexts, type ApiRefusal } from "../helpers/staff-app-page.js";
+import { loadPageTexts, type ApiRefusal } from "../kit/staff-app-page.js";
 
 const LOGIN = { channelId: "1650000001", liffId: "1650000001-AbCdEfGh" } as const;
 const STAFF = "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b";

@@ -5,9 +5,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness, HarnessShop } from "../helpers/bot-harness.js";
-import { lineId } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness, HarnessShop } from "../kit/bot-harness.js";
+import { lineId } from "../kit/webhook.js";
 
 const CAFE_LOGIN = { channelId: "1650000001", liffId: "1650000001-AbCdEfGh" } as const;
 const NOODLE_LOGIN = { channelId: "1650000002", liffId: "1650000002-IjKlMnOp" } as const;

@@ -1,10 +1,10 @@
 // The staff app in LINE mode, two bot processes sharing a redis-server of the test's own: LINE_LOGIN_CHANNEL_ID
 // and LIFF_ID turn the app on, and an export link used on one instance is refused on the other.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
-import { startBot, startWorld, whenReady } from "../helpers/loopback-world.js";
-import type { BotProcess, World } from "../helpers/loopback-world.js";
+import { startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
+import { startBot, startWorld, whenReady } from "../kit/loopback-world.js";
+import type { BotProcess, World } from "../kit/loopback-world.js";
 
 const STAFF = "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b";
 const LOGIN_CHANNEL = "1650000001";

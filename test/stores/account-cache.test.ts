@@ -2,8 +2,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAccountCache } from "../../src/stores/account-cache.js";
-import { commandStats, startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
 import { ACCOUNT } from "../slip/fixtures.js";
 
 let redis: TestRedis;

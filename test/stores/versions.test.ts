@@ -4,8 +4,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisVersions } from "../../src/stores/versions.js";
-import { commandStats, startTestRedis } from "../helpers/redis-server.js";
-import type { TestRedis } from "../helpers/redis-server.js";
+import { commandStats, startTestRedis } from "../kit/redis-server.js";
+import type { TestRedis } from "../kit/redis-server.js";
 
 let redis: TestRedis;
 let connection: Redis;

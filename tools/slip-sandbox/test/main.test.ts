@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HistoryPage, PromptPayQrUrl } from "../../../src/slip/types.js";
-import { killLeftovers, startEntry, type EntryProcess } from "../../../test/helpers/entry-process.js";
+import { killLeftovers, startEntry, type EntryProcess } from "../../../test/kit/entry-process.js";
 import { SHOP, requestJson, postJson } from "./sandbox-client.js";
 
 const dirs: string[] = [];

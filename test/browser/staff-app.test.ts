@@ -7,11 +7,11 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
-import type { EntryProcess } from "../helpers/entry-process.js";
-import { startLocalModeMain } from "../helpers/local-mode-main.js";
-import { freePort } from "../helpers/free-port.js";
-import { sandboxHistory as serviceHistory } from "../helpers/sandbox-history.js";
-import type { ServiceHistoryItem } from "../helpers/sandbox-history.js";
+import type { EntryProcess } from "../kit/entry-process.js";
+import { startLocalModeMain } from "../kit/local-mode-main.js";
+import { freePort } from "../kit/free-port.js";
+import { sandboxHistory as serviceHistory } from "../kit/sandbox-history.js";
+import type { ServiceHistoryItem } from "../kit/sandbox-history.js";
 import { CHROMIUM_PATH, openConsole } from "../../tools/chat-console/test/console-driver.js";
 import type { ConsolePage } from "../../tools/chat-console/test/console-driver.js";
 
@@ -171,7 +171,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
         item?.source ?? "",
       ]);
     });
-    await app.screenshot({ path: "test-output/e2e/staff-app.png", fullPage: true });
+    await app.screenshot({ path: "test-output/browser/staff-app.png", fullPage: true });
     await app.close();
   });
 

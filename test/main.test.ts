@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
-import { shownText } from "../helpers/messages.js";
-import { killLeftovers, startEntry, type EntryProcess } from "../helpers/entry-process.js";
-import { lineId, postWebhook, textEvent, webhookBody } from "../helpers/webhook.js";
-import { freePort } from "../helpers/free-port.js";
-import { startLineModeMain } from "../helpers/line-mode-main.js";
+import { shownText } from "./kit/messages.js";
+import { killLeftovers, startEntry, type EntryProcess } from "./kit/entry-process.js";
+import { lineId, postWebhook, textEvent, webhookBody } from "./kit/webhook.js";
+import { freePort } from "./kit/free-port.js";
+import { startLineModeMain } from "./kit/line-mode-main.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLogger, secretScrubber } from "../../src/log.js";
-import { captureLogs } from "../helpers/log-capture.js";
+import { createLogger, secretScrubber } from "../src/log.js";
+import { captureLogs } from "./kit/log-capture.js";
 
 describe("logger", () => {
   it("writes JSON lines and redacts credentials and reply tokens wherever they sit", () => {

@@ -3,9 +3,9 @@ import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicAnswer } from "../../src/privacy/answer.js";
 import { REAL_HANDLERS } from "../../src/event/handle-event.js";
-import { startBotHarness } from "../helpers/bot-harness.js";
-import type { BotHarness } from "../helpers/bot-harness.js";
-import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../helpers/webhook.js";
+import { startBotHarness } from "../kit/bot-harness.js";
+import type { BotHarness } from "../kit/bot-harness.js";
+import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../kit/webhook.js";
 
 // LINE's published test vector for the signature.
 const VECTOR = {

@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "@slipline/line-stand-in";
 import { formatCalendarDate } from "../../src/render/format.js";
 import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
-import type { EntryProcess } from "../helpers/entry-process.js";
-import { startLocalModeMain } from "../helpers/local-mode-main.js";
+import type { EntryProcess } from "../kit/entry-process.js";
+import { startLocalModeMain } from "../kit/local-mode-main.js";
 import { CHROMIUM_PATH, openConsole } from "../../tools/chat-console/test/console-driver.js";
 import type { ConsolePage } from "../../tools/chat-console/test/console-driver.js";
 
-const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url));
+const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-output/browser/", import.meta.url));
 /** Start-up compiles TypeScript on the fly on a shared 2-core machine: generous, but bounded. */
 const START_TIMEOUT_MS = 60_000;
 /** Bot replies go through the sandbox; waits are generous upper bounds, not speed checks. */

@@ -1,5 +1,5 @@
 // Runs one of our entry points (src/main.ts, tools/slip-sandbox/src/main.ts) as a child process with a clean
-// environment, reads what it prints, and stops it by PID.
+// environment, reads what it prints, and stops it by PID; names the entries the bench starts too.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,9 @@ export interface EntryProcess {
   /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
   stop(graceMs?: number): Promise<number | null>;
 }
+
+/** The kit's echo bot (the official @line/bot-sdk pattern, the bench's baseline): plain JavaScript, for `node` as it is. */
+export const ECHO_BOT_ENTRY = "test/kit/echo-bot.mjs";
 
 /** Node's arguments for running TypeScript with the tools' packages read from their sources. */
 export const TSX_WITH_TOOL_SOURCES = ["--conditions=slipline-source", "--import", "tsx"] as const;
