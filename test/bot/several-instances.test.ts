@@ -261,6 +261,13 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
       expect(await sendSigned(bot.webhookUrl, body)).toBe(200);
       await waitUntil(() => world.platform.sent.some((s) => s.chatId === chatId), 10_000);
       expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
+      // Its failed attempts to reach Redis are counted while Redis is away (the count the end checks).
+      const counted = await until(
+        () => fetch(`${bot.url}/metrics`).then((r) => r.text()),
+        (text) => /^slipline_redis_errors_total [1-9]/m.test(text),
+        20_000,
+      );
+      expect(counted).toMatch(/^slipline_redis_errors_total [1-9]/m);
       // Still away when all that was seen: the instance served it degraded, not after Redis came back.
       expect(await readyz(bot)).toEqual({ status: 200, body: { status: "degraded", redis: "unreachable" } });
     } finally {
