@@ -192,47 +192,45 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       timeZone: "Asia/Bangkok",
       ...options.settings,
     };
-    // The shop and the bot's configuration are made by the same functions as production's.
-    let shop: ShopConfig = shopConfigOf(
-      { id: DEFAULT_SHOP_ID, name: undefined, webhookPath: DEFAULT_WEBHOOK_PATH },
-      {
-        line: { channelSecret, channelAccessToken: accessToken },
-        slip: { baseUrl: slipBaseUrl, apiSecret },
-        promptPayId: settings.promptPayId,
-        staff: { users: [...settings.staffUserIds], groups: [...settings.staffGroupIds] },
-        lang: settings.defaultLang,
-        timeZone: settings.timeZone,
-        dailySummaryAt: options.alerts?.dailySummaryAt,
-        lowTokenAlertSlips: options.alerts?.lowTokenSlips,
-        expiryAlertDays: options.alerts?.expiryDays,
-        watchPaymentsMinutes: options.alerts?.watchMinutes,
-        accountCacheSeconds: 0,
-        markAsRead: options.markAsRead ?? false,
-        login: options.login,
-      },
-    );
-    // Further shops, by the same maker: each its own channel and /webhook/<id>, the sandbox's other account.
-    const moreConfigs = more.map((extra): ShopConfig => {
-      const extraSettings: BotSettings = { ...settings, staffUserIds: new Set<string>(), staffGroupIds: new Set<string>(), ...extra.settings };
-      return shopConfigOf(
-        { id: extra.id, name: undefined, webhookPath: webhookPathOf(extra.id) },
+    // Each shop and the bot's configuration are made by the same functions as production's.
+    const shopOf = (
+      id: string,
+      webhookPath: string,
+      line: { channelSecret: string; accessToken: string },
+      slipSecret: string,
+      shopSettings: BotSettings,
+      login: StaffLogin | undefined,
+    ): ShopConfig =>
+      shopConfigOf(
+        { id, name: undefined, webhookPath },
         {
-          line: { channelSecret: extra.channelSecret, channelAccessToken: extra.accessToken },
-          slip: { baseUrl: slipBaseUrl, apiSecret: DEMO_SECRETS.other },
-          promptPayId: extraSettings.promptPayId,
-          staff: { users: [...extraSettings.staffUserIds], groups: [...extraSettings.staffGroupIds] },
-          lang: extraSettings.defaultLang,
-          timeZone: extraSettings.timeZone,
+          line: { channelSecret: line.channelSecret, channelAccessToken: line.accessToken },
+          slip: { baseUrl: slipBaseUrl, apiSecret: slipSecret },
+          promptPayId: shopSettings.promptPayId,
+          staff: { users: [...shopSettings.staffUserIds], groups: [...shopSettings.staffGroupIds] },
+          lang: shopSettings.defaultLang,
+          timeZone: shopSettings.timeZone,
           dailySummaryAt: options.alerts?.dailySummaryAt,
           lowTokenAlertSlips: options.alerts?.lowTokenSlips,
           expiryAlertDays: options.alerts?.expiryDays,
           watchPaymentsMinutes: options.alerts?.watchMinutes,
           accountCacheSeconds: 0,
           markAsRead: options.markAsRead ?? false,
-          login: extra.login,
+          login,
         },
       );
-    });
+    let shop = shopOf(DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, { channelSecret, accessToken }, apiSecret, settings, options.login);
+    // Further shops: each its own channel and /webhook/<id>, the sandbox's other account, no staff unless given.
+    const moreConfigs = more.map((extra) =>
+      shopOf(
+        extra.id,
+        webhookPathOf(extra.id),
+        extra,
+        DEMO_SECRETS.other,
+        { ...settings, staffUserIds: new Set<string>(), staffGroupIds: new Set<string>(), ...extra.settings },
+        extra.login,
+      ),
+    );
     const config = loadConfig({
       PORT: "0",
       ...(options.maxQueuedEvents === undefined ? {} : { MAX_QUEUED_EVENTS: String(options.maxQueuedEvents) }),
