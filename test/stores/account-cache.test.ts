@@ -1,25 +1,21 @@
 // The account info in Redis, against a redis-server of the test's own: asked of Redis once per value.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAccountCache } from "../../src/stores/account-cache.js";
-import { commandStats, startTestRedis } from "../kit/redis-server.js";
-import type { TestRedis } from "../kit/redis-server.js";
+import { commandStats } from "../kit/redis-server.js";
+import { startStoreRedis } from "../kit/store-redis.js";
+import type { StoreRedis } from "../kit/store-redis.js";
 import { ACCOUNT } from "../slip/fixtures.js";
 
-let redis: TestRedis;
+let store: StoreRedis;
 let connection: Redis;
 let admin: Redis;
 
 beforeAll(async () => {
-  redis = await startTestRedis({ persistence: false });
-  connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  admin = new Redis(redis.url);
+  store = await startStoreRedis();
+  ({ connection, admin } = store);
 }, 30_000);
-afterAll(async () => {
-  connection.disconnect();
-  admin.disconnect();
-  await redis.stop();
-});
+afterAll(() => store.stop());
 
 /** Calls of these commands Redis ran since the last reset. */
 async function calls(...names: string[]): Promise<number> {

@@ -5,22 +5,18 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisVersions } from "../../src/stores/versions.js";
 import { commandStats, startTestRedis } from "../kit/redis-server.js";
-import type { TestRedis } from "../kit/redis-server.js";
+import { startStoreRedis } from "../kit/store-redis.js";
+import type { StoreRedis } from "../kit/store-redis.js";
 
-let redis: TestRedis;
+let store: StoreRedis;
 let connection: Redis;
 let admin: Redis;
 
 beforeAll(async () => {
-  redis = await startTestRedis({ persistence: false });
-  connection = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  admin = new Redis(redis.url);
+  store = await startStoreRedis();
+  ({ connection, admin } = store);
 }, 30_000);
-afterAll(async () => {
-  connection.disconnect();
-  admin.disconnect();
-  await redis.stop();
-});
+afterAll(() => store.stop());
 
 const QR_150 = 'run:{"amount":15000,"id":"0812345678","kind":"qr"}';
 const QR_200 = 'run:{"amount":20000,"id":"0812345678","kind":"qr"}';
