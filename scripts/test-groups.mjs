@@ -15,6 +15,11 @@
 //   - sends or handles a signal (`.kill("SIG...")`, `process.kill(`, `process.on("SIG...")`).
 // What it reaches only through other test code does not count: a bot test that talks to the harness's
 // loopback servers tests the bot, and the files above test the sockets under it.
+// Whole-bot runs (test/bot/, test/browser/) check what users see, through the kit's processes and sockets;
+// the platform under them is checked by the files that test it directly (test/main.test.ts: signals and exit
+// codes; test/deploy/runtime-install.test.ts: the production install; the tools' tests: the native addons). A whole-bot file is in
+// the group only when it is the one test of something the platform does, and says so in a comment line
+// `// Platform: <what>` (keep-alive timers, SIGTERM seen from outside, SIGHUP and file watching, TLS to Redis).
 //
 // A test file reads the date when it runs the product on the real clock and its own text is about days:
 //   - it starts the product: it imports, itself or through the test code it imports, the kit's bot harness
@@ -37,6 +42,8 @@ const BROWSER = "playwright-core";
 /** The test kit's modules that start processes, and those that start the product. */
 const PROCESS_STARTERS = new Set(["test/kit/redis-server.ts", "test/kit/entry-process.ts"]);
 const PRODUCT_STARTERS = new Set(["test/kit/bot-harness.ts", "test/kit/entry-process.ts"]);
+const WHOLE_BOT = /^test\/(?:bot|browser)\//;
+const PLATFORM_NOTE = /^\/\/ Platform: (.+)$/m;
 const SIGNAL = /\.kill\(\s*"SIG|process\.kill\(|process\.on\(\s*"SIG/;
 const DAYS = /\btoday\b|\byesterday\b|วันนี้|เมื่อวาน|"history\b|ประวัติ|"summary\b|ยอด|"export\b/i;
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)"|(?:^|[\s;])import\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
@@ -75,6 +82,10 @@ function loadsNativeAddon(file, seen = new Set()) {
 
 /** Why a test file touches the platform (empty: it does not). */
 export function platformReasons(file) {
+  if (WHOLE_BOT.test(file)) {
+    const note = PLATFORM_NOTE.exec(text(file));
+    return note === null ? [] : [`a whole-bot run that is the one test of: ${note[1]}`];
+  }
   const reasons = new Set();
   for (const { spec, path } of importsOf(file)) {
     if (path === undefined) {

@@ -52,4 +52,17 @@ describe("the rules", () => {
     expect(platform.has("test/groups.test.ts")).toBe(false);
     expect(platform.size).toBeLessThan(all.length);
   });
+
+  it("take a whole-bot run only when its header names what of the platform it alone tests", () => {
+    // The burst runs use sockets, signals and redis-server, but test the bot's guarantees, not the platform.
+    expect(platform.has("test/bot/one-instance.test.ts")).toBe(false);
+    expect(platform.has("test/bot/several-instances.test.ts")).toBe(false);
+    expect(platform.has("test/browser/console-flows.test.ts")).toBe(false);
+    expect(computed.platform.find(({ file }) => file === "test/bot/shutdown.test.ts")?.reasons).toEqual([
+      "a whole-bot run that is the one test of: SIGTERM and the exit code of a real process.",
+    ]);
+    // Outside test/bot and test/browser the imports decide, as before.
+    expect(platform.has("test/main.test.ts")).toBe(true);
+    expect(platform.has("tools/slip-sandbox/test/store.test.ts")).toBe(true);
+  });
 });

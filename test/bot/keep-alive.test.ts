@@ -1,5 +1,6 @@
 // HTTP_KEEP_ALIVE_SECONDS as a client sees it: the bot tells how long it keeps an idle connection open, and
 // the same connection serves a second request.
+// Platform: node:http's keep-alive timers, as the running Node sets them, seen by a client.
 import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_LIMITS, serverLimitsWith } from "../../src/webhook/http-server.js";

@@ -3,6 +3,7 @@
 // staff; unknown shops and foreign signatures refused; a reload on SIGHUP and on a change of the file that
 // adds, removes and changes shops while /readyz stays 200, and a bad file that changes nothing; and, on one
 // Redis, two shops of one deployment and two deployments that never mix.
+// Platform: SIGHUP and watching a file for changes, in a real process.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,7 @@
 // The start-up look at Redis, from outside the process: a redis-server of the test's own set up as hosted
 // plans often are (an eviction policy, no persistence, INFO and CONFIG forbidden to the bot's user), and
 // REDIS_TLS_CA refused when it cannot be used.
+// Platform: TLS to Redis with a CA file (REDIS_TLS_CA), the only TLS connection the bot opens itself.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,7 @@
 // Shutdown in two steps, as a platform sees it from outside the real process: on SIGTERM /readyz answers 503
 // at once while the port stays open and webhooks are still answered (the drain), then the listener closes,
 // the accepted events finish, and the process exits 0.
+// Platform: SIGTERM and the exit code of a real process.
 import { afterEach, describe, expect, it } from "vitest";
 import { killLeftovers } from "../kit/entry-process.js";
 import { startLineModeMain } from "../kit/line-mode-main.js";
