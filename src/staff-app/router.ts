@@ -321,7 +321,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
         const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
         const at = now().getTime();
         const link = signExportLink(
-          { shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q },
+          { shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q, format: query.format },
           shop.config.line.channelSecret,
           at,
         );
@@ -365,7 +365,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
       return void fail(res, 503, "try_again", "This link cannot be checked just now. Try again in a minute.");
     }
     if (!first) return void fail(res, 410, "link_used", "This link was already used. Send export in the chat again for a new one.");
-    const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q };
+    const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q, format: grant.format };
     const fields = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     const query = readChecksQuery(fields, PARAMETERS.export, now(), shop.config.settings.timeZone);
     if (!query.ok) return void fail(res, 400, "link_invalid", "This link's range is not valid. Send export in the chat for a new one.");
@@ -373,7 +373,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
   }
 
   async function streamExport(res: Response, shop: StaffAppShop, query: ChecksQuery): Promise<void> {
-    const { timeZone } = shop.config.settings;
+    const { timeZone, defaultLang } = shop.config.settings;
     // Bounded like the summary: the last 31 days of a longer range, the newest 20,000 checks.
     const days = calendarDaysBetween(query.fromDate, query.toDate) + 1;
     const fromDate = days > EXPORT_MAX_DAYS ? addCalendarDays(query.toDate, -(EXPORT_MAX_DAYS - 1)) : query.fromDate;
@@ -387,15 +387,15 @@ export function createStaffApp(options: StaffAppOptions): Router {
     privately(res);
     res.status(200).set({
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="slipline-${shop.id}-${formatIsoDate(fromDate)}-${formatIsoDate(query.toDate)}.csv"`,
+      "Content-Disposition": `attachment; filename="slipline-${shop.id}-${formatIsoDate(fromDate)}-${formatIsoDate(query.toDate)}${query.format === "raw" ? "-raw" : ""}.csv"`,
       "X-Export-Covered": `${formatIsoDate(fromDate)}..${formatIsoDate(query.toDate)}`,
       "X-Export-Cut": cut.length === 0 ? "none" : cut.join(","),
     });
-    res.write(CSV_BOM + csvHeader());
+    res.write(CSV_BOM + csvHeader(query.format, defaultLang));
     const write = async (items: readonly HistoryItem[]): Promise<void> => {
       const text = items
         .filter((item) => matches(item, query))
-        .map((item) => csvRow(item, timeZone))
+        .map((item) => csvRow(item, timeZone, query.format, defaultLang))
         .join("");
       if (text !== "" && !res.write(text)) await drained(res);
     };
