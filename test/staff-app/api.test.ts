@@ -170,23 +170,52 @@ describe("history, summary and export agree with the service", () => {
     expect(body.cut).toEqual({ days: false, checks: false });
   });
 
-  it("exports every check of the range as a CSV row, with a BOM and Bangkok times", async () => {
+  /** The file's lines after its byte-order mark, which Excel needs to read the Thai. */
+  const csvLines = async (res: Response): Promise<string[]> => {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    return bytes
+      .subarray(3)
+      .toString("utf8")
+      .split("\r\n")
+      .filter((l) => l !== "");
+  };
+  const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
+  const RAW_HEADER = "createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code";
+  /** The chat's status words, as an owner's accountant reads them in the file. */
+  const THAI_STATUS: Record<string, string> = { valid: "ผ่าน", invalid: "ไม่ผ่าน", fraud: "ปลอม", duplicate: "ซ้ำ", not_found: "ไม่พบ", error: "ผิดพลาด" };
+
+  it("exports every check of the range with Thai headers and words first, then the raw columns, with a BOM and Bangkok times", async () => {
     const all = await sandboxHistory("2026-11-15", "2026-11-20");
     const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20", tokenOf(STAFF));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("x-export-cut")).toBe("none");
-    const bytes = Buffer.from(await res.arrayBuffer());
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes
-      .subarray(3)
-      .toString("utf8")
-      .split("\r\n")
-      .filter((l) => l !== "");
-    expect(lines[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="slipline-default-2026-11-15-2026-11-20.csv"');
+    const lines = await csvLines(res);
+    expect(lines[0]).toBe(`เวลาตรวจ,เวลาโอน,สถานะ,ยอดเงิน,เลขอ้างอิง,ผู้โอน,ผู้รับเงิน,บัญชีผู้รับ,ช่องทาง,โทเคนที่ใช้,${RAW_HEADER}`);
     expect(lines).toHaveLength(all.length + 1);
-    const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
+    all.forEach((item, i) => {
+      const cells = (lines[i + 1] ?? "").split(",");
+      expect(cells.slice(0, 5)).toEqual([
+        bangkok(item.createdAt),
+        bangkok(item.transDate),
+        item.status === null ? "" : (THAI_STATUS[item.status] ?? item.status),
+        item.amount === null ? "" : String(item.amount),
+        item.transRef ?? "",
+      ]);
+    });
+  });
+
+  it("keeps the all-English file for accounting software with format=raw: the service's own fields and values", async () => {
+    const all = await sandboxHistory("2026-11-15", "2026-11-20");
+    const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20&format=raw", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="slipline-default-2026-11-15-2026-11-20-raw.csv"');
+    const lines = await csvLines(res);
+    expect(lines[0]).toBe(RAW_HEADER);
+    expect(lines).toHaveLength(all.length + 1);
     all.forEach((item, i) => {
       const cells = (lines[i + 1] ?? "").split(",");
       expect(cells.slice(0, 7)).toEqual([
@@ -199,6 +228,12 @@ describe("history, summary and export agree with the service", () => {
         item.transRef ?? "",
       ]);
     });
+  });
+
+  it("refuses a format it does not make", async () => {
+    const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20&format=xlsx", tokenOf(STAFF));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "bad_parameter", parameter: "format", problem: "bad_format" });
   });
 
   it("cuts an export to the last 31 days and says so", async () => {
@@ -260,6 +295,14 @@ describe("the app's export as a link (for LINE's in-app browser)", () => {
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain(ref);
     expect((await get(url, undefined)).status).toBe(410);
+  });
+
+  it("carries the all-English choice in the link it signs", async () => {
+    const res = await get("/app/api/export-link?from=2026-11-20&to=2026-11-20&format=raw", tokenOf(STAFF));
+    const { url } = (await res.json()) as { url: string };
+    const csv = await get(url, undefined);
+    // (Reading the body as text drops its byte-order mark.)
+    expect((await csv.text()).split("\r\n")[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
   });
 
   it("gives a customer none", async () => {
