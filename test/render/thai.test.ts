@@ -126,7 +126,12 @@ const KIND: Record<keyof Texts, Kind> = {
   quick7Days: "label",
   historyAlt: "label",
   historyAltFigures: "label",
+  historyAltEmpty: "sentence",
+  noName: "label",
   exportReady: "sentence",
+  exportOpen: "sentence",
+  exportOnce: "sentence",
+  exportEnglish: "label",
   exportDaysCut: "sentence",
   exportNeedsPublicUrl: "sentence",
   exportNoUser: "sentence",
@@ -148,6 +153,7 @@ const KIND: Record<keyof Texts, Kind> = {
   paidToday: "label",
   paidFound: "label",
   paidNotYet: "sentence",
+  paidNoSender: "label",
   paidAskAgain: "label",
   paidAlt: "label",
   qrCheckPayment: "label",
@@ -263,6 +269,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   pageOf: [["1", "3"]],
   pastEnd: [["5", "3"]],
   historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "ตรวจ 12 สลิป ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
+  historyAltEmpty: [
+    ["วันนี้ · 22 พ.ย. 2569", "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
+    [undefined, "ไม่พบสลิปที่มีเลขอ้างอิง 015326095622AQR01234 ค่ะ"],
+  ],
   historyAltFigures: [
     ["ตรวจ 12 สลิป", "ยอดโอนเข้า 4,500 บาท", ["ผ่าน 10", "ซ้ำ 2"]],
     ["ตรวจ 1 สลิป", "ยอดโอนเข้า 150 บาท", []],
@@ -271,8 +281,12 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   summaryAsOf: [["14:05"]],
   summaryCapped: [["20,000", "25,000"]],
   summaryDaysCut: [["23 ต.ค. – 22 พ.ย. 2569"]],
-  exportReady: [["เมื่อวาน · 21 พ.ย. 2569"]],
-  exportDaysCut: [["23 ต.ค. – 22 พ.ย. 2569"]],
+  exportReady: [
+    ["เมื่อวาน", "21 พ.ย. 2569"],
+    ["7 วันล่าสุด", "16–22 พ.ย. 2569"],
+    [undefined, "1–15 พ.ย. 2569"],
+  ],
+  exportDaysCut: [["23 ต.ค. 2569"]],
   exportNoUser: [["ส่งออก"]],
   summaryAlt: [["วันนี้ · 22 พ.ย. 2569", "12", "3,450 บาท"]],
   summaryOthers: [["3"]],
@@ -302,7 +316,7 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   warnExpiring: [[0], [1], [3]],
   warnLowSlips: [["40"]],
   balanceAlt: [["ร้านกาแฟดีใจ", "12,345", "8,230", "31 ม.ค. 2570"]],
-  helpAlt: [[["คิวอาร์ 150", "ประวัติ เมื่อวาน ซ้ำ"]]],
+  helpAlt: [[["คิวอาร์ 150", "ประวัติ เมื่อวาน"]]],
   customerHelpPay: [["คิวอาร์"]],
   howToType: [[["เช็คยอด 150", "เช็คยอด 1,500.50"], "เช็คยอด 150"]],
   commandList: [[["คิวอาร์", "ประวัติ", "ยอด"]]],
@@ -310,7 +324,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   unknownCommand: [["abc", "“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
   didYouMean: [["เชคยอด", "เช็คยอด"]],
   notUnderstood: [["“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
-  invalidRequest: [["accountNumber must be a 10-digit phone"]],
+  invalidRequest: [
+    ["accountNumber must be a 10-digit phone", true],
+    ["limit must be at most 100", false],
+  ],
   noPromptPayId: [["คิวอาร์ 0812345678 150"]],
   noStaffYet: [["วิธีใช้"]],
   qrShopOnly: [["คิวอาร์ 150"]],
@@ -433,7 +450,7 @@ const account = { ...ACCOUNT, rate: { chat: 1, api: 1.5 }, estimatedSlips: { cha
 
 /** Every Thai reply, one of each kind, as the bot would send it. */
 function thaiReplies(): Record<string, messagingApi.Message[]> {
-  const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate" })];
+  const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate", senderName: null })];
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
   const answers: Record<string, Answer> = {
@@ -450,6 +467,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     qrForCustomers: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
     paidFound: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({})], askAgain: "เช็คยอด 150" }),
+    paidUnnamed: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({ senderName: null })], askAgain: "เช็คยอด 150" }),
     paidYesterday: renderPaid({
       lang: "th",
       timeZone: TZ,
@@ -538,6 +556,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     slipPhoto: renderSlipPhotoHint("th"),
     editedNote: renderEditedNote("th"),
     serviceFailure: renderServiceFailure({ kind: "response_shape", command: "balance" }, "th"),
+    invalidRequest: renderServiceFailure({ kind: "invalid_request", serviceMessage: "accountNumber is invalid", command: "qr" }, "th"),
     staffGroupNotice: renderStaffGroupNotice("th"),
     lowTokens: renderLowTokensAlert("th", 40, 50),
     expiry: renderExpiryAlert("th", 3, { year: 2026, month: 11, day: 25 }),
@@ -581,7 +600,7 @@ describe("every Thai reply, card and menu", () => {
       ...[...menu.buttons, ...(menu.header.switchTo === undefined ? [] : [menu.header.switchTo])].flatMap((b) => [b.label, ...readable([b.action as never])]),
     ]);
     expect(shown.flatMap(forbiddenIn)).toEqual([]);
-    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้", "จ่ายด้วย QR", "ดูเมนูลูกค้า", "กลับเมนูพนักงาน"]));
+    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้", "จ่ายด้วย QR", "วิธีจ่ายเงิน", "ดูเมนูลูกค้า", "กลับเมนูพนักงาน"]));
   });
 
   it("the QR card's button and the 'ask again' quick reply show what a person would type, keeping the QR's instant hidden", () => {
@@ -594,7 +613,7 @@ describe("every Thai reply, card and menu", () => {
   it("writes 150 บาท in the paid card's title and alt text, and ฿ only in the QR card's big figure", () => {
     const replies = thaiReplies();
     const paid = replies.paidNotYet?.[0];
-    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่พบสลิป");
+    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่พบสลิปที่ผ่านการตรวจ");
     expect(visibleText(replies.paidNotYet ?? [])).toContain("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.");
     const qr = replies.qr?.[0];
     expect(qr?.type === "flex" ? qr.altText : "").toBe("QR พร้อมเพย์ 150 บาท โอนเข้า 123-xxxx-xxxx-2345 (e-Wallet)");
@@ -626,7 +645,12 @@ describe("the Thai review's wording", () => {
     ["qrAskStaff", "ขออภัยค่ะ ตอนนี้สร้าง QR ไม่ได้ รบกวนพิมพ์แจ้งไว้ในแชทนี้ ทางร้านจะส่งช่องทางชำระเงินให้นะคะ 🙏"],
     ["qrShopOnly", "ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ “คิวอาร์ 150” ได้เลยค่ะ"],
     ["editedNote", "✏️ ตอบตามข้อความที่แก้แล้วนะคะ"],
-    ["askInPrivate", "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ"],
+    ["askInPrivate", "ข้อมูลร้านดูได้เฉพาะในแชทส่วนตัว หรือในกลุ่มพนักงานค่ะ"],
+    [
+      "staffGroupNotice",
+      "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ\nกลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน ทั้งรายการสลิป ชื่อผู้โอน ยอดเงิน และโทเคนค่ะ\nถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
+    ],
+    ["invalidRequest", "ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ลองตรวจเลขพร้อมเพย์และยอดเงิน แล้วส่งใหม่อีกครั้งนะคะ\nระบบแจ้งว่า “accountNumber is invalid”\nถ้ายังไม่ได้ ส่งข้อความนี้ให้เจ้าของร้านดูนะคะ"],
     ["didYouMean", "หมายถึง “เช็คยอด” หรือเปล่าคะ"],
     ["unknown", "ไม่รู้จักคำสั่ง “abc” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ"],
     ["slipPhoto", "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ"],
@@ -639,13 +663,17 @@ describe("the Thai review's wording", () => {
   });
 
   it.each<[string, string]>([
-    ["paidNotYet", "ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ"],
+    ["paidNotYet", "ยังไม่พบสลิปยอดนี้ที่ผ่านการตรวจค่ะ\nถ้าลูกค้าบอกว่าโอนแล้ว ให้นำสลิปไปตรวจกับระบบตรวจสลิปของร้านก่อน แล้วกดปุ่ม “เช็คอีกครั้ง” ด้านล่างนะคะ"],
     ["paidYesterday", "ยอด 150 บาท เข้าหรือยัง\nเมื่อวาน · 21 พ.ย. 2569"],
-    ["qrForCustomers", "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
+    ["qrForCustomers", "สแกนจ่ายได้ทุกแอปธนาคาร หรือกดบันทึกรูปแล้วสแกนจากแอป\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
     ["customerHelp", "ทำตามนี้ได้เลยค่ะ\n1. พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150”\n2. กดบันทึกรูป QR\n3. เปิดแอปธนาคาร เลือกสแกนจากรูปภาพ\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
-    ["historyEmptyToday", "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["historyEmptyToday", "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
     ["history", "ตรวจ 23 สลิป"],
-    ["history", "ยอดโอนเข้านี้รวมเฉพาะ 20 สลิปล่าสุด"],
+    ["history", "ยอดโอนเข้าคิดจาก 20 สลิปล่าสุดเท่านั้น"],
+    ["history", "ไม่ระบุชื่อ → ร้านกาแฟดีใจ"],
+    ["paidUnnamed", "ไม่ระบุชื่อผู้โอน"],
+    ["summary", "ตัวเลขคิดจาก 3 สลิปล่าสุด (ตรวจทั้งหมด 30 สลิป)"],
+    ["summary", "ปิดยอดประจำวัน\nสรุปยอด"],
     ["history", "LINE OA ของร้าน"],
     ["historyPage2", "อาทิตย์นี้ · 16–22 พ.ย. 2569"],
     ["summary", "ตรวจ 3 สลิป"],
@@ -657,6 +685,27 @@ describe("the Thai review's wording", () => {
     ["idNoStaffYet", "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ\nเจ้าของร้านทำตามนี้ได้เลยค่ะ\n1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท\n2. เริ่มบอทใหม่ แล้วพิมพ์ “วิธีใช้” ในแชทนี้"],
   ])("%s shows: %s", (name, expected) => {
     expect(shown(name)).toContain(expected);
+  });
+
+  it("says an empty history's sentence once in its notification", () => {
+    const alt = (name: string): string => {
+      const message = replies[name]?.[0];
+      return message?.type === "flex" ? message.altText : "";
+    };
+    expect(alt("historyEmptyToday")).toBe("ประวัติตรวจสลิป วันนี้ · 22 พ.ย. 2569: วันนี้ยังไม่มีการตรวจสลิปค่ะ");
+    expect(alt("historyEmpty")).toBe("ประวัติตรวจสลิป: ไม่พบสลิปที่มีเลขอ้างอิง NOPE123 ค่ะ");
+  });
+
+  it("shows new cashiers the plain history example, and leaves 'contact the shop' out of the staff's help", () => {
+    const help = shown("help");
+    expect(help).toContain("เช่น ประวัติ เมื่อวาน\n");
+    expect(help).not.toContain("ประวัติ เมื่อวาน ซ้ำ");
+    expect(help).not.toContain("ติดต่อร้าน");
+    expect(shown("customerHelp")).not.toContain("ติดต่อร้าน");
+  });
+
+  it("writes an expired package's days with ไปแล้ว", () => {
+    expect(th.expiredDaysAgo(4)).toBe("หมดอายุไปแล้ว 4 วัน");
   });
 
   it("writes the notification of a history page the Thai way: figures run on, the statuses in brackets", () => {
@@ -688,11 +737,12 @@ describe("the Thai review's wording", () => {
   });
 
   it.each<[string, Parameters<Texts["noChecks"]>, string]>([
-    ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีสลิปที่ตรวจค่ะ"],
+    ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีการตรวจสลิปค่ะ"],
+    ["the last 7 days", [{ kind: "days", days: 7 }, "16–22 พ.ย. 2569", undefined], "ใน 7 วันล่าสุดยังไม่มีการตรวจสลิปค่ะ"],
     [
       "dates",
       [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined],
-      "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ",
+      "ไม่มีการตรวจสลิปในวันที่ 1–15 พ.ย. 2569 ค่ะ",
     ],
     ["a status today", [{ kind: "today" }, "22 พ.ย. 2569", "ปลอม"], "วันนี้ยังไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
   ])("says 'no checks' of the range looked at (%s)", (_name, args, expected) => {
