@@ -35,7 +35,8 @@ export interface ChecksQuery extends DayRange {
 }
 
 /** Why a parameter was refused, as a stable code the page turns into the shop's language. */
-export type QueryProblem = "unknown_parameter" | "repeated" | "bad_day" | "reversed" | "range_too_long" | "bad_status" | "bad_source" | "q_too_long" | "bad_page" | "bad_limit" | "bad_format";
+export type QueryProblem =
+  "unknown_parameter" | "repeated" | "bad_day" | "reversed" | "range_too_long" | "bad_status" | "bad_source" | "q_too_long" | "bad_page" | "bad_limit" | "bad_format";
 
 export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; problem: QueryProblem; message: string };
 

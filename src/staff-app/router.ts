@@ -184,20 +184,24 @@ export function createStaffApp(options: StaffAppOptions): Router {
   router.get(["/app/", "/app/:shop/"], (req: Request, res: Response) => {
     const shop = shopOf(req);
     privately(res);
-    if (shop === undefined) return void res.status(404).type("text/plain").send("No shop has its staff app here.");
+    // No shop, so no shop's language: Thai first, as most shops are, then English.
+    if (shop === undefined) return void res.status(404).type("text/plain; charset=utf-8").send("ไม่มีแอปพนักงานของร้านที่ลิงก์นี้ค่ะ\nNo shop has its staff app here.");
     const login = shop.config.login;
     if (login === undefined) {
-      // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
+      // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written, and
+      // the shops file's form is in the owner's documentation, not on a page staff may see.
       const off =
         shop.config.settings.defaultLang === "th"
-          ? 'แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: "login": { "channelId": "...", "liffId": "..." }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ'
-          : 'The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: "login": { "channelId": "...", "liffId": "..." }), then restart. The README says how.';
+          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ เจ้าของร้านต้องสร้าง LINE Login channel และ LIFF app แล้วตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID จากนั้นเริ่มบอทใหม่นะคะ"
+          : "The staff app is off for this shop. The owner needs to make a LINE Login channel and a LIFF app, set LINE_LOGIN_CHANNEL_ID and LIFF_ID, then restart the bot.";
       return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
     if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
     const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
     const html = template
       .replaceAll("{{lang}}", escapeHtml(shop.config.settings.defaultLang))
+      // The page's name before its script runs (the tab, a share): the script writes the same.
+      .replaceAll("{{title}}", shop.config.settings.defaultLang === "th" ? "แอปพนักงาน" : "Staff app")
       .replaceAll("{{api}}", escapeHtml(`${base}/api`))
       .replaceAll("{{mode}}", escapeHtml(options.mode))
       .replaceAll("{{liffId}}", escapeHtml(login.liffId))

@@ -400,7 +400,7 @@ describe("renderHelp", () => {
     ["en", "qr", "qr "],
   ] as const)("offers staff a QR quick reply that opens the keyboard with the QR word typed (%s)", (lang, word, typed) => {
     const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
-    expect(messages[0]?.quickReply?.items[0]?.action).toEqual({
+    expect(messages.at(0)?.quickReply?.items?.at(0)?.action).toEqual({
       type: "postback",
       label: word,
       data: `quick:type qr ${lang}`,

@@ -802,6 +802,7 @@ const PAGE_KIND: Record<string, PageKind> = {
   title: "label",
   today: "label",
   yesterday: "label",
+  week: "label",
   days7: "label",
   month: "label",
   lastmonth: "label",
@@ -813,12 +814,18 @@ const PAGE_KIND: Record<string, PageKind> = {
   searchHint: "label",
   allStatuses: "label",
   allChannels: "label",
+  statusLabel: "label",
+  channelLabel: "label",
+  perPageLabel: "label",
+  perPageBefore: "label",
+  perPageAfter: "label",
   checks: "label",
   validAmount: "label",
   byStatus: "label",
   byChannel: "label",
   history: "label",
   export: "label",
+  exportRaw: "label",
   prev: "label",
   next: "label",
   details: "label",
@@ -827,6 +834,9 @@ const PAGE_KIND: Record<string, PageKind> = {
   exporting: "label",
   page: "label",
   rangeName: "label",
+  daysLine: "label",
+  chartTitle: "label",
+  chartHint: "label",
   chartTip: "label",
   fields: "label",
   status: "label",
@@ -854,7 +864,9 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     [1, 3],
     [12, 1234],
   ],
-  rangeName: [["today"], ["yesterday"], ["days7"], ["month"], ["lastmonth"]],
+  rangeName: [["today"], ["yesterday"], ["week"], ["days7"], ["month"], ["lastmonth"]],
+  daysLine: [[TODAY], [{ range: "days7", from: "2026-11-23", to: "2026-11-29" }], [{ range: "week", from: "2026-11-23", to: "2026-11-26" }], [CHOSEN]],
+  chartTitle: [["hour"], ["day"]],
   chartTip: [
     ["day", "2026-11-24", 3, 45000],
     ["hour", 9, 1, 15000],
@@ -866,6 +878,8 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     [{ range: "month", from: "2026-11-01", to: "2026-11-24", q: "สมชาย" }],
     [CHOSEN],
     [{ ...CHOSEN, q: "015326095622AQR01234" }],
+    [{ range: "days7", from: "2026-11-18", to: "2026-11-24" }],
+    [{ range: "week", from: "2026-11-23", to: "2026-11-24", q: "สมชาย" }],
     [{ range: "custom", from: "2026-10-28", to: "2026-11-03", status: "ซ้ำ" }],
   ],
   cutDays: [
@@ -874,10 +888,7 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     ["2025-12-20", "2026-01-19"],
   ],
   cutChecks: [[20000]],
-  searchCut: [
-    [20000, TODAY],
-    [20000, CHOSEN],
-  ],
+  searchCut: [[20000]],
   notLoggedIn: [["line"], ["local"]],
   loginFailed: [["line"], ["local"]],
 };
@@ -896,7 +907,7 @@ const REFUSALS: readonly ApiRefusal[] = [
   { error: "try_again" },
   { error: "app_off" },
   { error: "not_found" },
-  ...(["unknown_parameter", "repeated", "bad_day", "reversed", "range_too_long", "bad_status", "bad_source", "q_too_long", "bad_page", "bad_limit"] as const).map(
+  ...(["unknown_parameter", "repeated", "bad_day", "reversed", "range_too_long", "bad_status", "bad_source", "q_too_long", "bad_page", "bad_limit", "bad_format"] as const).map(
     (problem): ApiRefusal => ({ error: "bad_parameter", problem, parameter: "from" }),
   ),
 ];
@@ -950,7 +961,7 @@ describe("the staff app page's Thai", () => {
 
   it("names only buttons that exist: the staff menu's แอปพนักงาน in LINE, the console's “Open the staff app” on this machine", () => {
     const line = page.errorText("th", "line", { error: "invalid_token", reason: "missing" });
-    expect(line).toBe("ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ เปิดแอปนี้โดยกดปุ่ม “แอปพนักงาน” ในเมนูของแชท LINE ของร้านนะคะ");
+    expect(line).toBe("ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ เปิดแอปนี้โดยกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านนะคะ");
     expect(page.errorText("th", "local", { error: "invalid_token", reason: "missing" })).toContain("“Open the staff app”");
     expect(designMenus("ร้านกาแฟดีใจ", { staffAppUrl: "https://liff.line.me/1650000001-AbCdEfGh" }).staff.buttons.map((b) => b.label)).toContain("แอปพนักงาน");
   });
@@ -971,16 +982,34 @@ describe("the staff app page's Thai, as the review asked", () => {
     ["the chart's hour", page.formatHour(9), "09:00"],
     ["a count", page.formatCount(12345), "12,345"],
     ["money in a figure", page.formatMoney(123456789), "฿1,234,567.89"],
-    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
-    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
-    ["a bar's hover", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป · ฿450.00"],
-    ["an hour bar's hover", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป · ฿450.00"],
-    ["too many checks", call("cutChecks", 20000), "ตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
-    ["a search cut today", call("searchCut", 20000, TODAY), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดของวันนี้ค่ะ"],
-    ["a search cut on chosen days", call("searchCut", 20000, CHOSEN), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
-    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงวันที่ยาวเกิน 31 วัน สรุปและไฟล์จึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
+    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงวันที่ยาวเกิน 31 วัน สรุปและไฟล์จึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
+    ["a tapped bar", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป ยอดโอนเข้า ฿450.00"],
+    ["a tapped hour bar", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป ยอดโอนเข้า ฿450.00"],
+    ["the chart's title by the hour", call("chartTitle", "hour"), "จำนวนสลิปรายชั่วโมง"],
+    ["the chart's title by the day", call("chartTitle", "day"), "จำนวนสลิปรายวัน"],
+    ["the days shown, 7 days", call("daysLine", { range: "days7", from: "2026-11-23", to: "2026-11-29" }), "7 วันล่าสุด · 23–29 พ.ย. 2569"],
+    ["the days shown, today", call("daysLine", { range: "today", from: "2026-11-29", to: "2026-11-29" }), "วันนี้ · 29 พ.ย. 2569"],
+    ["the days shown, this week", call("daysLine", { range: "week", from: "2026-11-23", to: "2026-11-26" }), "อาทิตย์นี้ · 23–26 พ.ย. 2569"],
+    ["the days shown, chosen", call("daysLine", { range: "custom", from: "2026-10-28", to: "2026-11-03" }), "28 ต.ค. – 3 พ.ย. 2569"],
+    ["the week chip", word("week"), "อาทิตย์นี้"],
+    ["too many checks", call("cutChecks", 20000), "มีการตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
+    ["a search cut", call("searchCut", 20000), "ค้นหาจาก 20,000 สลิปล่าสุดเท่านั้นค่ะ"],
+    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
+    ["nothing in 7 days", call("empty", { range: "days7", from: "2026-11-18", to: "2026-11-24" }), "ใน 7 วันล่าสุดยังไม่มีการตรวจสลิปค่ะ"],
     ["nothing yesterday of a status", call("empty", { ...TODAY, range: "yesterday", status: "ปลอม" }), "เมื่อวานไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
-    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีการตรวจสลิปในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["the export button", word("export"), "ดาวน์โหลดไฟล์ (Excel)"],
+    ["while exporting", word("exporting"), "กำลังเตรียมไฟล์…"],
+    ["the LIFF script failed", word("liffScript"), "เชื่อมต่อ LINE ไม่ได้ค่ะ ตรวจสอบอินเทอร์เน็ตแล้วเปิดแอปอีกครั้งนะคะ"],
+    ["a wrong address", page.errorText("th", "line", { error: "not_found" }), "ลิงก์นี้ไม่ใช่แอปพนักงานของร้านค่ะ เปิดแอปโดยกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านนะคะ"],
+    [
+      "another shop's login",
+      page.errorText("th", "line", { error: "invalid_token", reason: "foreign" }),
+      "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ ปิดหน้านี้แล้วกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านอีกครั้งนะคะ",
+    ],
+    ["the selects' names", `${word("statusLabel")} ${word("channelLabel")} ${word("perPageLabel")}`, "สถานะ ช่องทาง จำนวนต่อหน้า"],
+    ["the page size", `${word("perPageBefore")} 20 ${word("perPageAfter")}`, "แสดงหน้าละ 20 รายการ"],
     ["the export cut", word("exportCutDays"), "ไฟล์มีข้อมูลไม่ครบทุกวัน ดูหมายเหตุด้านบนค่ะ"],
     ["the pager", `${word("prev")} ${call("page", 2, 1234)} ${word("next")}`, "หน้าก่อน หน้า 2 จาก 1,234 หน้าถัดไป"],
   ])("%s: %s", (_what, shown, expected) => {
@@ -991,11 +1020,38 @@ describe("the staff app page's Thai, as the review asked", () => {
     expect([pageTh["prev"], pageTh["next"]]).toEqual([th.previousPage, th.nextPage]);
   });
 
+  it("names the chips' ranges as the chat does", () => {
+    for (const [chip, chat] of [
+      ["today", "วันนี้"],
+      ["yesterday", "เมื่อวาน"],
+      ["week", "อาทิตย์นี้"],
+      ["days7", "7 วันล่าสุด"],
+      ["month", "เดือนนี้"],
+      ["lastmonth", "เดือนที่แล้ว"],
+    ] as const) {
+      expect(call("rangeName", chip)).toBe(chat);
+    }
+    expect(th.rangeName({ kind: "week" })).toBe("อาทิตย์นี้");
+  });
+
+  it("labels a check's details in the glossary's words, without the service's result code", () => {
+    expect(pageTh["fields"]).toEqual({
+      createdAt: "เวลาตรวจ",
+      transDate: "เวลาโอน",
+      status: "สถานะ",
+      amount: "ยอดเงิน",
+      transRef: "เลขอ้างอิง",
+      senderName: "ผู้โอน",
+      receiverName: "ผู้รับเงิน",
+      receiverAccount: "บัญชีผู้รับ",
+      source: "ช่องทางที่ตรวจ",
+      tokensCharged: "โทเคนที่ใช้",
+    });
+  });
+
   it("shows a customer's 403 in Thai: why, what the owner does, and the id to give them", () => {
     const text = page.errorText("th", "line", { error: "not_staff", message: "This app is for the shop's staff.", userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f" });
-    expect(text).toBe(
-      "แอปนี้ใช้ได้เฉพาะพนักงานของร้านค่ะ ส่งไอดีผู้ใช้ด้านล่างให้เจ้าของร้านเพิ่มในรายชื่อพนักงานของบอท หรือให้เจ้าของร้านเพิ่มคุณเข้ากลุ่มพนักงาน แล้วเปิดแอปอีกครั้งนะคะ\nไอดีผู้ใช้ของคุณ: U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f",
-    );
+    expect(text).toBe("หน้านี้สำหรับพนักงานของร้านเท่านั้นค่ะ\nถ้าคุณเป็นพนักงาน ส่งไอดีด้านล่างให้เจ้าของร้านเพิ่มชื่อคุณ แล้วเปิดแอปอีกครั้งนะคะ\nไอดีผู้ใช้ของคุณ: U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f");
   });
 
   it("says a reversed range in the words of the page's own fields, and falls back to the API's message for a code it does not know", () => {

@@ -84,10 +84,10 @@ describe("who may use the staff app", () => {
 
   it.each([
     ["no token", undefined, "invalid_token", "missing", "ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ"],
-    ["a malformed token", "not-a-token", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
-    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["a malformed token", "not-a-token", "invalid_token", "malformed", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token", "malformed", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
     ["an expired token", "expired", "token_expired", "expired", "การเข้าสู่ระบบ LINE หมดอายุแล้วค่ะ"],
-    ["another channel's token", "foreign", "invalid_token", "foreign", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["another channel's token", "foreign", "invalid_token", "foreign", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
   ])("refuses %s with 401, which the page says in Thai", async (_what, given, error, reason, thai) => {
     const token = given === "expired" ? tokenOf(STAFF, -60_000) : given === "foreign" ? bot.platform.issueIdToken(STAFF, "1650009999") : given;
     const res = await get("/app/api/history", token);
@@ -302,7 +302,9 @@ describe("the app's export as a link (for LINE's in-app browser)", () => {
     const { url } = (await res.json()) as { url: string };
     const csv = await get(url, undefined);
     // (Reading the body as text drops its byte-order mark.)
-    expect((await csv.text()).split("\r\n")[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
+    expect((await csv.text()).split("\r\n")[0]).toBe(
+      "createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code",
+    );
   });
 
   it("gives a customer none", async () => {
@@ -330,17 +332,25 @@ describe("the page", () => {
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await res.text();
     expect(html).toContain('lang="th"');
+    // Its name before the script runs, in the shop's language.
+    expect(html).toContain("<title>แอปพนักงาน</title>");
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
-  it("says what to set when the shop has no LINE Login channel", async () => {
+  it("says what to set when the shop has no LINE Login channel, in Thai and without the shops file's JSON", async () => {
     const off = await startBotHarness({});
     try {
       const res = await fetch(`${off.url}/app/`);
       expect(res.status).toBe(404);
-      expect(await res.text()).toContain("LINE_LOGIN_CHANNEL_ID");
+      expect(await res.text()).toBe("แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ เจ้าของร้านต้องสร้าง LINE Login channel และ LIFF app แล้วตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID จากนั้นเริ่มบอทใหม่นะคะ");
     } finally {
       await off.close();
     }
+  });
+
+  it("answers an address no shop has in Thai, then English", async () => {
+    const res = await fetch(`${bot.url}/app/nobody/`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe("ไม่มีแอปพนักงานของร้านที่ลิงก์นี้ค่ะ\nNo shop has its staff app here.");
   });
 });
