@@ -73,7 +73,8 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/จำนวนเงิน/u, "the amount is ยอดเงิน"],
   [/เมนูด้านล่าง/u, "name the button: ปุ่ม “จ่ายด้วย QR” ด้านล่าง"],
   [/มุมมอง/u, "'view' put into Thai"],
-  [/จาก \?/u, "a missing name as a question mark"],
+  [/จาก \?|(?:^|\s)\? →|→ \?(?:\s|$)/u, "a missing name as a question mark"],
+  [/ยังไม่พบสลิปยอดนี้ที่ตรวจแล้ว/u, "untrue when a fake slip of that amount was checked"],
   [/; /u, "English punctuation"],
 ];
 
