@@ -244,6 +244,11 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.send("@slipline help");
     const help = await c.waitForBotMessage("How to use", REPLY);
     await expect(help.locator(".flex-bubble").textContent()).resolves.toMatch(/qr[\s\S]*history[\s\S]*balance/);
+    // The QR chip opens the keyboard with the QR word typed, and the bot says where the amount goes.
+    await c.tapQuickReply(/^qr$/);
+    await c.waitForBotMessage("Type the amount after it, like “qr 150”, and send.", REPLY);
+    await expect(c.page.inputValue("#text")).resolves.toBe("qr ");
+    await c.page.fill("#text", "");
 
     const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
     const before = await bot.count();
