@@ -705,8 +705,9 @@ describe("the Thai review's wording", () => {
     expect(shown("customerHelp")).not.toContain("ติดต่อร้าน");
   });
 
-  it("writes an expired package's days with ไปแล้ว", () => {
+  it("writes an expired package's days with ไปแล้ว, and ใน before a count of days", () => {
     expect(th.expiredDaysAgo(4)).toBe("หมดอายุไปแล้ว 4 วัน");
+    expect(th.forecastNoHistory).toBe("ใน 7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้");
   });
 
   it("writes the notification of a history page the Thai way: figures run on, the statuses in brackets", () => {

@@ -34,7 +34,7 @@ export const BALANCE_TEXTS: { readonly [L in Lang]: BalanceTexts } = {
     forecastLasts: (days, date) => `ถ้าใช้เท่านี้ โทเคนจะพอใช้อีกประมาณ ${days} วัน (ถึง ${date})`,
     forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ เติมโทเคนไว้ก่อนนะคะ",
     forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
-    forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
+    forecastNoHistory: "ใน 7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
     balanceTitle: "แพ็กเกจตรวจสลิป",
     balancePackage: "แพ็กเกจ",
