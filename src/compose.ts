@@ -13,6 +13,7 @@ import type { Config, InstanceRole } from "./config.js";
 import { REAL_HANDLERS } from "./event/handle-event.js";
 import type { AbandonedEvent, EventHandlers } from "./event/handle-event.js";
 import { createDurableIntake } from "./intake/durable.js";
+import { runningPerShopOf } from "./intake/fair-turns.js";
 import { createInProcessIntake, DEFAULT_RUNNING_EVENTS } from "./intake/in-process.js";
 import type { Intake } from "./intake/in-process.js";
 import { shopOfItem } from "./intake/stored-items.js";
@@ -197,6 +198,11 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     });
 
     const checks = new PQueue({ concurrency: LINE_CHECKS_AT_ONCE });
+    // Each shop's share of the events running, and so of its calls in flight to its slip service: with a
+    // shops file, half of them, so a slow service holds at most half of the turns and the rest stay free for
+    // the other shops; the environment's one shop has them all.
+    const runningEvents = config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS;
+    const runningPerShop = runningPerShopOf(runningEvents, config.many ? undefined : runningEvents);
     const connections = createSharedConnections({
       lineConnections: 2 * (config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS),
       slipConnectTimeoutMs: timings.slip?.connectTimeoutMs ?? DEFAULT_SLIP_CONNECT_TIMEOUT_MS,
@@ -218,15 +224,21 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
           lineCheck: config.lineCheck === undefined ? undefined : { publicUrl: config.lineCheck.publicUrl, limit: <T>(task: () => Promise<T>) => checks.add<T>(task) },
           clock: parts.clock ?? (() => new Date()),
           handlers: parts.handlers ?? REAL_HANDLERS,
-          timings: { ...timings, slip: { ...(config.maxRunningEvents === undefined ? {} : { maxConnections: config.maxRunningEvents }), ...timings.slip } },
+          timings: { ...timings, slip: { maxConnections: runningPerShop, ...timings.slip } },
           publicUrl: config.publicUrl,
+          servedNow: (id) => served?.servedNow(id),
         }),
     });
     served = registry;
     closers.push(() => registry.close());
 
     // The one place the two layouts differ: where a webhook's verified events go.
-    const inProcess = createInProcessIntake({ log, maxQueuedEvents: config.maxQueuedEvents, maxConcurrentEvents: config.maxRunningEvents });
+    const inProcess = createInProcessIntake({
+      log,
+      maxQueuedEvents: config.maxQueuedEvents,
+      maxConcurrentEvents: config.maxRunningEvents,
+      maxConcurrentEventsPerShop: runningPerShop,
+    });
     const durable =
       shared === undefined
         ? undefined

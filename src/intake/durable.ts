@@ -35,10 +35,11 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
   /** Stored events given their turn by a worker, being handled now. */
   let runningNow = 0;
   return {
-    hasRoom: (arriving) => inProcess.hasRoom(arriving),
+    hasRoom: (shop, arriving) => inProcess.hasRoom(shop, arriving),
     get waiting() {
       return inProcess.waiting;
     },
+    waitingOf: (shop) => inProcess.waitingOf(shop),
     get running() {
       return inProcess.running + runningNow;
     },

@@ -79,7 +79,7 @@ export const REFUSALS: Readonly<Record<RefusalReason, RefusalRow>> = {
   unknown_shop: { status: 404, message: "No shop has its webhook here", unread: true },
   worker_only: { status: 503, message: "This instance only works the event queue (INSTANCE_ROLE=worker)", unread: true },
   draining: { status: 503, message: "Shutting down; send again shortly", unread: true },
-  busy: { status: 503, message: "Busy; send again shortly", log: "webhook refused: too many events waiting", unread: true, retryAfter: "1" },
+  busy: { status: 503, message: "Busy; send again shortly", log: "webhook refused: too many of this shop's events waiting", unread: true, retryAfter: "1" },
   unsigned: { status: 401, message: "Invalid signature", log: "webhook refused: no x-line-signature header", unread: true },
   bad_signature: { status: 401, message: "Invalid signature", log: "webhook refused: bad signature", unread: false },
   bad_json: { status: 400, message: "Body is not valid JSON", log: "webhook refused: body is not JSON", unread: false },
@@ -99,9 +99,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const takesWebhooks = deps.takesWebhooks ?? true;
   metrics?.watchQueue(intake);
   let state: State = "starting";
-  // Webhooks admitted whose bodies are still arriving: a burst is admitted faster than bodies are read, so
-  // the bound counts them too, or a thousand could pass the check before the first one is queued.
-  let arriving = 0;
+  // Webhooks admitted whose bodies are still arriving (in all, and by shop): a burst is admitted faster than
+  // bodies are read, so the bounds count them too, or a thousand could pass the check before the first one is queued.
+  let arrivingTotal = 0;
+  const arrivingByShop = new Map<string, number>();
 
   /** Answers a refusal as its row says; `status` overrides it for the body parser's other 4xx. */
   const refuse = (res: Response, reason: RefusalReason, logTo?: { log: Logger; fields?: object }, status?: number): void => {
@@ -120,12 +121,21 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     if (shop === undefined) return refuse(res, "unknown_shop");
     if (!takesWebhooks) return refuse(res, "worker_only");
     if (state === "closing") return refuse(res, "draining");
-    if (!intake.hasRoom(arriving)) return refuse(res, "busy", { log, fields: { waiting: intake.waiting } });
+    // Only the shop over its share of the waiting is refused: another shop's load never refuses this one.
+    if (!intake.hasRoom(shop.id, { total: arrivingTotal, ofShop: arrivingByShop.get(shop.id) ?? 0 })) {
+      return refuse(res, "busy", { log: shop.log, fields: { waiting: intake.waitingOf(shop.id), waitingAllShops: intake.waiting } });
+    }
     const signature = req.headers["x-line-signature"];
     if (typeof signature !== "string" || signature === "") return refuse(res, "unsigned", { log: shop.log });
     req.slipline = { shop };
-    arriving += 1;
-    res.once("close", () => (arriving -= 1));
+    arrivingTotal += 1;
+    arrivingByShop.set(shop.id, (arrivingByShop.get(shop.id) ?? 0) + 1);
+    res.once("close", () => {
+      arrivingTotal -= 1;
+      const left = (arrivingByShop.get(shop.id) ?? 1) - 1;
+      if (left === 0) arrivingByShop.delete(shop.id);
+      else arrivingByShop.set(shop.id, left);
+    });
     next();
   };
 
