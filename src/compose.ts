@@ -251,6 +251,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
       log,
       metrics,
       ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+      // Local mode's port is this machine's; a LINE deployment's is public, so its metrics are closed to others.
+      metricsWithoutToken: config.mode === "local" ? "open" : "this_machine",
       ...(shared === undefined ? {} : { takesWebhooks: role !== "worker", dependenciesUp: () => shared.redis.isUp() }),
     });
     const root = express();
@@ -281,6 +283,9 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     const port = (server.address() as AddressInfo).port;
 
+    if (config.mode === "line" && config.metricsToken === undefined) {
+      log.warn("METRICS_TOKEN is not set: /metrics answers only requests from this machine (not through a proxy); set it to scrape from elsewhere");
+    }
     const changes = await registry.apply(config.shops);
     log.info({ port, mode: config.mode, shops: changes.added.length }, "slipline bot listening");
 

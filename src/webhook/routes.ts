@@ -24,8 +24,17 @@ export interface BotAppDeps {
   intake: Intake;
   log: Logger;
   metrics?: Metrics;
-  /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
+  /**
+   * When set, GET /metrics wants `Authorization: Bearer <metricsToken>`, and /readyz names the shops of each
+   * LINE channel state only to a request bearing it.
+   */
   metricsToken?: string;
+  /**
+   * Without a token: whether /metrics (its `shop` labels) is open to anyone who reaches the port (local
+   * mode), or only to this machine's own requests, never forwarded by a proxy (a LINE deployment, whose
+   * port is public). Default `this_machine`: closed unless said otherwise.
+   */
+  metricsWithoutToken?: "open" | "this_machine";
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
   /**
@@ -188,9 +197,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     res.status(200).json({ status: "ok" });
   });
 
-  app.get("/readyz", (_req: Request, res: Response) => {
+  app.get("/readyz", (req: Request, res: Response) => {
     // The LINE channels' check is reported, not waited for: LINE being down must not take the bot out.
-    const line = lineReport(shops.current());
+    // Which shops are in which state only with the metrics token: a stranger learns counts, no shop id.
+    const named = deps.metricsToken !== undefined && bearerMatches(req.headers.authorization, deps.metricsToken);
+    const line = lineReport(shops.current(), named);
     if (state === "ready" && deps.dependenciesUp?.() === false) {
       if (takesWebhooks) res.status(200).json({ status: "degraded", redis: "unreachable", ...line });
       else res.status(503).json({ status: "redis_unreachable", ...line });
@@ -203,6 +214,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     app.get("/metrics", (req: Request, res: Response, next: NextFunction) => {
       if (deps.metricsToken !== undefined && !bearerMatches(req.headers.authorization, deps.metricsToken)) {
         res.status(401).set("WWW-Authenticate", "Bearer").json({ message: "Metrics need Authorization: Bearer <METRICS_TOKEN>" });
+        return;
+      }
+      if (deps.metricsToken === undefined && (deps.metricsWithoutToken ?? "this_machine") === "this_machine" && !fromThisMachine(req)) {
+        res.status(403).json({ message: "Metrics are served only to this machine until METRICS_TOKEN is set" });
         return;
       }
       metrics.scrape().then(({ contentType, body }) => {
@@ -240,9 +255,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
 /**
  * What /readyz says of the LINE channels: one shop's state as `line` (and `lineWarnings`), as before shops
- * files; with several, the shops grouped by state (`lines`), so an operator sees which to fix.
+ * files; with several, how many shops are in each state (`lines`), and, to a request with the metrics
+ * token (`named`), which ones (`linesByShop`), so an operator sees which to fix.
  */
-function lineReport(shops: readonly WebhookShop[]): Record<string, unknown> {
+function lineReport(shops: readonly WebhookShop[], named: boolean): Record<string, unknown> {
   const checks = shops.map((shop) => ({ id: shop.id, check: shop.lineCheck() })).filter((c): c is { id: string; check: LineCheck } => c.check !== undefined);
   if (checks.length === 0) return {};
   const [only] = checks;
@@ -255,7 +271,16 @@ function lineReport(shops: readonly WebhookShop[]): Record<string, unknown> {
     const key = check.state === "ok" && check.warnings.length > 0 ? `ok_with_warnings` : check.state;
     (byState[key] ??= []).push(id);
   }
-  return { lines: byState };
+  const counts = Object.fromEntries(Object.entries(byState).map(([state, ids]) => [state, ids.length]));
+  return named ? { lines: counts, linesByShop: byState } : { lines: counts };
+}
+
+/** A request from this machine itself, not passed on by a proxy (which would make anyone's look local). */
+function fromThisMachine(req: Request): boolean {
+  const peer = req.socket.remoteAddress ?? "";
+  const loopback = peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
+  const forwarded = ["x-forwarded-for", "forwarded", "x-real-ip"].some((name) => req.headers[name] !== undefined);
+  return loopback && !forwarded;
 }
 
 /** Compares in constant time, so the token cannot be guessed from how fast a wrong one is refused. */
