@@ -361,8 +361,8 @@ describe("what strangers learn: /readyz and /metrics", () => {
   /** The routes alone, with three shops whose LINE channels were looked at, on a port of their own. */
   async function routesOf(how: { metricsToken?: string; metricsWithoutToken?: "open" | "this_machine" }) {
     const checks: Record<string, LineCheck> = {
-      "cafe-a": { state: "ok", warnings: [] },
-      "noodle-b": { state: "ok", warnings: [] },
+      "cafe-a": { state: "ok", displayName: "Cafe A", basicId: "@cafe-a", warnings: [] },
+      "noodle-b": { state: "ok", displayName: "Noodle B", basicId: "@noodle-b", warnings: [] },
       "tea-c": { state: "token_rejected", status: 401 },
     };
     const shops = Object.entries(checks).map(([id, check]) => ({ id, lineCheck: () => check }) as unknown as WebhookShop);
