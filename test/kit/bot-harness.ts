@@ -17,6 +17,7 @@ import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
 import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, shopConfigOf, webhookPathOf } from "../../src/shops/shop.js";
 import type { ShopConfig } from "../../src/shops/shop.js";
+import type { ShopChanges } from "../../src/shops/registry.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
 import { captureLogs } from "./log-capture.js";
@@ -121,6 +122,11 @@ export interface BotHarness {
   readonly moreShops: ReadonlyMap<string, HarnessShop>;
   /** Changes the staff lists from now on, as a reload would (the send boundary and the pushes read them when they go out). */
   setStaff(lists: StaffLists): void;
+  /**
+   * A reload that changes the staff lists and, with `rebuild`, also a part that makes the shop be built anew
+   * (its `accountCacheSeconds`), as one edit of a shops file can: resolves once the reload is applied.
+   */
+  reloadStaff(lists: StaffLists, options: { rebuild: boolean }): Promise<ShopChanges>;
   /** A reply token the stand-in will accept once, for `chatId`. */
   token(chatId: string): string;
   /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
@@ -305,6 +311,14 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       setStaff(lists) {
         shop = Object.freeze({ ...shop, settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }) });
         void deployment.reload([shop, ...moreConfigs]);
+      },
+      reloadStaff(lists, { rebuild }) {
+        shop = Object.freeze({
+          ...shop,
+          ...(rebuild ? { accountCacheSeconds: shop.accountCacheSeconds === 0 ? 60 : 0 } : {}),
+          settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }),
+        });
+        return deployment.reload([shop, ...moreConfigs]);
       },
       token: (chatId) => platform.issueReplyToken(chatId),
       post,
