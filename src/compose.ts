@@ -14,7 +14,7 @@ import { REAL_HANDLERS } from "./event/handle-event.js";
 import type { AbandonedEvent, EventHandlers } from "./event/handle-event.js";
 import { createDurableIntake } from "./intake/durable.js";
 import { runningPerShopOf } from "./intake/fair-turns.js";
-import { createInProcessIntake, DEFAULT_RUNNING_EVENTS } from "./intake/in-process.js";
+import { createInProcessIntake, DEFAULT_QUEUED_EVENTS, DEFAULT_RUNNING_EVENTS } from "./intake/in-process.js";
 import type { Intake } from "./intake/in-process.js";
 import { shopOfItem } from "./intake/stored-items.js";
 import { createMetrics } from "./metrics/metrics.js";
@@ -156,6 +156,11 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     // Known once built (below): the queue's hooks count duplicates only for shops still served.
     let served: ShopRegistry<ShopBot> | undefined = undefined;
     const redis = config.redis;
+    // Each shop's share of the events running, and so of its calls in flight to its slip service: with a
+    // shops file, half of them, so a slow service holds at most half of the turns and the rest stay free for
+    // the other shops; the environment's one shop has them all. The same in both layouts.
+    const runningEvents = config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS;
+    const runningPerShop = runningPerShopOf(runningEvents, config.many ? undefined : runningEvents);
     const shared =
       redis === undefined
         ? undefined
@@ -179,6 +184,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
               prefix: redis.prefix,
               tlsCa: redis.tlsCa,
               runningEvents: config.maxRunningEvents,
+              ...(config.many ? { runningEventsPerShop: runningPerShop, shopOfKey: (orderingKey: string) => shopOfItem({ orderingKey }) } : {}),
               // The event's mark is its shop's ledger key: one mark for "stored" and "answered".
               onceKey: (item) => answeredKey(shopNamespace(redis.prefix, shopOfItem(item), config.many), item.id),
             },
@@ -198,11 +204,6 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     });
 
     const checks = new PQueue({ concurrency: LINE_CHECKS_AT_ONCE });
-    // Each shop's share of the events running, and so of its calls in flight to its slip service: with a
-    // shops file, half of them, so a slow service holds at most half of the turns and the rest stay free for
-    // the other shops; the environment's one shop has them all.
-    const runningEvents = config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS;
-    const runningPerShop = runningPerShopOf(runningEvents, config.many ? undefined : runningEvents);
     const connections = createSharedConnections({
       lineConnections: 2 * (config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS),
       slipConnectTimeoutMs: timings.slip?.connectTimeoutMs ?? DEFAULT_SLIP_CONNECT_TIMEOUT_MS,
@@ -242,7 +243,16 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     const durable =
       shared === undefined
         ? undefined
-        : createDurableIntake({ queue: shared.queue, inProcess, shops: registry, works: role !== "web", log, notStored: (count) => metrics.notStored(count) });
+        : createDurableIntake({
+            queue: shared.queue,
+            inProcess,
+            shops: registry,
+            works: role !== "web",
+            log,
+            notStored: (count) => metrics.notStored(count),
+            // With a shops file, a flooding shop's stored backlog is bounded by its fair share: it alone gets 503.
+            maxStoredWaiting: config.many ? (config.maxQueuedEvents ?? DEFAULT_QUEUED_EVENTS) : undefined,
+          });
     const intake: Intake = durable ?? inProcess;
 
     const bot = createBotApp({

@@ -13,6 +13,8 @@ import { chatKeyOf } from "./stored-items.js";
 
 /** Events handled at once when MAX_RUNNING_EVENTS is not set. */
 export const DEFAULT_RUNNING_EVENTS = 64;
+/** Events that may wait when MAX_QUEUED_EVENTS is not set. */
+export const DEFAULT_QUEUED_EVENTS = 1_000;
 
 /** A shop whose events in hand are counted (a retired shop closes once none are left). */
 export interface IntakeShop extends EventShop {
@@ -97,7 +99,7 @@ interface Accepted {
 /** Events are handled from the next turn of the event loop, so the webhook's 200 goes out first. */
 export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
   const { log } = options;
-  const maxQueued = Math.max(1, options.maxQueuedEvents ?? 1_000);
+  const maxQueued = Math.max(1, options.maxQueuedEvents ?? DEFAULT_QUEUED_EVENTS);
   const maxQueuedPerShop = Math.max(1, Math.min(maxQueued, options.maxQueuedEventsPerShop ?? maxQueued));
   const turns = options.turns ?? createFairTurns({ running: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS, runningPerShop: options.maxConcurrentEventsPerShop });
   const unfinished = new Set<Accepted>();

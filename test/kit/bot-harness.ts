@@ -74,6 +74,8 @@ export interface BotHarnessOptions {
    * The first shop stays `default` at `/webhook`. Default none.
    */
   moreShops?: readonly MoreShopOptions[];
+  /** REDIS_URL: the durable layout on this server (a test's own, test/kit/redis-server.ts), keys under a fresh prefix. Default none. */
+  redisUrl?: string;
 }
 
 export interface MoreShopOptions {
@@ -243,6 +245,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       ...(options.maxConcurrentEvents === undefined ? {} : { MAX_RUNNING_EVENTS: String(options.maxConcurrentEvents) }),
       ...(options.metricsToken === undefined ? {} : { METRICS_TOKEN: options.metricsToken }),
       ...(options.publicUrl === undefined ? {} : { PUBLIC_URL: options.publicUrl }),
+      ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `harness-${randomBytes(4).toString("hex")}` }),
     });
     // The one composition root, as production and local mode call it: on loopback, with no start-up look
     // at the stand-in's channel (/readyz stays as the tests read it), and the tests' one value of timings.
