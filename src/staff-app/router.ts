@@ -214,10 +214,14 @@ export function createStaffApp(options: StaffAppOptions): Router {
   async function staffUser(req: Request, res: Response, shop: StaffAppShop): Promise<string | undefined> {
     const login = shop.config.login;
     if (login === undefined) return void fail(res, 404, "app_off", "The staff app is off for this shop (no LINE Login channel is set).");
-    const who = await identity.verify(req.headers.authorization, login.channelId);
+    const who = await identity.verify(req.headers.authorization, login.channelId, req.socket.remoteAddress ?? "");
     if (!who.ok) {
       log.info({ shop: shop.id, reason: who.reason }, "staff app: request refused");
       if (who.status === 503) return void fail(res, 503, "line_unreachable", "LINE could not check your login just now. Try again in a minute.");
+      if (who.status === 429) {
+        res.set("Retry-After", "60");
+        return void fail(res, 429, "too_many_requests", "Too many requests. Wait a minute and try again.");
+      }
       res.set("WWW-Authenticate", `Bearer error="invalid_token"`);
       const message =
         who.reason === "expired"

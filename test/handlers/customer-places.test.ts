@@ -36,10 +36,11 @@ function withLists(lists = LISTS, lang: "th" | "en" = "en"): HandlerDeps {
   return { ...deps(fakeSlip(), { ...lists, defaultLang: lang }), versions: memoryVersions() };
 }
 
-function only(ctx: RecordingContext): messagingApi.Message[] {
+function only(ctx: RecordingContext, audience: "public" | "staff" = "public"): messagingApi.Message[] {
   expect(ctx.sent).toHaveLength(1);
-  // Everything that reaches a group with customers is public: the send boundary never has to step in.
-  expect(ctx.answers.map((a) => a.audience)).toEqual(["public"]);
+  // Everything that reaches a group with customers is public: the send boundary never has to step in. Only
+  // a staff place may be sent a staff answer (the test says so).
+  expect(ctx.answers.map((a) => a.audience)).toEqual([audience]);
   return ctx.sent[0] ?? [];
 }
 
@@ -157,7 +158,7 @@ describe("id", () => {
     expect(visibleText(only(customer))).toBe("Your user id: U_CUSTOMER");
     const member = recordingContext({ type: "user", id: STAFF }, STAFF, LISTS);
     await handleText(plain("id"), member, withLists());
-    expect(visibleText(only(member))).toBe("Your user id: U_STAFF\nYou are on the bot's staff list.");
+    expect(visibleText(only(member, "staff"))).toBe("Your user id: U_STAFF\nYou are on the bot's staff list.");
     const owner = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", NOBODY);
     await handleText(plain("ไอดี"), owner, withLists(NOBODY));
     expect(visibleText(only(owner))).toBe(
@@ -174,6 +175,7 @@ describe("id", () => {
   it("in a staff group shows the sender's id, the group's, and that the group is a staff group", async () => {
     const ctx = recordingContext(STAFF_GROUP, STAFF, LISTS);
     await handleText(plain("id"), ctx, withLists());
-    expect(visibleText(only(ctx))).toBe("Your user id: U_STAFF\nThis group's id: C_STAFF\nThis group is a staff group: everyone in it sees the shop's data.");
+    // Set-up data for staff (a member's id, what the lists say): a staff answer, which only a staff place gets.
+    expect(visibleText(only(ctx, "staff"))).toBe("Your user id: U_STAFF\nThis group's id: C_STAFF\nThis group is a staff group: everyone in it sees the shop's data.");
   });
 });

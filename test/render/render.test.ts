@@ -546,7 +546,18 @@ describe("error and other short replies", () => {
     ],
   ] as const)("shows in %s only what its readers may see", (_where, chat, staffPlace, noStaffYet, expected) => {
     const answer = renderId({ lang: "en", userId: "U1234", chat, staffPlace, noStaffYet });
-    expect(answer).toMatchObject({ audience: "public", kind: "id" });
+    // A staff place's form is staff (set-up data); everywhere else it is public.
+    expect(answer).toMatchObject(staffPlace ? { audience: "staff", kind: "id_staff" } : { audience: "public", kind: "id" });
     expect(visibleText([...messagesOf(answer)])).toBe(expected);
+  });
+
+  it.each([
+    ["a staff group", { type: "group", id: "C5678" }, "This group's id: C5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
+    ["a staff member's 1:1 chat", { type: "user", id: "U1234" }, "Your user id: U1234"],
+  ] as const)("in %s, what goes instead if it stops being a staff place before sending: the customer place's form", (_where, chat, expected) => {
+    const answer = renderId({ lang: "en", userId: "U1234", chat, staffPlace: true, noStaffYet: false });
+    if (answer.audience !== "staff") throw new Error("a staff place's id answer is staff");
+    expect(answer.fallback).toMatchObject({ audience: "public", kind: "id" });
+    expect(visibleText([...messagesOf(answer.fallback ?? answer)])).toBe(expected);
   });
 });
