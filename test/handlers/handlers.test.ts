@@ -286,9 +286,9 @@ describe("the group rule", () => {
 
   it("answers unknown text in a 1:1 chat with a short help", async () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
-    expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
+    expect(await handleText(text("พรุ่งนี้เปิดไหม"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
-    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “พรุ่งนี้เปิดไหม” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
     expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
   });
 

@@ -1,4 +1,5 @@
 // id: the ids the owner needs for the staff lists.
+import { ID_WORDS } from "./words.js";
 import { defineCommand, noArguments } from "../define.js";
 import { ID_TEXTS } from "./texts.js";
 import type { Lang } from "../types.js";
@@ -11,7 +12,8 @@ declare module "../types.js" {
 
 export const id = defineCommand({
   name: "id",
-  words: { en: ["id", "whoami"], th: ["ไอดี", "ไอดีกลุ่ม"] },
+  words: ID_WORDS.command,
+  reading: ID_WORDS,
   usage: { en: ["id"], th: ["ไอดี"] },
   example: { en: "id", th: "ไอดี" },
   description: {
@@ -24,6 +26,5 @@ export const id = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
   // Ids, and where customers read it never a member's id nor the set-up: fine for anyone.
   kinds: { id: "public" },
-  handler: async () => (await import("./handle.js")).handleId,
   texts: ID_TEXTS,
 });
