@@ -50,12 +50,13 @@ const BAHT_WITHOUT_DOT = /^\d[\d,]*(?:\.\d{1,2})?\s?บ$/u;
 
 /**
  * Whether the reader's sure reading goes before the grammar's usage answer: it is another command (`ยอด 150`
- * is the payment check), or the grammar stopped at words the reader knows (`…เข้ามั้ย`, `…ให้ลูกค้า`) or at
- * `150บ`. A wrong amount, date, page or reference keeps its usage answer.
+ * is the payment check), or the grammar stopped at words the reader knows (`…เข้ามั้ย`, `…ให้ลูกค้า`), at days in
+ * the bot's style or at `150บ`. A wrong amount, a day the calendar lacks, a page or a reference keeps its usage answer.
  */
 function readsPast(failure: Extract<ParseFailure, { kind: "usage" }>, name: CommandName): boolean {
   if (name !== failure.command) return true;
-  if (failure.problem.code === "unexpected") return true;
+  // Words it did not expect, or days in the bot's own style (`1-15 พ.ย.`), that the reader read whole.
+  if (["unexpected", "bad_date", "no_such_date"].includes(failure.problem.code)) return true;
   return failure.problem.code === "bad_amount" && BAHT_WITHOUT_DOT.test(failure.problem.input);
 }
 

@@ -220,6 +220,8 @@ export function findDetails(pieces: readonly Piece[], today: CalendarDate): Deta
     if (TIME_TEXT.test(word) || NOT_BEFORE.has(before) || (NOT_AFTER.has(after) && !CURRENCY_SET.has(after))) {
       used.add(i);
       if (NOT_BEFORE.has(before)) used.add(i - 1);
+      // `ออเดอร์ #1024`: the word before the `#` says the same.
+      if (before === "#" && NOT_BEFORE.has(text(i - 2))) used.add(i - 2);
       if (NOT_AFTER.has(after)) used.add(i + 1);
       found.push(`not_amount:${before === "#" ? "#" : ""}${NOT_AFTER.has(after) ? after : before}`);
       continue;

@@ -56,7 +56,7 @@ const FAMILY_OF: ReadonlyMap<string, readonly Family[]> = (() => {
 /** Words that say nothing of what is asked: fillers, and the words that say what a number is. */
 const QUIET = new Set([...FILLERS, "ๆ"].map(lower));
 /** Question forms and "check"/"see" ask without saying what: any command may carry them. */
-const ASKING: ReadonlySet<Family> = new Set(["yet", "check"]);
+const ASKING: ReadonlySet<Family> = new Set(["yet", "check", "how_much", "how_many", "when"]);
 /** A busy message (an order with its items) may carry a word or two the reader does not know, when it asks clearly. */
 const CLEAR_QUESTION = 4;
 const MAX_UNKNOWN_TO_RUN = 1;

@@ -67,9 +67,9 @@ export const FAMILIES = {
     "yet",
   ],
   /** "how much". */
-  how_much: ["เท่าไหร่", "เท่าไร", "เท่าไร่", "เท่าใด", "กี่บาท", "how much"],
+  how_much: ["เท่าไหร่", "เท่าไร", "เท่าไร่", "เท่าใด", "กี่บาท", "much"],
   /** "how many", before what is counted (`กี่สลิป`). */
-  how_many: ["กี่", "how many"],
+  how_many: ["กี่", "many"],
   /** "when". */
   when: ["เมื่อไหร่", "เมื่อไร", "ตอนไหน", "กี่โมง", "when"],
   /** "who". */
@@ -81,7 +81,7 @@ export const FAMILIES = {
   /** Selling and taking money in, the day's takings. */
   takings: ["ขาย", "ขายได้", "ได้", "ได้เงิน", "เก็บได้", "รายได้", "take", "took", "made", "earned"],
   /** What the slip service counts in: slips, tokens, credit. */
-  units: ["สลิป", "โทเคน", "โทเค็น", "เครดิต", "ใบ", "ครั้ง"],
+  units: ["สลิป", "โทเคน", "โทเค็น", "เครดิต", "ใบ", "ครั้ง", "อัน", "tokens", "token", "credit", "credits", "slips"],
   /** Checking something. */
   check: ["เช็ค", "เช็ก", "เชค", "ตรวจ", "ดู", "check"],
   /** Money, the word. */
