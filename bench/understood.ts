@@ -6,9 +6,10 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NATURAL_MESSAGES } from "../test/commands/natural-messages.js";
 import { meantOf } from "../test/commands/natural-reading.js";
+import type { parseCommand as ParseCommand } from "../src/commands/parse.js";
 
 const src = resolve(process.argv[2] ?? "src");
-const { parseCommand } = (await import(pathToFileURL(resolve(src, "commands/parse.ts")).href)) as typeof import("../src/commands/parse.js");
+const { parseCommand } = (await import(pathToFileURL(resolve(src, "commands/parse.ts")).href)) as { parseCommand: typeof ParseCommand };
 const ctx = { now: new Date("2026-11-22T07:05:00.000Z"), timeZone: "Asia/Bangkok", defaultLang: "th" } as const;
 
 let understood = 0;
