@@ -29,7 +29,7 @@ export const PAID_WORDS: CommandWords = {
   },
   // `เช็ค` alone is "check", any check: it leans only (`เช็คเครดิต` is the balance). `เงินเข้า` without an amount
   // is a customer's "the money went in".
-  family: { เช็ค: 1, เช็ก: 1, เชค: 1, ตรวจ: 1, เงินเข้า: 2, โอนเข้า: 2, เข้ายัง: 2, ยอดเข้า: 2, เช็คยอดเงิน: 3, ตรวจสอบยอด: 3, เช็คให้: 1 },
+  family: { เช็ค: 1, เช็ก: 1, ตรวจ: 1, เงินเข้า: 2, โอนเข้า: 2, เข้ายัง: 2, ยอดเข้า: 2, เช็คยอดเงิน: 3, ตรวจสอบยอด: 3, เช็คให้: 1 },
   // Asked about an amount: did it come in (yet), when did it come, the word `ยอด` before it, checking it.
   questions: [
     { all: ["amount", "come_in", "yet"], weight: 4 },

@@ -83,7 +83,7 @@ export const FAMILIES = {
   /** What the slip service counts in: slips, tokens, credit. */
   units: ["สลิป", "โทเคน", "โทเค็น", "เครดิต", "ใบ", "ครั้ง", "อัน", "tokens", "token", "credit", "credits", "slips"],
   /** Checking something. */
-  check: ["เช็ค", "เช็ก", "เชค", "ตรวจ", "ดู", "check"],
+  check: ["เช็ค", "เช็ก", "ตรวจ", "ดู", "check"],
   /** Money, the word. */
   money: ["เงิน", "ยอด", "ยอดเงิน"],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
