@@ -165,7 +165,8 @@ export function readMessage(text: string, today: CalendarDate): Reading {
     }
     if (QUIET.has(word)) continue;
     meaningful.push(piece);
-    if (weights === undefined && inFamilies === undefined && piece.kind !== "mark") unknown.push(piece);
+    // Thanks are known words (the handlers answer them): no typo of a command to look for.
+    if (weights === undefined && inFamilies === undefined && piece.kind !== "mark" && !THANKS_SET.has(word)) unknown.push(piece);
   }
   if (details.amount !== undefined || details.amountChoices > 0) families.add("amount");
   if (details.range !== undefined) families.add("range");
