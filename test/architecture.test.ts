@@ -21,8 +21,8 @@ const LAYERS: Record<string, number> = {
   promptpay: 0,
   "retry.ts": 0,
   "log.ts": 0,
-  // Pure reading of input (the parsing kit, the registry and each command's definition, parser and texts;
-  // a definition names its handler by a lazy import, the one import that reaches up: see ownHandler),
+  // Pure reading of input (the parsing kit, the reader, the registry and each command's definition, words,
+  // parser and texts),
   // the slip service's client and types, answers sealed with their audience, and the storage ports (each in
   // memory and in Redis, Redis's client as a type only).
   commands: 1,
@@ -39,7 +39,7 @@ const LAYERS: Record<string, number> = {
   render: 3,
   "commands/*/render.ts": 3,
   "rich-menu": 3,
-  // One handler per command (in its folder), and the router that loads each from its definition.
+  // One handler per command (in its folder), and the router with its table of them (handlers/routes.ts).
   "commands/*/handle.ts": 4,
   handlers: 4,
   // The LINE edge, the durable queue (a library that knows nothing of the bot); an event's one path (event/)
@@ -123,15 +123,8 @@ const packageOf = (spec: string): string =>
     .slice(0, spec.startsWith("@") ? 2 : 1)
     .join("/");
 
-/**
- * A command's definition naming its own handler: a lazy import (`import("./handle.js")`) from
- * commands/<name>/command.ts to the same folder's handle.ts. It loads nothing with the definition; the
- * router loads it as the bot starts. Any other import of a handler is held to the layers.
- */
-function ownHandler({ from, to, dynamic }: Import): boolean {
-  const folder = /^commands\/[^/]+\/command\.ts$/.test(from) ? from.slice(0, -"command.ts".length) : undefined;
-  return dynamic && folder !== undefined && to === `${folder}handle.ts`;
-}
+/** The router's table of handlers (handlers/routes.ts): the one module that names each command's handler. */
+const ROUTES = "handlers/routes.ts";
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
 /** A tool's imports: `from` is `../tools/<dir>/src/...`. */
@@ -149,7 +142,7 @@ describe("the layers", () => {
   it("imports run down: no module imports from a layer above its own", () => {
     const upward = imports.filter((i) => {
       const { from, to } = i;
-      if (ENTRY_POINTS.has(from) || ownHandler(i)) return false;
+      if (ENTRY_POINTS.has(from)) return false;
       const [a, b] = [LAYERS[unitOf(from)], LAYERS[unitOf(to)]];
       return a !== undefined && b !== undefined && b > a;
     });
@@ -167,22 +160,38 @@ describe("the layers", () => {
 
   it("commands and render never import from handlers, line or the event path", () => {
     const wrong = imports.filter(
-      (i) =>
-        !ownHandler(i) &&
-        ["commands", "render", "commands/*/render.ts"].includes(unitOf(i.from)) &&
-        ["handlers", "commands/*/handle.ts", "line", "event", "intake"].includes(unitOf(i.to)),
+      (i) => ["commands", "render", "commands/*/render.ts"].includes(unitOf(i.from)) && ["handlers", "commands/*/handle.ts", "line", "event", "intake"].includes(unitOf(i.to)),
     );
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
-  it("a command's handler is loaded through its definition alone: nothing else imports it", () => {
-    const wrong = imports.filter((i) => unitOf(i.to) === "commands/*/handle.ts" && !ownHandler(i) && !i.typeOnly);
+  it("a command's handler is named by the router's table alone, and the table names every one", () => {
+    const wrong = imports.filter((i) => unitOf(i.to) === "commands/*/handle.ts" && i.from !== ROUTES && !i.typeOnly);
     expect(wrong.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
-    const named = imports.filter(ownHandler).map((i) => i.from);
+    const named = imports.filter((i) => i.from === ROUTES && unitOf(i.to) === "commands/*/handle.ts").map((i) => i.to);
     const handlers = sourceFiles(SRC)
       .map((file) => relative(SRC, file))
       .filter((file) => unitOf(file) === "commands/*/handle.ts");
-    expect(named.sort()).toEqual(handlers.map((file) => file.replace(/handle\.ts$/, "command.ts")).sort());
+    expect(named.sort()).toEqual(handlers.sort());
+  });
+
+  it("src/ has no import cycle, lazy imports included (type-only imports load nothing)", () => {
+    const edges = new Map<string, string[]>();
+    for (const { from, to, typeOnly, byPath } of imports) if (byPath && !typeOnly) edges.set(from, [...(edges.get(from) ?? []), to]);
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+        return;
+      }
+      state.set(file, "open");
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of [...edges.keys()].sort()) visit(file, []);
+    expect(cycles).toEqual([]);
   });
 });
 

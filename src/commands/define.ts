@@ -1,8 +1,33 @@
-// What a command is, defined in one place: its words, usage, parser, handler, texts and the audience of each
-// answer it makes. defineCommand checks one definition as its module loads; the registry checks them together.
+// What a command is, defined in one place: its words, usage, parser, texts and the audience of each answer it
+// makes. defineCommand checks one definition as its module loads; the registry checks them together. Its handler
+// is named in the router's table (handlers/routes.ts), above the renderers this layer is read by.
 import type { CalendarDate } from "../time/calendar.js";
 import type { Command, CommandName, Lang, UsageProblem } from "./types.js";
 import type { Token } from "./normalize.js";
+import type { Family } from "./reader/words.js";
+
+/**
+ * A command's words (its folder's words.ts, pure data): the words that start it, and the words and question
+ * forms that point at it anywhere in a message, which the reader (commands/reader/) scores.
+ */
+export interface CommandWords {
+  /**
+   * Words that start the command, lower case; the first of each language is the one the bot writes.
+   * The Thai words and why each is there: docs/thai.md, section 2.
+   */
+  readonly command: Readonly<Record<Lang, readonly string[]>>;
+  /**
+   * Other words and compounds that point at it anywhere in a message, by weight: 3 names it, 2 points at it
+   * (asked back, never run, when nothing else says more), 1 leans. Its command words weigh 3 unless listed.
+   */
+  readonly family: Readonly<Record<string, number>>;
+  /** Question forms: families (commands/reader/words.ts) or details found together, and their weight. */
+  readonly questions: readonly { readonly all: readonly Family[]; readonly weight: number }[];
+  /** The details it has a place for; a message with another is not this command. */
+  readonly takes: readonly ("amount" | "range" | "status" | "ref" | "id")[];
+  /** It cannot run without an amount (`paid`). */
+  readonly needsAmount: boolean;
+}
 
 /** Who may read an answer: `public` (anyone, customers too) or `staff` (staff places only). */
 export type AnswerAudience = "public" | "staff";
@@ -42,6 +67,8 @@ export interface CommandInfo {
    * The Thai words and why each is there: docs/thai.md, section 2.
    */
   readonly words: Readonly<Record<Lang, readonly string[]>>;
+  /** Its words as the reader scores them (its folder's words.ts); `words` is their `command`. */
+  readonly reading: CommandWords;
   /**
    * How to type it, one line each: in Thai two or three real commands to copy (shop staff read
    * examples, not notation), in English the argument pattern. Every Thai line parses (a test checks).
@@ -80,15 +107,10 @@ export interface CommandInfo {
  */
 export type CommandHandler<N extends CommandName> = (command: Extract<Command, { kind: N }>, ...context: never[]) => Promise<unknown>;
 
-export interface CommandDefinition<N extends CommandName, A extends AnswerKinds, H extends CommandHandler<N>> extends CommandInfo {
+export interface CommandDefinition<N extends CommandName, A extends AnswerKinds> extends CommandInfo {
   readonly name: N;
   readonly parse: (args: string, lang: Lang, reader: ArgumentReader) => ArgsResult<Extract<Command, { kind: N }>>;
   readonly kinds: A;
-  /**
-   * Its handler, by a lazy import of the folder's handle.ts: the handler and its renderer read this layer
-   * (every renderer writes commands' words), so it cannot load them; the router loads each as the bot starts.
-   */
-  readonly handler: () => Promise<H>;
 }
 
 const LANGS: readonly Lang[] = ["th", "en"];
@@ -102,12 +124,11 @@ function isMissing(entry: unknown): boolean {
  * A command, checked as its module loads: words, usage, an example and a description in both languages,
  * every answer kind with an audience, and every text in both languages. A mistake stops the bot at start-up.
  */
-export function defineCommand<const N extends CommandName, const A extends AnswerKinds, H extends CommandHandler<N>>(
-  definition: CommandDefinition<N, A, H>,
-): CommandDefinition<N, A, H> {
+export function defineCommand<const N extends CommandName, const A extends AnswerKinds>(definition: CommandDefinition<N, A>): CommandDefinition<N, A> {
   const { name } = definition;
   for (const lang of LANGS) {
     if ((definition.words[lang] ?? []).length === 0) throw new Error(`command ${name} has no ${lang} word`);
+    if (definition.reading.command[lang] !== definition.words[lang]) throw new Error(`command ${name}'s ${lang} words are not its words.ts's`);
     if ((definition.usage[lang] ?? []).length === 0) throw new Error(`command ${name} has no ${lang} usage`);
     if (isMissing(definition.example[lang])) throw new Error(`command ${name} has no ${lang} example`);
     if (isMissing(definition.description[lang])) throw new Error(`command ${name} has no ${lang} description`);

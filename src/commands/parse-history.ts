@@ -31,7 +31,7 @@ export const STATUS_WORDS: Readonly<Record<SlipStatus, { en: readonly string[]; 
 type WordRange = Exclude<RangeSpec, { kind: "dates" }>;
 
 /** Range words; `7d`, `7วัน` and `N days` are read apart. */
-const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
+export const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
   ["today", { kind: "today" }],
   ["วันนี้", { kind: "today" }],
   ["yesterday", { kind: "yesterday" }],
@@ -61,7 +61,7 @@ const RANGE_WORDS: ReadonlyMap<string, WordRange> = new Map<string, WordRange>([
 ]);
 
 /** Days counted back from today, read as that one date: `เมื่อวานซืน` is the day before yesterday. */
-const DAYS_AGO: ReadonlyMap<string, number> = new Map([["เมื่อวานซืน", 2]]);
+export const DAYS_AGO: ReadonlyMap<string, number> = new Map([["เมื่อวานซืน", 2]]);
 
 /** Month names as Thai writes and says them (`พ.ย.`, `พฤศจิกายน`, `พฤศจิกา`), and English ones. */
 const MONTH_NAMES: readonly (readonly string[])[] = [
@@ -78,7 +78,7 @@ const MONTH_NAMES: readonly (readonly string[])[] = [
   ["พ.ย.", "พฤศจิกายน", "พฤศจิกา", "nov", "november"],
   ["ธ.ค.", "ธันวาคม", "ธันวา", "dec", "december"],
 ];
-const MONTH_BY_NAME: ReadonlyMap<string, number> = new Map(MONTH_NAMES.flatMap((names, i) => names.map((name) => [name, i + 1] as const)));
+export const MONTH_BY_NAME: ReadonlyMap<string, number> = new Map(MONTH_NAMES.flatMap((names, i) => names.map((name) => [name, i + 1] as const)));
 /** `เดือน` may come before a month's name: `ยอดเดือนตุลา`. */
 const MONTH_WORD = "เดือน";
 
@@ -91,12 +91,12 @@ const PAIRS: ReadonlyMap<string, string> = new Map([
   ["not found", "not_found"],
 ]);
 
-const REF_WORDS = new Set(["ref", "อ้างอิง", "เลขอ้างอิง"]);
-const PAGE_WORDS = new Set(["page", "p", "หน้า"]);
-const DAY_UNITS = new Set(["d", "day", "days", "วัน"]);
-const RANGE_SEPARATORS = new Set(["..", "to", "ถึง", "-", "\u2013", "\u2014", "~"]);
+export const REF_WORDS = new Set(["ref", "อ้างอิง", "เลขอ้างอิง"]);
+export const PAGE_WORDS = new Set(["page", "p", "หน้า"]);
+export const DAY_UNITS = new Set(["d", "day", "days", "วัน"]);
+export const RANGE_SEPARATORS = new Set(["..", "to", "ถึง", "-", "\u2013", "\u2014", "~"]);
 
-const STATUS_BY_WORD: ReadonlyMap<string, SlipStatus> = new Map(
+export const STATUS_BY_WORD: ReadonlyMap<string, SlipStatus> = new Map(
   (Object.entries(STATUS_WORDS) as [SlipStatus, { en: readonly string[]; th: readonly string[] }][]).flatMap(([status, words]) =>
     [...words.en, ...words.th].map((word) => [word, status] as const),
   ),
@@ -134,7 +134,7 @@ const NUMBER = /^\d+$/u;
  * far in the future. Two digits are how Thai dates shorten the Buddhist year (`69` is 2569), read so from
  * 43 up (2543 BE = 2000 CE, the first year a slip can have); below that they are Christian (`26` is 2026).
  */
-function gregorianYear(year: string): number {
+export function gregorianYear(year: string): number {
   const value = Number(year);
   if (year.length === 2) return value >= 43 ? 2500 + value - 543 : 2000 + value;
   return value >= 2400 ? value - 543 : value;

@@ -2,6 +2,8 @@
 import type { CommandName } from "./types.js";
 import { COMMAND_NAMES, COMMANDS, LEAD_INS } from "./registry.js";
 import { hasThai, normalizeText } from "./normalize.js";
+import { wordsOf } from "./reader/lexicon.js";
+import { FILLERS, TALK } from "./reader/words.js";
 
 /**
  * Edit distance with adjacent swaps counted as one edit (`histroy` is one edit from `history`), for
@@ -62,21 +64,39 @@ function closest(typed: string, targets: readonly { word: string; name: CommandN
   return [...best.names][0];
 }
 
+/** What may follow a command word and leave it the command: endings, "please", the amount. */
+const QUIET = new Set(FILLERS);
+const TALK_WORDS = new Set(TALK);
+
+/** A Thai typo of a command word: marks aside, one edit for words of up to 5 letters, two for longer ones; never 3 letters. */
+function thaiTypo(word: string): CommandName | undefined {
+  const typed = withoutMarks(THAI_RUN.exec(word)?.[0] ?? "");
+  // Three letters are one edit from too many words (`เงิน` and `เมนู` share `เ?น`).
+  if (typed.length < 4 || typed.length > 30) return undefined;
+  return closest(typed, THAI_TYPO_TARGETS, typed.length <= 5 ? 1 : 2);
+}
+
 /**
- * The command Thai text was probably meant as: a command word with talk glued on (`ยอดค่ะ`,
- * `ประวัติหน่อย`), or a typo of one (`เชคยอด`, `ประวัต`): marks aside, one edit for words of up to 5
- * letters, two for longer ones, and only when a single command is that close.
+ * The command Thai text was probably meant as: a command word with only endings or an amount glued on
+ * (`ยอดค่ะ`, `ประวัติหน่อย`, `เชคยอด150`), or a typo of one (`เชคยอด`, `ประวัต`). Everyday words that start
+ * like one (`เช็คบิล`, `เช็คอิน`, `ยอดเยี่ยม`) are none.
  */
 function suggestThai(text: string): CommandName | undefined {
   // A lead-in (`ขอ`, "may I have") in front only asks; it is not part of the word.
   const typedFirst = normalizeText(text).toLowerCase().split(" ")[0] ?? "";
   const lead = LEAD_INS.find((word) => typedFirst.startsWith(word) && typedFirst.length >= word.length + 3);
   const first = lead === undefined ? typedFirst : typedFirst.slice(lead.length);
+  const pieces = wordsOf(first);
+  if (pieces.some((p) => TALK_WORDS.has(p.text))) return undefined;
   const started = THAI_WORDS.find((target) => first.startsWith(target.word));
-  if (started !== undefined) return started.name;
-  const typed = withoutMarks(THAI_RUN.exec(first)?.[0] ?? "");
-  if (typed.length < 3 || typed.length > 30) return undefined;
-  return closest(typed, THAI_TYPO_TARGETS, typed.length <= 5 ? 1 : 2);
+  if (started !== undefined && wordsOf(first.slice(started.word.length)).every((p) => QUIET.has(p.text) || p.kind === "number")) return started.name;
+  return thaiTypo(first);
+}
+
+/** The command one typed word is a typo of (the reader's: no glued words, no lead-ins), if exactly one is that close. */
+export function closestCommand(word: string): CommandName | undefined {
+  if (hasThai(word)) return thaiTypo(word);
+  return suggestCommand(word);
 }
 
 /**

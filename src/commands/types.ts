@@ -75,11 +75,39 @@ export type UsageProblem =
 
 export type ParseFailure =
   | { kind: "usage"; lang: Lang; command: CommandName; problem: UsageProblem }
+  /** Probably `command`, written out as `suggestion` with every detail understood: asked back, never run. */
+  | { kind: "unsure"; lang: Lang; command: CommandName; suggestion: string; typed: string }
   | { kind: "unknown"; lang: Lang; word: string } // the first word is not a command
   | { kind: "empty"; lang: Lang };
 
+/**
+ * How a command was read (absent on a result: `documented`): `documented`, in the grammar of the help (a command word, then its arguments);
+ * `natural`, by the reader from a message as people type it (an intent and its details); `talk`, a command
+ * word that is also everyday talk, with only an ending (`ยอดค่ะ`), meant only where staff ask the bot alone.
+ */
+export type ReadHow = "documented" | "natural" | "talk";
+
+/** Why a message was read as it was, for the debug log (commands/reader/read.ts). */
+export interface ParseWhy {
+  readonly intent: CommandName | "none";
+  readonly score: number;
+  readonly runnerUp: number;
+  readonly words: readonly string[];
+  readonly details: readonly string[];
+  readonly unknown: number;
+  readonly decided: string;
+}
+
 /** `bare`: the command word came alone, without arguments (`ยอด`, `help`), which in a group may be mere talk. */
-export type ParseResult = { ok: true; command: Command; bare: boolean } | { ok: false; failure: ParseFailure };
+export type ParseResult = { ok: true; command: Command; bare: boolean; how?: Exclude<ReadHow, "documented"> } | { ok: false; failure: ParseFailure };
+
+/** A reading with why it was read so (the reader's, when the grammar did not read it alone). */
+export interface ExplainedParse {
+  readonly result: ParseResult;
+  readonly why?: ParseWhy;
+  /** The documented grammar's own answer, when `result` is read beyond it: what a place where it may not run gets. */
+  readonly documented?: ParseResult;
+}
 
 /** What the parser needs besides the text: the clock and zone (for `20/11` = this year) and the default language. */
 export interface ParseContext {

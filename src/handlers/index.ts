@@ -1,9 +1,10 @@
 // The handlers' front door: the group rule, parsing, the roles' admission, each command run by the handler
 // its definition names, service failures, and what customers and staff hear when they write no command.
-import type { Command, CommandName, Lang, ParseFailure, ParseResult } from "../commands/types.js";
-import { parseCommand } from "../commands/parse.js";
+import type { Command, CommandName, ExplainedParse, Lang, ParseFailure, ParseResult, ReadHow } from "../commands/types.js";
+import { explainCommand } from "../commands/parse.js";
 import { cutMentions, type MentionSpan } from "../commands/mentions.js";
 import { isGreeting, suggestCommand } from "../commands/suggest.js";
+import { isThanks } from "../commands/reader/read.js";
 import { isSlipClientError } from "../slip/errors.js";
 import { admitCommand, type Admission, type CommandUse } from "../roles/admission.js";
 import { hasStaff } from "../roles/audience.js";
@@ -16,6 +17,7 @@ import {
   renderEditedNote,
   renderGreeting,
   renderSlipPhotoHint,
+  renderThanksBack,
   renderStaffGroupNotice,
   renderTypeAmountHint,
   renderUnknownCommand,
@@ -28,7 +30,8 @@ import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
 import { qrKeyboardTapLang } from "../render/quick-replies.js";
 import { answerServiceFailure } from "./service-failure.js";
-import { COMMAND_DEFINITIONS } from "../commands/registry.js";
+import { HANDLERS } from "./routes.js";
+import { COMMANDS, commandWord } from "../commands/registry.js";
 
 export interface TextInput {
   text: string;
@@ -38,27 +41,12 @@ export interface TextInput {
   timestamp?: number | undefined;
 }
 
-type CommandHandler<K extends CommandName> = (command: Extract<Command, { kind: K }>, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
 type AnyHandler = (command: Command, ctx: ChatContext, deps: HandlerDeps) => Promise<HandlerOutcome>;
 
-type Definition = (typeof COMMAND_DEFINITIONS)[number];
-type HandlerOf<D> = D extends { readonly handler: () => Promise<infer H> } ? H : never;
-/** A command whose handler does not take what the router gives (the chat, the bot's parts) or answer an outcome. */
-type Misfit = { [D in Definition as D["name"]]: HandlerOf<D> extends CommandHandler<D["name"]> ? never : D["name"] }[CommandName];
-/** Fails to compile, naming the command, when its handler does not fit the router. */
-type NoneMisfit<T extends never> = T;
-export type EveryHandlerFits = NoneMisfit<Misfit>;
-
-/**
- * Each command's handler, named by its definition (commands/<name>/command.ts) and loaded as the bot starts,
- * so a handler that fails to load stops it there, and a command is routed from the registry's one list.
- */
-const HANDLERS: ReadonlyMap<CommandName, AnyHandler> = new Map(
-  await Promise.all(
-    // The list is keyed by kind, so each handler takes exactly its own command (EveryHandlerFits); TypeScript cannot see that through the union.
-    COMMAND_DEFINITIONS.map(async (definition) => [definition.name, (await definition.handler()) as AnyHandler] as const),
-  ),
-);
+/** Each command's handler from the router's table; the table is keyed by kind, so each takes exactly its own command. */
+function handlerOf(kind: CommandName): AnyHandler {
+  return HANDLERS[kind] as AnyHandler;
+}
 
 const ignored = (command: HandlerOutcome["command"]): HandlerOutcome => ({ command, outcome: "ignored" });
 
@@ -105,10 +93,8 @@ async function answerCustomerUsage(failure: Extract<ParseFailure, { kind: "usage
 async function runCommand(command: Command, use: CommandUse, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
   const admission = admitCommand(command.kind, use, ctx.audience, hasStaff(deps.settings));
   if (admission.kind !== "run") return answerAdmission(admission, command.kind, command.lang, ctx, deps);
-  const handler = HANDLERS.get(command.kind);
-  if (handler === undefined) throw new Error(`command ${command.kind} has no handler`);
   try {
-    return await handler(command, ctx, deps);
+    return await handlerOf(command.kind)(command, ctx, deps);
   } catch (error) {
     if (isSlipClientError(error)) return answerServiceFailure(error, command.kind, command.lang, ctx, deps);
     throw error;
@@ -133,7 +119,7 @@ async function answerUsage(failure: Extract<ParseFailure, { kind: "usage" }>, us
  * gets the pointer that command would have got.
  */
 async function answerNoCommand(
-  failure: Extract<ParseFailure, { kind: "unknown" | "empty" }>,
+  failure: Extract<ParseFailure, { kind: "unknown" | "empty" | "unsure" }>,
   text: string,
   addressed: boolean,
   ctx: ChatContext,
@@ -141,7 +127,7 @@ async function answerNoCommand(
 ): Promise<HandlerOutcome> {
   if (ctx.chat.type !== "user" && !addressed) return ignored("none");
   const word = failure.kind === "unknown" ? failure.word : undefined;
-  const meant = word === undefined ? undefined : suggestCommand(word);
+  const meant = failure.kind === "unsure" ? failure.command : word === undefined ? undefined : suggestCommand(word);
   if (!ctx.audience.staffPlace) {
     if (meant !== undefined) {
       const asMeant = admitCommand(meant, { bare: false, addressed }, ctx.audience, hasStaff(deps.settings));
@@ -153,8 +139,17 @@ async function answerNoCommand(
     await ctx.send(renderGreeting(failure.lang, "staff"));
     return { command: "none", outcome: "answered" };
   }
+  if (isThanks(text)) {
+    await ctx.send(renderThanksBack(failure.lang));
+    return { command: "none", outcome: "answered" };
+  }
+  // The command it probably is, asked back with every detail understood; the quick reply sends exactly that.
+  if (failure.kind === "unsure") {
+    await ctx.send(renderDidYouMean(failure.lang, failure.typed, failure.suggestion));
+    return { command: "none", outcome: "unknown_command" };
+  }
   if (word !== undefined && meant !== undefined) {
-    await ctx.send(renderDidYouMean(failure.lang, word, meant));
+    await ctx.send(renderDidYouMean(failure.lang, word, commandWord(meant, failure.lang)));
     return { command: "none", outcome: "unknown_command" };
   }
   await ctx.send(renderUnknownCommand(failure.lang, word));
@@ -162,7 +157,11 @@ async function answerNoCommand(
 }
 
 function parse(text: string, ctx: ChatContext, deps: HandlerDeps): ParseResult {
-  return parseCommand(text, { now: ctx.now, timeZone: deps.settings.timeZone, defaultLang: deps.settings.defaultLang });
+  return explain(text, ctx, deps).result;
+}
+
+function explain(text: string, ctx: ChatContext, deps: HandlerDeps): ExplainedParse {
+  return explainCommand(text, { now: ctx.now, timeZone: deps.settings.timeZone, defaultLang: deps.settings.defaultLang });
 }
 
 /** Whether the text opens with a mention (then its first word is no command). */
@@ -176,7 +175,7 @@ type Reading =
   | { kind: "ignore"; command: CommandName | "none" }
   | { kind: "command"; command: Command; use: CommandUse }
   | { kind: "usage"; failure: Extract<ParseFailure, { kind: "usage" }>; use: CommandUse }
-  | { kind: "no_command"; failure: Extract<ParseFailure, { kind: "unknown" | "empty" }>; text: string; addressed: boolean };
+  | { kind: "no_command"; failure: Extract<ParseFailure, { kind: "unknown" | "empty" | "unsure" }>; text: string; addressed: boolean };
 
 /**
  * In a group or room the bot acts only when the first word is a command or the bot is mentioned, and in a
@@ -187,7 +186,13 @@ function read(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Reading {
   const addressed = input.mentionees.some((m) => m.isSelf === true);
   if (inGroup && !addressed && startsWithMention(input)) return { kind: "ignore", command: "none" };
   const text = input.mentionees.length > 0 ? cutMentions(input.text, input.mentionees) : input.text;
-  const parsed = parse(text, ctx, deps);
+  const explained = explain(text, ctx, deps);
+  const { why } = explained;
+  let parsed = explained.result;
+  // Read beyond the documented grammar where it may not run: what the grammar read, as before the reader.
+  if (parsed.ok && !mayRun(parsed.how ?? "documented", parsed.command.kind, inGroup, addressed, ctx) && explained.documented !== undefined) parsed = explained.documented;
+  // Why it was read so (the intent, the words and question forms that decided, the kinds of details found), never the text.
+  deps.log.debug({ chatType: ctx.chat.type, read: parsed.ok ? `${parsed.how ?? "documented"}:${parsed.command.kind}` : parsed.failure.kind, why }, "message read");
   if (parsed.ok) return { kind: "command", command: parsed.command, use: { bare: parsed.bare, addressed } };
   const failure = parsed.failure;
   switch (failure.kind) {
@@ -197,7 +202,24 @@ function read(input: TextInput, ctx: ChatContext, deps: HandlerDeps): Reading {
       return { kind: "usage", failure, use: { bare: false, addressed } };
     case "unknown":
     case "empty":
+    case "unsure":
       return { kind: "no_command", failure, text, addressed };
+  }
+}
+
+/**
+ * Where a command read beyond the documented grammar runs. A customer's words are talk, never a command that
+ * shows data: in a customer place only staff's natural requests for what anyone may see (a QR) run. A command
+ * word that is also talk, with only an ending (`ยอดค่ะ`), runs where staff ask the bot alone or by name.
+ */
+function mayRun(how: ReadHow, kind: CommandName, inGroup: boolean, addressed: boolean, ctx: ChatContext): boolean {
+  switch (how) {
+    case "documented":
+      return true;
+    case "natural":
+      return ctx.audience.staffPlace || (ctx.audience.role === "staff" && COMMANDS[kind].audience === "everyone");
+    case "talk":
+      return ctx.audience.staffPlace && (!inGroup || addressed);
   }
 }
 

@@ -31,6 +31,7 @@ export const SHARED_STAFF_KINDS = [
   "expiry_alert",
   "payment_received",
   "staff_greeting",
+  "thanks_back",
   "usage_error",
   "unknown_command",
   "did_you_mean",

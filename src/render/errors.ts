@@ -130,9 +130,16 @@ export function renderCustomerNote(lang: Lang): PublicAnswer {
   return publicAnswer("customer_note", [textMessage(texts(lang).customerNote(texts(lang).payByQrButton), helpQuickReply(lang, "customer"))]);
 }
 
-/** A typo of a command word, with the command as a quick reply: for staff places (customers get no "did you mean"). */
-export function renderDidYouMean(lang: Lang, word: string, command: CommandName): StaffAnswer {
-  const suggestion = commandWord(command, lang);
+/** Staff said thanks or please: a warm short word back, with the staff commands to tap (customers get their note). */
+export function renderThanksBack(lang: Lang): StaffAnswer {
+  return staffAnswer("thanks_back", [textMessage(texts(lang).thanksBack, helpQuickReply(lang, "staff"))], renderCustomerNote(lang));
+}
+
+/**
+ * What the bot thinks a message meant, written out with every detail understood (`เช็คยอด 150`), as a quick
+ * reply that sends exactly it: for staff places (customers get no "did you mean").
+ */
+export function renderDidYouMean(lang: Lang, word: string, suggestion: string): StaffAnswer {
   return staffAnswer(
     "did_you_mean",
     [textMessage(texts(lang).didYouMean(echo(word), suggestion), quickReply([{ label: suggestion, text: suggestion }]))],

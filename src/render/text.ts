@@ -39,6 +39,8 @@ export interface Texts {
   usageProblem: (problem: UsageProblem) => string;
   unknownCommand: (word: string, suggestions: string) => string;
   didYouMean: (word: string, command: string) => string;
+  /** Staff said thanks or please: a warm word, not an unknown command. */
+  thanksBack: string;
   notUnderstood: (suggestions: string) => string;
   packageExpired: string;
   /** `forQr`: the refused request was a QR, whose id and amount are the likely cause. */
@@ -174,6 +176,7 @@ const th: Texts = {
   unknownCommand: (word, suggestions) => `ไม่รู้จักคำสั่ง ${quote(word)} ค่ะ ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   // What was typed is not echoed: it was a typo or had an ending glued on, and the echo read oddly.
   didYouMean: (_word, command) => `หมายถึง ${quote(command)} หรือเปล่าคะ`,
+  thanksBack: "ยินดีค่ะ 😊 มีอะไรให้ช่วยพิมพ์มาได้เลยนะคะ",
   notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
   // The service's words are English API text: what to look at first, and the words kept for the owner.
@@ -321,6 +324,7 @@ const en: Texts = {
   },
   unknownCommand: (word, suggestions) => `Unknown command ${quote(word)}. Try ${suggestions}, or send ${quote("help")}.`,
   didYouMean: (word, command) => `Unknown command ${quote(word)}. Did you mean ${quote(command)}?`,
+  thanksBack: "You're welcome! Send a command any time.",
   notUnderstood: (suggestions) => `Try ${suggestions}, or send ${quote("help")} to see every command.`,
   packageExpired: "The shop's slip-check package has expired. Please renew the package, then try again.",
   invalidRequest: (serviceMessage, forQr) =>

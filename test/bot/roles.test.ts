@@ -43,7 +43,7 @@ describe("with the staff lists set", () => {
     await bot.close();
   });
 
-  it("staff in a 1:1 chat: history and balance, any PromptPay id, a typo gets 'did you mean', a greeting the menu", async () => {
+  it("staff in a 1:1 chat: history and balance, any PromptPay id, a typo gets 'did you mean' with its amount kept, a greeting the menu", async () => {
     expect(said(await say(bot, dm(OWNER), "history 7d"))).toMatch(/Slip checks[\s\S]*Page 1 of/);
     expect(said(await say(bot, dm(OWNER), "โทเคน"))).toMatch(/ร้านกาแฟดีใจ[\s\S]*Pro/);
     expect(said(await say(bot, dm(OWNER), "ยอดเมื่อวาน"))).toMatch(/สรุปยอด[\s\S]*เมื่อวาน[\s\S]*ยอดโอนเข้า/);
@@ -52,8 +52,8 @@ describe("with the staff lists set", () => {
     expect(said(typo)).toBe("Unknown command “histroy”. Did you mean “history”?");
     expect(quickReplyTexts(typo[0]?.messages ?? [])).toEqual(["history"]);
     const thaiTypo = await say(bot, dm(OWNER), "เชคยอด 150");
-    expect(said(thaiTypo)).toBe("หมายถึง “เช็คยอด” หรือเปล่าคะ");
-    expect(quickReplyTexts(thaiTypo[0]?.messages ?? [])).toEqual(["เช็คยอด"]);
+    expect(said(thaiTypo)).toBe("หมายถึง “เช็คยอด 150” หรือเปล่าคะ");
+    expect(quickReplyTexts(thaiTypo[0]?.messages ?? [])).toEqual(["เช็คยอด 150"]);
     // The QR tap opens the keyboard with `คิวอาร์ ` typed (its postback is answered with where the amount goes).
     expect(quickReplyTaps((await say(bot, dm(OWNER), "สวัสดีค่ะ"))[0]?.messages ?? [])).toEqual([
       { shows: "คิวอาร์", sends: "quick:type qr th" },

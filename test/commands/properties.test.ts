@@ -17,7 +17,7 @@ function expectWellFormed(result: ParseResult): void {
     expect(COMMAND_NAMES).toContain(result.command.kind);
     expect(["en", "th"]).toContain(result.command.lang);
   } else {
-    expect(["usage", "unknown", "empty"]).toContain(result.failure.kind);
+    expect(["usage", "unknown", "empty", "unsure"]).toContain(result.failure.kind);
     expect(["en", "th"]).toContain(result.failure.lang);
   }
 }

@@ -1,7 +1,7 @@
 // The command table: complete, unambiguous, and every example in it works.
 import { describe, expect, it } from "vitest";
 import { ANSWER_KINDS, COMMANDS, COMMAND_NAMES, buildKindIndex, buildWordIndex, commandWord, lookupCommandWord } from "../../src/commands/registry.js";
-import { defineCommand, noArguments, type AnswerKinds, type CommandDefinition, type CommandHandler, type CommandInfo } from "../../src/commands/define.js";
+import { defineCommand, noArguments, type AnswerKinds, type CommandDefinition, type CommandInfo } from "../../src/commands/define.js";
 import { parseCommand } from "../../src/commands/parse.js";
 import type { CommandName } from "../../src/commands/types.js";
 
@@ -126,9 +126,11 @@ describe("word index", () => {
 });
 
 describe("defineCommand", () => {
+  const words = { en: ["id"], th: ["ไอดี"] };
   const valid = {
     name: "id",
-    words: { en: ["id"], th: ["ไอดี"] },
+    words,
+    reading: { command: words, family: {}, questions: [], takes: [], needsAmount: false },
     usage: { en: ["id"], th: ["ไอดี"] },
     example: { en: "id", th: "ไอดี" },
     description: { en: "ids", th: "ไอดี" },
@@ -138,8 +140,7 @@ describe("defineCommand", () => {
     parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
     kinds: { id: "public" },
     texts: { th: { hello: "สวัสดีค่ะ" }, en: { hello: "Hello" } },
-    handler: async () => async () => undefined,
-  } as const satisfies CommandDefinition<"id", AnswerKinds, CommandHandler<"id">>;
+  } as const satisfies CommandDefinition<"id", AnswerKinds>;
 
   it("gives the definition back when it is whole", () => {
     expect(defineCommand(valid)).toBe(valid);
@@ -152,6 +153,7 @@ describe("defineCommand", () => {
 
   it("throws on words, usage, an example or a description missing in a language", () => {
     expect(() => defineCommand({ ...valid, words: { en: ["id"], th: [] } })).toThrow("command id has no th word");
+    expect(() => defineCommand({ ...valid, words: { en: ["id"], th: ["ไอดี"] } })).toThrow("command id's th words are not its words.ts's");
     expect(() => defineCommand({ ...valid, usage: { en: [], th: ["ไอดี"] } })).toThrow("command id has no en usage");
     expect(() => defineCommand({ ...valid, example: { en: "id", th: "" } })).toThrow("command id has no th example");
     expect(() => defineCommand({ ...valid, description: { en: "", th: "ไอดี" } })).toThrow("command id has no en description");

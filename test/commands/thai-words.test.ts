@@ -219,10 +219,6 @@ describe("talk that only looks like a command", () => {
   // A command word with nothing but a polite ending, or only starting like one: talk, answered (if at
   // all) as talk, never with a command's reply.
   it.each([
-    "สลิปค่ะ",
-    "ยอด ค่ะ",
-    "ยอดค่ะ",
-    "รายการค่ะ",
     "เงินเข้ายังคะ",
     "ยอดเข้าค่ะ",
     "โอนเข้าแล้วค่ะ",
@@ -240,8 +236,24 @@ describe("talk that only looks like a command", () => {
     "สร้างบ้าน",
     "ประวัติศาสตร์",
     "จ่ายแล้วค่ะ",
+    "โอนแล้วนะคะ",
+    "ยอดเยี่ยมเลยวันนี้",
+    "ยอดไปเลย",
+    "โต๊ะ 2 เช็คบิลแล้วนะ",
+    "เช็คอินกี่โมงคะ",
   ])("%s is no command", (typed) => {
     expect(parseCommand(typed, ctx)).toMatchObject({ ok: false, failure: { kind: "unknown", lang: "th" } });
+  });
+
+  // A word for the shop's own figures with only an ending: read as its command, but as talk (`how: "talk"`),
+  // which runs only where staff ask the bot alone or by name (handlers), and is talk everywhere else.
+  it.each([
+    ["สลิปค่ะ", "history"],
+    ["ยอด ค่ะ", "summary"],
+    ["ยอดค่ะ", "summary"],
+    ["รายการค่ะ", "history"],
+  ])("%s is %s, read as talk", (typed, kind) => {
+    expect(parseCommand(typed, ctx)).toMatchObject({ ok: true, how: "talk", command: { kind } });
   });
 
   // In a group with customers, a command word alone is everyday talk there: it is not acted on.

@@ -4,6 +4,7 @@
 // "unknown command" or the staff commands as buttons. And `id` shows each place only what its readers
 // may see. Expected texts are written out here, as a customer would read them.
 import type { messagingApi } from "@line/bot-sdk";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { handleEditedText, handleNonText, handleText } from "../../src/handlers/index.js";
 import type { HandlerDeps } from "../../src/handlers/context.js";
@@ -177,5 +178,53 @@ describe("id", () => {
     await handleText(plain("id"), ctx, withLists());
     // Set-up data for staff (a member's id, what the lists say): a staff answer, which only a staff place gets.
     expect(visibleText(only(ctx, "staff"))).toBe("Your user id: U_STAFF\nThis group's id: C_STAFF\nThis group is a staff group: everyone in it sees the shop's data.");
+  });
+});
+
+describe("a customer's talk, however it is strung together", () => {
+  // The words customers use around paying; whatever the reader makes of them, a customer place shows nothing
+  // of the shop's data: no call for it, no answer sealed for staff.
+  const WORDS = [
+    "โอน",
+    "แล้ว",
+    "นะคะ",
+    "ค่ะ",
+    "ยอด",
+    "เงิน",
+    "เข้า",
+    "ยัง",
+    "สลิป",
+    "150",
+    "350 บาท",
+    "เมื่อวาน",
+    "วันนี้",
+    "เช็ค",
+    "ให้",
+    "หน่อย",
+    "มั้ย",
+    "ประวัติ",
+    "เหลือ",
+    "กี่",
+    "เท่าไหร่",
+    "ไฟล์",
+    "โทเคน",
+    "ขอ",
+    "ใคร",
+    "?",
+  ];
+
+  it("never runs a staff command in a customer place", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), async (words, spaced, inGroup) => {
+        const slip = fakeSlip();
+        const d = { ...deps(slip, { ...LISTS, defaultLang: "th" }), versions: memoryVersions() };
+        const ctx = recordingContext(inGroup ? CUSTOMER_GROUP : { type: "user", id: CUSTOMER }, CUSTOMER, LISTS);
+        await handleText(plain(words.join(spaced ? " " : "")), ctx, d);
+        expect(slip.historyCalls).toEqual([]);
+        expect(slip.accountCalls).toBe(0);
+        expect(ctx.answers.every((a) => a.audience === "public")).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

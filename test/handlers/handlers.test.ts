@@ -12,7 +12,7 @@ import {
   type AnySlipClientError,
 } from "../../src/slip/errors.js";
 import type { HistoryItem } from "../../src/slip/types.js";
-import { lineLimitProblems, quickReplyLabels, visibleText } from "../render/line-limits.js";
+import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "../render/line-limits.js";
 import { deps, fakeSlip, GROUP_CHAT, makeItems, recordingContext, USER_CHAT } from "./fakes.js";
 
 const text = (value: string) => ({ text: value, mentionees: [] });
@@ -286,9 +286,9 @@ describe("the group rule", () => {
 
   it("answers unknown text in a 1:1 chat with a short help", async () => {
     const ctx = recordingContext(USER_CHAT, "U1111");
-    expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
+    expect(await handleText(text("พรุ่งนี้เปิดไหม"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
-    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
+    expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “พรุ่งนี้เปิดไหม” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
     expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ยอดเมื่อวาน", "โทเคน", "วิธีใช้"]);
   });
 
@@ -302,6 +302,46 @@ describe("the group rule", () => {
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toBe(`Unknown command “${typo}”. ${says}`);
     expect(quickReplyLabels(reply[0])).toEqual([command]);
+  });
+
+  // The reviewer's findings: the question back keeps every detail typed, and its quick reply sends exactly it.
+  it.each([
+    ["เก็บเงิน 150", "หมายถึง “คิวอาร์ 150” หรือเปล่าคะ", "คิวอาร์ 150"],
+    ["เรียกเก็บ 1,500 บาท", "หมายถึง “คิวอาร์ 1,500” หรือเปล่าคะ", "คิวอาร์ 1,500"],
+    ["ประวัต เมื่อวาน", "หมายถึง “ประวัติ เมื่อวาน” หรือเปล่าคะ", "ประวัติ เมื่อวาน"],
+    ["150 ยัง", "หมายถึง “เช็คยอด 150” หรือเปล่าคะ", "เช็คยอด 150"],
+  ])("asks staff whether %s meant the command with its details, and the quick reply sends it", async (typed, says, sends) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text(typed), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
+    const reply = lastReply(ctx);
+    expect(visibleText(reply)).toBe(says);
+    expect(quickReplyTexts(reply[0])).toEqual([sends]);
+  });
+
+  it.each(["เช็คบิล", "เช็คอิน", "ยอดเยี่ยม", "ยอดไปเลย", "เงิน"])("offers no command for the everyday word %s", async (typed) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    await handleText(text(typed), ctx, deps(fakeSlip()));
+    expect(visibleText(lastReply(ctx))).toMatch(/^ไม่รู้จักคำสั่ง/u);
+  });
+
+  it("runs the day's summary for a staff member's ยอดค่ะ in their own chat, and leaves it alone in a group", async () => {
+    const slip = fakeSlip({ items: makeItems(3) });
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text("ยอดค่ะ"), ctx, deps(slip))).toMatchObject({ command: "summary" });
+    const group = recordingContext(GROUP_CHAT, "U1111");
+    expect(await handleText(text("ยอดค่ะ"), group, deps(fakeSlip()))).toEqual({ command: "none", outcome: "ignored" });
+    expect(group.sent).toEqual([]);
+  });
+
+  it("runs ยอด 150 เข้ายัง as the payment check of 150 baht in a staff group", async () => {
+    const ctx = recordingContext(GROUP_CHAT, "U1111");
+    expect(await handleText(text("ยอด 150 เข้ายัง"), ctx, deps(fakeSlip()))).toMatchObject({ command: "paid" });
+  });
+
+  it.each(["ขอบคุณ", "ขอบคุณค่ะ", "thanks", "thank you", "please"])("answers a staff member's %s warmly, not as an unknown command", async (said) => {
+    const ctx = recordingContext(USER_CHAT, "U1111");
+    expect(await handleText(text(said), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "answered" });
+    expect(visibleText(lastReply(ctx))).toMatch(/^(ยินดีค่ะ|You're welcome)/u);
   });
 
   it.each(["hello", "Hi!", "สวัสดีค่ะ", "หวัดดีครับ"])("greets staff back with the menu for %s", async (greeting) => {

@@ -1,4 +1,5 @@
 // balance: the account's tokens, package and expiry.
+import { BALANCE_WORDS } from "./words.js";
 import { BALANCE_TEXTS } from "./texts.js";
 import { defineCommand, noArguments } from "../define.js";
 import type { Lang } from "../types.js";
@@ -11,10 +12,8 @@ declare module "../types.js" {
 
 export const balance = defineCommand({
   name: "balance",
-  words: {
-    en: ["balance", "credit", "tokens", "info"],
-    th: ["โทเคน", "โทเค็น", "เครดิต", "คงเหลือ", "ยอดคงเหลือ", "แพ็กเกจ", "แพ็คเกจ", "แพคเกจ", "แพ็กเกจตรวจสลิป", "เช็คโทเคน", "เช็กโทเคน", "โทเคนเหลือ", "เหลือกี่โทเคน", "วันหมดอายุ"],
-  },
+  words: BALANCE_WORDS.command,
+  reading: BALANCE_WORDS,
   usage: { en: ["balance"], th: ["โทเคน"] },
   example: { en: "balance", th: "โทเคน" },
   description: {
@@ -27,6 +26,5 @@ export const balance = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "balance", lang }),
   menu: { staff: { label: "โทเคนคงเหลือ", sub: "Balance" } },
   kinds: { balance: "staff" },
-  handler: async () => (await import("./handle.js")).handleBalance,
   texts: BALANCE_TEXTS,
 });

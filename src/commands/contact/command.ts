@@ -1,4 +1,5 @@
 // contact: "write to the shop"; the bot then keeps out of the way.
+import { CONTACT_WORDS } from "./words.js";
 import { defineCommand, noArguments } from "../define.js";
 import { CONTACT_TEXTS } from "./texts.js";
 import type { Lang } from "../types.js";
@@ -11,7 +12,8 @@ declare module "../types.js" {
 
 export const contact = defineCommand({
   name: "contact",
-  words: { en: ["contact"], th: ["ติดต่อร้าน", "ติดต่อ", "ติดต่อแอดมิน", "คุยกับแอดมิน", "แอดมิน", "สอบถาม"] },
+  words: CONTACT_WORDS.command,
+  reading: CONTACT_WORDS,
   usage: { en: ["contact"], th: ["ติดต่อร้าน"] },
   example: { en: "contact", th: "ติดต่อร้าน" },
   description: {
@@ -24,6 +26,5 @@ export const contact = defineCommand({
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "contact", lang }),
   menu: { customer: { label: "ติดต่อร้าน", sub: "Contact the shop" } },
   kinds: { contact: "public" },
-  handler: async () => (await import("./handle.js")).handleContact,
   texts: CONTACT_TEXTS,
 });

@@ -1,4 +1,5 @@
 // export: a link to download a range's checks as CSV, signed for the one who asked.
+import { EXPORT_WORDS } from "./words.js";
 import { EXPORT_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
@@ -13,7 +14,8 @@ declare module "../types.js" {
 
 export const exportCommand = defineCommand({
   name: "export",
-  words: { en: ["export", "csv"], th: ["ส่งออก", "ส่งออกไฟล์"] },
+  words: EXPORT_WORDS.command,
+  reading: EXPORT_WORDS,
   usage: {
     en: ["export [today|yesterday|7d|month|lastmonth|date|A..B] [status]"],
     th: ["ส่งออก เมื่อวาน", "ส่งออก 1/11 ถึง 15/11"],
@@ -31,6 +33,5 @@ export const exportCommand = defineCommand({
     return result.ok ? { ok: true, command: { kind: "export", lang, request: result.request } } : result;
   },
   kinds: { export_link: "staff" },
-  handler: async () => (await import("./handle.js")).handleExport,
   texts: EXPORT_TEXTS,
 });

@@ -1,4 +1,5 @@
 // history: the slips checked in a range (or by reference), a page at a time.
+import { HISTORY_WORDS } from "./words.js";
 import { HISTORY_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseHistoryArgs, spaceRanges } from "../parse-history.js";
@@ -12,10 +13,8 @@ declare module "../types.js" {
 
 export const history = defineCommand({
   name: "history",
-  words: {
-    en: ["history", "h", "slips"],
-    th: ["ประวัติ", "รายการ", "สลิป", "เช็คสลิป", "เช็กสลิป", "ตรวจสลิป", "ประวัติตรวจสลิป", "ประวัติสลิป"],
-  },
+  words: HISTORY_WORDS.command,
+  reading: HISTORY_WORDS,
   usage: {
     en: ["history [today|yesterday|7d|month|lastmonth|date|A..B] [status] [page N]", "history ref <transRef>"],
     th: ["ประวัติ เมื่อวาน", "ประวัติ 1/11 ถึง 15/11 ปลอม", "ประวัติ อ้างอิง 015326095622AQR01234"],
@@ -35,6 +34,5 @@ export const history = defineCommand({
   },
   menu: { staff: { label: "ประวัติวันนี้", sub: "History today" } },
   kinds: { history: "staff" },
-  handler: async () => (await import("./handle.js")).handleHistory,
   texts: HISTORY_TEXTS,
 });

@@ -1,4 +1,5 @@
 // id: the ids the owner needs for the staff lists.
+import { ID_WORDS } from "./words.js";
 import { defineCommand, noArguments } from "../define.js";
 import { ID_TEXTS } from "./texts.js";
 import type { Lang } from "../types.js";
@@ -11,7 +12,8 @@ declare module "../types.js" {
 
 export const id = defineCommand({
   name: "id",
-  words: { en: ["id", "whoami"], th: ["ไอดี", "ไอดีกลุ่ม"] },
+  words: ID_WORDS.command,
+  reading: ID_WORDS,
   usage: { en: ["id"], th: ["ไอดี"] },
   example: { en: "id", th: "ไอดี" },
   description: {
@@ -25,6 +27,5 @@ export const id = defineCommand({
   // Where customers may read it, the group's id alone: fine for anyone. A staff place's form (a member's
   // user id, what the staff lists say) is staff, with the public form as its fallback.
   kinds: { id: "public", id_staff: "staff" },
-  handler: async () => (await import("./handle.js")).handleId,
   texts: ID_TEXTS,
 });

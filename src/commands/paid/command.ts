@@ -1,4 +1,5 @@
 // paid: "has it arrived?", valid checks of exactly this amount today or on the day given.
+import { PAID_WORDS } from "./words.js";
 import { PAID_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { spaceRanges } from "../parse-history.js";
@@ -13,31 +14,8 @@ declare module "../types.js" {
 
 export const paid = defineCommand({
   name: "paid",
-  // `ได้รับ` is still read (buttons sent before say it) but never written: `ได้รับ 150` reads like an
-  // announcement that 150 baht came in, not a question.
-  words: {
-    en: ["paid", "received"],
-    th: [
-      "เช็คยอด",
-      "เช็คยอดเข้า",
-      "เช็กยอด",
-      "เช็กยอดเข้า",
-      "เช็คเงินเข้า",
-      "เช็กเงินเข้า",
-      "เช็ค",
-      "เช็ก",
-      "เช็คเงิน",
-      "เช็กเงิน",
-      "เช็คโอน",
-      "เช็กโอน",
-      "ตรวจยอด",
-      "ยอดเข้า",
-      "เงินเข้า",
-      "โอนเข้า",
-      "เข้ายัง",
-      "ได้รับ",
-    ],
-  },
+  words: PAID_WORDS.command,
+  reading: PAID_WORDS,
   usage: { en: ["paid <amount> [yesterday|date]"], th: ["เช็คยอด 150", "เช็คยอด 1,500.50", "เช็คยอด 150 เมื่อวาน"] },
   example: { en: "paid 150", th: "เช็คยอด 150" },
   description: {
@@ -54,6 +32,5 @@ export const paid = defineCommand({
   },
   menu: { staff: { label: "เช็คยอดเข้า", sub: "Check payment" } },
   kinds: { paid: "staff" },
-  handler: async () => (await import("./handle.js")).handlePaid,
   texts: PAID_TEXTS,
 });

@@ -1,4 +1,5 @@
 // qr: a PromptPay QR to pay with, for customers and staff.
+import { QR_WORDS } from "./words.js";
 import { QR_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { QR_THAI_KEYWORDS, parseQrArgs } from "./parse.js";
@@ -12,10 +13,8 @@ declare module "../types.js" {
 
 export const qr = defineCommand({
   name: "qr",
-  words: {
-    en: ["qr", "pay", "promptpay"],
-    th: ["คิวอาร์", "คิวอาร์โค้ด", "พร้อมเพย์", "จ่าย", "จ่ายเงิน", "สแกนจ่าย", "ชำระเงิน"],
-  },
+  words: QR_WORDS.command,
+  reading: QR_WORDS,
   usage: {
     en: ["qr [promptpay-id] [amount]"],
     th: ["คิวอาร์ 150", "คิวอาร์ 0812345678 150"],
@@ -39,6 +38,5 @@ export const qr = defineCommand({
   menu: { staff: { label: "สร้าง QR", sub: "PromptPay QR" }, customer: { label: "จ่ายด้วย QR", sub: "Pay by QR" } },
   // The shop's QR is anyone's; one with the payment check, or paying someone else, is staff's.
   kinds: { qr_card: "public", qr_card_with_check: "staff", qr_card_other_payee: "staff" },
-  handler: async () => (await import("./handle.js")).handleQr,
   texts: QR_TEXTS,
 });

@@ -1,4 +1,5 @@
 // summary: every check of a range summed up; the daily summary push is its answer too.
+import { SUMMARY_WORDS } from "./words.js";
 import { SUMMARY_TEXTS } from "./texts.js";
 import { defineCommand } from "../define.js";
 import { HISTORY_THAI_KEYWORDS, parseSummaryArgs, spaceRanges } from "../parse-history.js";
@@ -12,12 +13,8 @@ declare module "../types.js" {
 
 export const summary = defineCommand({
   name: "summary",
-  // In a shop ยอด means money (ยอดขาย, ยอดโอน), so `ยอด` alone is the day's takings; `ยอดวันนี้`,
-  // `ยอดเมื่อวาน` are ยอด with its range glued on.
-  words: {
-    en: ["summary", "sales"],
-    th: ["ยอด", "ยอดขาย", "ยอดโอน", "ยอดโอนเข้า", "ยอดรวม", "ยอดทั้งหมด", "รายรับ", "ปิดยอด", "รายงาน", "สรุป", "สรุปยอด"],
-  },
+  words: SUMMARY_WORDS.command,
+  reading: SUMMARY_WORDS,
   usage: {
     en: ["summary [today|yesterday|7d|month|lastmonth|date|A..B] [status]"],
     th: ["ยอด", "ยอดเมื่อวาน", "ยอด 1/11 ถึง 15/11"],
@@ -36,6 +33,5 @@ export const summary = defineCommand({
   },
   menu: { staff: { label: "ยอดวันนี้", sub: "Today's summary" } },
   kinds: { summary: "staff", daily_summary: "staff" },
-  handler: async () => (await import("./handle.js")).handleSummary,
   texts: SUMMARY_TEXTS,
 });
