@@ -152,7 +152,9 @@ window.SliplineFlex = (function flexModule() {
       }
       if (component.type !== "icon") applyFlex(node, component, parentLayout);
       applyPosition(node, component);
-      if (component.type !== "button") makeTappable(node, component.action);
+      // A button runs its own action, and a box is made tappable by renderBox (which the bubble's blocks
+      // also use): attaching it here as well would send a tapped row's command twice.
+      if (component.type !== "button" && component.type !== "box") makeTappable(node, component.action);
       if (parentLayout === "horizontal" && component.gravity && GRAVITY[component.gravity]) node.style.alignSelf = GRAVITY[component.gravity];
       return node;
     }
