@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import type { EntryProcess } from "../kit/entry-process.js";
 import { startLocalModeMain } from "../kit/local-mode-main.js";
 import { freePort } from "../kit/free-port.js";
@@ -172,6 +172,55 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
       ]);
     });
     await app.screenshot({ path: "test-output/browser/staff-app.png", fullPage: true });
+    await app.close();
+  });
+
+  it("the summary and the chart follow the channel filter and the search, as they follow the status filter", async () => {
+    await ui!.chooseShop(DEMO_STORE_NAMES.shop);
+    await ui!.chooseWho("Somchai (staff)");
+    const app = await openApp();
+    await app.locator("#controls").waitFor({ state: "visible", ...WAIT });
+    // Yesterday: a day that is over, so the service's figures cannot move while the page is read.
+    await app.locator("button[data-range=yesterday]").click();
+    await app.locator("#items li").first().waitFor(WAIT);
+    const day = await app.evaluate(() => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(new Date(Date.now() - 86_400_000)));
+    const all = await sandboxHistory(day, day);
+    const money = (items: ServiceHistoryItem[]): string => {
+      const satang = items.filter((i) => i.status === "valid").reduce((sum, i) => sum + Math.round((i.amount ?? 0) * 100), 0);
+      return `฿${(satang / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    };
+    /** The checks the chart's bars count, added up from their hover texts. */
+    const chartCount = async (): Promise<number> =>
+      (await app.locator("#chart title").allTextContents()).reduce((sum, tip) => sum + Number((/ตรวจ ([\d,]+) สลิป/u.exec(tip)?.[1] ?? "0").replace(/,/g, "")), 0);
+    const shows = async (items: ServiceHistoryItem[]): Promise<void> => {
+      await expect.poll(() => app.locator("#sum-count").textContent(), WAIT).toBe(items.length.toLocaleString("en-US"));
+      await expect(app.locator("#sum-valid").textContent()).resolves.toBe(money(items));
+      await expect(chartCount()).resolves.toBe(items.length);
+    };
+    await shows(all);
+
+    // A channel with fewer checks than the day's: the figures, the chart and the list are that channel's.
+    const channels = [...new Set(all.map((i) => i.source ?? ""))].filter((c) => c !== "").sort();
+    const channel = channels.find((c) => all.some((i) => i.source !== c) && all.some((i) => i.source === c)) ?? "";
+    const ofChannel = all.filter((i) => i.source === channel);
+    await app.locator("#source").selectOption(channel);
+    await shows(ofChannel);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(Math.min(20, ofChannel.length));
+    // The filter still offers every channel of the day, not just the one chosen.
+    await expect(app.locator("#source option").count()).resolves.toBe(channels.length + 1);
+
+    // A search for one reference: one check, in the figures as in the list.
+    const target = ofChannel[0]!;
+    await app.locator("#q").fill(target.transRef ?? "");
+    await app.locator("#search-form button").click();
+    await shows([target]);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(1);
+
+    // Back to everything: the day's figures again.
+    await app.locator("#q").fill("");
+    await app.locator("#source").selectOption("");
+    await app.locator("#search-form button").click();
+    await shows(all);
     await app.close();
   });
 
