@@ -59,7 +59,7 @@ export interface BotConfig {
   readonly maxRunningEvents?: number | undefined;
   /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. Default 5 s. */
   readonly keepAliveSeconds?: number | undefined;
-  /** PUBLIC_URL: the chat's `export` links are made on it. */
+  /** PUBLIC_URL: the chat's `export` links are made on it (in local mode, when unset, on the bot's own address). */
   readonly publicUrl?: string | undefined;
   /** Parts to put in front of the bot's routes (local mode's console). */
   readonly mount?: ((root: Express) => void) | undefined;
@@ -203,6 +203,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     });
     // Closed after the shops (closers run in reverse).
     closers.push(() => connections.close());
+    /** This instance's own address once it listens (shops are built after that). */
+    let listeningUrl: string | undefined = undefined;
     const registry = createShopRegistry<ShopBot>({
       log,
       tickMs: timings.notifierTickMs ?? NOTIFIER_TICK_MS,
@@ -219,7 +221,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
           clock: parts.clock ?? (() => new Date()),
           handlers: parts.handlers ?? REAL_HANDLERS,
           timings: { ...timings, slip: { ...(config.maxRunningEvents === undefined ? {} : { maxConnections: config.maxRunningEvents }), ...timings.slip } },
-          publicUrl: config.publicUrl,
+          // Local mode without PUBLIC_URL: the console's own address (the bot's port), so `export` works there.
+          publicUrl: config.publicUrl ?? (config.mode === "local" ? listeningUrl : undefined),
         }),
     });
     served = registry;
@@ -268,6 +271,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
         }),
     );
     const port = (server.address() as AddressInfo).port;
+    listeningUrl = `http://127.0.0.1:${port}`;
 
     const changes = await registry.apply(config.shops);
     log.info({ port, mode: config.mode, shops: changes.added.length }, "slipline bot listening");

@@ -62,8 +62,8 @@ function cells(line: string): string[] {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
   const port = await freePort();
-  // `npm start` with nothing configured but PUBLIC_URL (this machine), so that the chat's export makes links.
-  const local = await startLocalModeMain({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, START_TIMEOUT_MS);
+  // `npm start` with nothing configured (a free port): the chat's export makes its links on the console's own address.
+  const local = await startLocalModeMain({ PORT: String(port) }, START_TIMEOUT_MS);
   product = local.main;
   baseUrl = local.url;
   sandboxUrl = local.sandboxUrl;
@@ -264,7 +264,9 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     const reply = await c.waitForBotMessage("export.csv?link=", { timeoutMs: 20_000 });
     // The signature is 43 characters (SHA-256); the message's text runs on into the time it arrived.
     const link = /(http:\/\/127\.0\.0\.1:\d+\/app\/cafe\/api\/export\.csv\?link=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43})/.exec((await reply.textContent()) ?? "")?.[1] ?? "";
-    expect(link).not.toBe("");
+    expect(link).toMatch(new RegExp(`^${baseUrl}/`));
+    // A link in the console, as LINE makes one of an address in a text.
+    await expect(reply.locator("a.text-link").getAttribute("href")).resolves.toBe(link);
     const first = await c.page.request.get(link);
     expect(first.status()).toBe(200);
     expect(first.headers()["content-type"]).toBe("text/csv; charset=utf-8");
