@@ -362,6 +362,43 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await shoot("edited-message");
   });
 
+  it("on a phone-sized window (390 × 844) the console fits: nothing wider than the screen, the chat and its input in view, a QR card whole", async () => {
+    const phone = await openConsole(consoleUrl, { width: 390, height: 844 });
+    try {
+      await phone.send("qr 150");
+      const card = await phone.waitForBotMessage("฿150.00", REPLY);
+      await phone.waitForImages(card, REPLY);
+      const widest = await phone.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+      expect(widest).toBeLessThanOrEqual(390);
+      for (const part of [card.locator(".flex-bubble"), phone.page.locator("#text"), phone.page.locator("#send")]) {
+        const box = await part.boundingBox();
+        expect(box).not.toBeNull();
+        expect([box!.x >= 0, box!.x + box!.width <= 390, box!.y + box!.height <= 844]).toEqual([true, true, true]);
+      }
+      // The chat keeps most of the height; the settings are a strip above it.
+      const chat = await phone.page.locator("#messages").boundingBox();
+      expect(chat!.height).toBeGreaterThan(844 * 0.3);
+      await phone.screenshot("console-390");
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it("on a laptop screen (1280 × 720) the staff rich menu takes at most about a third of the height", async () => {
+    const laptop = await openConsole(consoleUrl, { width: 1280, height: 720 });
+    try {
+      const menu = laptop.richMenu();
+      await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
+      await laptop.waitForImages(menu, REPLY);
+      const panel = await menu.locator(".rich-menu-panel").boundingBox();
+      expect(panel!.height).toBeLessThanOrEqual(720 * 0.35);
+      const chat = await laptop.page.locator("#messages").boundingBox();
+      expect(chat!.height).toBeGreaterThan(panel!.height);
+    } finally {
+      await laptop.close();
+    }
+  });
+
   it("two shops as two OAs: each shop's staff see that shop's figures, staff of one are customers of the other, and the chats stay apart", async () => {
     const c = ui!;
     const [somchai, malee] = DEMO_PEOPLE.filter((p) => p.role === "staff");

@@ -541,6 +541,12 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     res.json(await deliver(source, event));
   });
 
+  // Browsers ask for /favicon.ico whatever the page links (the staff app's pages too): the console's icon.
+  app.get("/favicon.ico", (_req, res) => {
+    res.type("image/svg+xml").setHeader("cache-control", "max-age=86400");
+    res.sendFile("favicon.svg", { root: pageDir });
+  });
+
   app.use(
     express.static(pageDir, {
       index: "index.html",

@@ -128,6 +128,11 @@ describe("console API", () => {
     expect(await page.text()).toContain('<script src="page.js"');
     expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
+    // An icon, at the address browsers ask for and at the one the page links.
+    for (const icon of ["favicon.ico", "favicon.svg"]) {
+      const answer = await fetch(`${chat.url}${icon}`);
+      expect([answer.status, answer.headers.get("content-type")?.split(";")[0]]).toEqual([200, "image/svg+xml"]);
+    }
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
     expect(config).toEqual({
       botName: "slipline",
