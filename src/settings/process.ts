@@ -58,12 +58,10 @@ export const processSettingsSchema = z.object({
     .string()
     .default("data/sandbox.db")
     .meta({ description: "The embedded sandbox's SQLite file (`:memory:` allowed). Local mode only.", examples: [":memory:"] }),
-  sandboxPublicUrl: field.publicUrl
-    .optional()
-    .meta({
-      description: "The base of the embedded sandbox's QR image links (`https`, or `http` on this machine). Unset: its listening address.",
-      examples: ["https://sandbox.example.com"],
-    }),
+  sandboxPublicUrl: field.publicUrl.optional().meta({
+    description: "The base of the embedded sandbox's QR image links (`https`, or `http` on this machine). Unset: its listening address.",
+    examples: ["https://sandbox.example.com"],
+  }),
   publicUrl: field.publicUrl.optional().meta({
     description:
       "This deployment's public `https` address. At start-up the bot checks that LINE's webhook URL is `PUBLIC_URL/webhook`, and the chat's `export` links are made on it. Unset: not checked, and `export` says to set it (local mode uses the console's own address).",

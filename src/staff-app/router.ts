@@ -191,8 +191,8 @@ export function createStaffApp(options: StaffAppOptions): Router {
       // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
       const off =
         shop.config.settings.defaultLang === "th"
-          ? 'แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: "login": { "channelId": "...", "liffId": "..." }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ'
-          : 'The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: "login": { "channelId": "...", "liffId": "..." }), then restart. The README says how.';
+          ? 'แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: "login": { "channelId": "...", "liffId": "..." }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน docs/staff-app.md ค่ะ'
+          : 'The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: "login": { "channelId": "...", "liffId": "..." }), then restart. docs/staff-app.md says how.';
       return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
     if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
