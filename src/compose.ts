@@ -60,7 +60,7 @@ export interface BotConfig {
   readonly maxRunningEvents?: number | undefined;
   /** HTTP_KEEP_ALIVE_SECONDS: how long an idle kept-alive connection stays open. Default 5 s. */
   readonly keepAliveSeconds?: number | undefined;
-  /** PUBLIC_URL: the chat's `export` links are made on it. */
+  /** PUBLIC_URL: the chat's `export` links are made on it (in local mode, when unset, on the bot's own address). */
   readonly publicUrl?: string | undefined;
   /** Parts to put in front of the bot's routes (local mode's console). */
   readonly mount?: ((root: Express) => void) | undefined;
@@ -210,6 +210,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     });
     // Closed after the shops (closers run in reverse).
     closers.push(() => connections.close());
+    /** This instance's own address once it listens (shops are built after that). */
+    let listeningUrl: string | undefined = undefined;
     const registry = createShopRegistry<ShopBot>({
       log,
       tickMs: timings.notifierTickMs ?? NOTIFIER_TICK_MS,
@@ -226,7 +228,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
           clock: parts.clock ?? (() => new Date()),
           handlers: parts.handlers ?? REAL_HANDLERS,
           timings: { ...timings, slip: { maxConnections: runningPerShop, ...timings.slip } },
-          publicUrl: config.publicUrl,
+          // Local mode without PUBLIC_URL: the console's own address (the bot's port), so `export` works there.
+          publicUrl: config.publicUrl ?? (config.mode === "local" ? listeningUrl : undefined),
           servedNow: (id) => served?.servedNow(id),
         }),
     });
@@ -292,6 +295,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
         }),
     );
     const port = (server.address() as AddressInfo).port;
+    listeningUrl = `http://127.0.0.1:${port}`;
 
     if (config.mode === "line" && config.metricsToken === undefined) {
       log.warn("METRICS_TOKEN is not set: /metrics answers only requests from this machine (not through a proxy); set it to scrape from elsewhere");

@@ -1,4 +1,4 @@
-// The bot's configuration (the README's table of variables): read once from the environment into the
+// The bot's configuration (docs/configuration.md lists every variable): read once from the environment into the
 // shop's and the process's settings (src/settings/), validated completely.
 import type { z } from "zod";
 import type { Lang, PromptPayId } from "./commands/types.js";
@@ -115,7 +115,7 @@ interface Variable {
   readonly form?: Form;
 }
 
-/** Every variable, in the order problems are reported (the README's order). */
+/** Every variable, in the order problems are reported (docs/configuration.md's order). */
 const VARIABLES: readonly Variable[] = [
   { name: "PORT", schema: "process", path: ["port"], form: "integer" },
   { name: "LINE_CHANNEL_SECRET", schema: "shop", path: ["line", "channelSecret"] },
@@ -155,6 +155,14 @@ const VARIABLES: readonly Variable[] = [
   { name: "SANDBOX_DB", schema: "process", path: ["sandboxDbPath"] },
   { name: "SANDBOX_PUBLIC_URL", schema: "process", path: ["sandboxPublicUrl"] },
 ];
+
+/** Where each variable's value goes: the settings schema and the path in it (docs/configuration.md is made from them). */
+export const VARIABLE_PLACES: readonly { readonly name: string; readonly schema: Schema; readonly path: readonly string[]; readonly form: Form }[] = VARIABLES.map((v) => ({
+  name: v.name,
+  schema: v.schema,
+  path: v.path,
+  form: v.form ?? "text",
+}));
 
 /** Every variable's name: what deployment files may set (test/deploy checks them against this). */
 export const VARIABLE_NAMES: readonly string[] = VARIABLES.map((v) => v.name);

@@ -1,9 +1,10 @@
-// The README names the Node versions `engines` in package.json allows, in both places it names them, word
-// for word: a change to one without the other fails here.
+// The README's Quick start and docs/development.md name the Node versions `engines` in package.json allows,
+// word for word: a change to one without the other fails here.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+const DEVELOPMENT = readFileSync(new URL("../docs/development.md", import.meta.url), "utf8").replace(/\s+/g, " ");
 const PACKAGE = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { engines: { node: string } };
 
 /** `^20.19.0 || ^24.0.0` as a reader says it: `20.19 or later in 20, any 24`. Only caret ranges are expected. */
@@ -45,10 +46,10 @@ describe("the README's Node versions", () => {
     expect(allows(range, process.versions.node)).toBe(true);
   });
 
-  it("are exactly engines', in the Quick start and under Node versions", () => {
+  it("are exactly engines', in the README's Quick start and under Node versions in docs/development.md", () => {
     const quickStart = README.slice(README.indexOf("## Quick start"), README.indexOf("```", README.indexOf("## Quick start")));
     expect(quickStart).toContain(said);
-    const versions = README.slice(README.indexOf("**Node versions.**"));
+    const versions = DEVELOPMENT.slice(DEVELOPMENT.indexOf("**Node versions.**"));
     expect(versions.slice(0, said.length + 40)).toContain(said);
   });
 

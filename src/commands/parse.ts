@@ -1,5 +1,5 @@
 // The command parser: message text to a typed command, a command to ask back, or a failure that says what was
-// wrong. First the documented grammar (the README's Commands section: a command word, then its arguments, each
+// wrong. First the documented grammar (docs/commands.md: a command word, then its arguments, each
 // command's own parser reading the rest); what it does not read, the reader (reader/) reads as people type it.
 import { dayOf } from "../time/calendar.js";
 import type { CommandName, ExplainedParse, ParseContext, ParseFailure, ParseResult, UsageProblem } from "./types.js";

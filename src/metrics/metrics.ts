@@ -187,7 +187,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const recovered = new Counter({
-    name: "slipline_jobs_recovered_total",
+    name: "slipline_events_recovered_total",
     help: "Stored events taken up again: found in the hands of an instance that stopped (a crash), or handed to this one as its Redis connection dropped",
     registers: [registry],
   });

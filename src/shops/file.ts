@@ -5,8 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import type { Env } from "../config.js";
-import * as field from "../settings/fields.js";
-import { shopSettingsSchema } from "../settings/shop.js";
+import { LINE_FIELDS, SLIP_FIELDS, shopSettingsSchema } from "../settings/shop.js";
 import { giveWay } from "./give-way.js";
 import { shopConfigOf, webhookPathOf } from "./shop.js";
 import type { ShopConfig } from "./shop.js";
@@ -17,17 +16,27 @@ export const SHOP_ID = /^[a-z0-9-]{1,32}$/;
 /** A previous secret equal to the current one is a rotation half done: the old secret is not what it holds. */
 export const SAME_AS_CURRENT = "is the same as channelSecret: during a rotation it holds the old secret; once the rotation is over, remove it";
 
-const shopEntrySchema = z
+/** One shop of the file; docs/configuration.md lists its fields from this schema. */
+export const shopEntrySchema = z
   .object({
-    id: z.string({ error: "is missing" }).regex(SHOP_ID, { error: "must be 1 to 32 of a-z, 0-9 and -" }),
-    name: z.string({ error: "must be text" }).min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }).optional(),
+    id: z
+      .string({ error: "is missing" })
+      .regex(SHOP_ID, { error: "must be 1 to 32 of a-z, 0-9 and -" })
+      .meta({ description: "The shop's id (1 to 32 of a-z, 0-9 and -): its webhook is `/webhook/<id>`, and its label in logs and metrics.", examples: ["cafe"] }),
+    name: z
+      .string({ error: "must be text" })
+      .min(1, { error: "must not be empty" })
+      .max(100, { error: "must be at most 100 characters" })
+      .optional()
+      .meta({ description: "The shop's name, on its rich menus and cards (at most 100 characters).", examples: ["ร้านกาแฟดีใจ"] }),
     ...shopSettingsSchema.shape,
     // A file's shops are real ones: a LINE channel and the slip service each (local mode has its own demo shops).
     line: z
-      .object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken, previousChannelSecret: field.channelSecret.optional() }, { error: "is missing" })
+      .object(LINE_FIELDS, { error: "is missing" })
       .strict()
-      .refine((line) => line.previousChannelSecret !== line.channelSecret, { path: ["previousChannelSecret"], error: SAME_AS_CURRENT }),
-    slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }, { error: "is missing" }).strict(),
+      .refine((line) => line.previousChannelSecret !== line.channelSecret, { path: ["previousChannelSecret"], error: SAME_AS_CURRENT })
+      .meta({ description: "The shop's LINE channel (required)." }),
+    slip: z.object(SLIP_FIELDS, { error: "is missing" }).strict().meta({ description: "The shop's slip service (required)." }),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 // The shop's checks as the staff app reads them from the slip service: a page as the service pages them, or,
 // with a channel or a search (the service filters neither), the range read page by page and filtered here.
 import type { HistoryItem, HistoryPage, SlipClient, SlipStatus } from "../slip/types.js";
+import { matchesSearch as matches } from "../slip/search.js";
 import type { ChecksQuery } from "./query.js";
 
 /** The most the service serves per call. */
@@ -40,14 +41,6 @@ export async function* readChecks(slip: SlipClient, scope: ChecksScope, max = MA
     current = await next;
     next = after;
   }
-}
-
-/** Whether a check matches a search: part of its reference or of its payer's or receiver's name, in any case. */
-export function matches(item: HistoryItem, query: Pick<ChecksQuery, "source" | "q">): boolean {
-  if (query.source !== undefined && item.source !== query.source) return false;
-  if (query.q === undefined) return true;
-  const wanted = query.q.normalize("NFC").toLowerCase();
-  return [item.transRef, item.senderName, item.receiverName].some((field) => field !== null && field.normalize("NFC").toLowerCase().includes(wanted));
 }
 
 export interface HistoryAnswer {

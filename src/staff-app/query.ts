@@ -43,7 +43,7 @@ export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; p
 /** Which parameters each answer takes. */
 export const PARAMETERS = {
   history: ["from", "to", "status", "source", "q", "page", "limit"],
-  summary: ["from", "to", "status"],
+  summary: ["from", "to", "status", "source", "q"],
   export: ["from", "to", "status", "source", "q", "format"],
   "export-link": ["from", "to", "status", "source", "q", "format"],
 } as const;

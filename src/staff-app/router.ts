@@ -10,7 +10,8 @@ import type { ShopConfig } from "../shops/shop.js";
 import type { HistoryItem, SlipClient } from "../slip/types.js";
 import type { SummaryLoader } from "../summary/load.js";
 import { addCalendarDays, calendarDaysBetween, formatIsoDate, startOfDay } from "../time/calendar.js";
-import { createHistoryReader, matches, MAX_CHECKS, readChecks } from "./checks.js";
+import { matchesSearch as matches } from "../slip/search.js";
+import { createHistoryReader, MAX_CHECKS, readChecks } from "./checks.js";
 import type { HistoryAnswer } from "./checks.js";
 import { CSV_BOM, csvHeader, csvRow } from "./csv.js";
 import { EXPORT_LINK_TTL_MS, readExportLink, signExportLink, usedLinkMark } from "./export-link.js";
@@ -296,7 +297,11 @@ export function createStaffApp(options: StaffAppOptions): Router {
       api("summary", async (_req, res, shop, query) => {
         const { timeZone } = shop.config.settings;
         // The chat's summary, the same loader and figures.
-        const loaded = await shop.summaries.load({ from: query.from, to: query.to, fromDate: query.fromDate, toDate: query.toDate, status: query.status }, timeZone);
+        // The channel and the search too, as the list below it: the figures are those of the rows shown.
+        const loaded = await shop.summaries.load(
+          { from: query.from, to: query.to, fromDate: query.fromDate, toDate: query.toDate, status: query.status, search: { source: query.source, q: query.q } },
+          timeZone,
+        );
         const { figures } = loaded;
         privately(res);
         res.status(200).json({
@@ -305,13 +310,15 @@ export function createStaffApp(options: StaffAppOptions): Router {
           coveredFrom: formatIsoDate(loaded.coveredFrom),
           coveredTo: formatIsoDate(loaded.coveredTo),
           total: loaded.total,
-          cut: { days: formatIsoDate(loaded.coveredFrom) !== formatIsoDate(query.fromDate), checks: figures.count < loaded.total },
+          cut: { days: formatIsoDate(loaded.coveredFrom) !== formatIsoDate(query.fromDate), checks: loaded.read < loaded.total },
           count: figures.count,
           validCount: figures.validCount,
           validSatang: figures.validSatang,
           tokensCharged: figures.tokensCharged,
           byStatus: figures.byStatus,
           bySource: figures.bySource,
+          // Every channel of the range and status, whatever the channel chosen: the filter's choices.
+          channels: loaded.sources,
           chart: { per: figures.chart.per, bars: figures.chart.bars.map((bar) => ({ ...bar, at: typeof bar.at === "number" ? bar.at : formatIsoDate(bar.at) })) },
           at: loaded.at.toISOString(),
         });

@@ -4,6 +4,8 @@ import { addCalendarDays, calendarDaysBetween } from "../time/calendar.js";
 import PQueue from "p-queue";
 import { resolveRange } from "../commands/range.js";
 import type { CalendarDate } from "../commands/types.js";
+import { matchesSearch } from "../slip/search.js";
+import type { ChecksSearch } from "../slip/search.js";
 import type { HistoryItem, SlipClient, SlipStatus } from "../slip/types.js";
 import { computeFigures } from "./figures.js";
 import type { SummaryFigures } from "./figures.js";
@@ -20,6 +22,8 @@ export interface SummaryScope {
   fromDate: CalendarDate;
   toDate: CalendarDate;
   status?: SlipStatus | undefined;
+  /** A channel or words the service does not filter: the figures then count only the checks that match. */
+  search?: ChecksSearch | undefined;
 }
 
 export interface LoadedSummary {
@@ -27,8 +31,12 @@ export interface LoadedSummary {
   /** The days the figures cover: the asked range, or its last `maxDays` days. */
   coveredFrom: CalendarDate;
   coveredTo: CalendarDate;
-  /** Checks the service has in the covered days (more than `figures.count` when capped). */
+  /** Checks the service has in the covered days (more than `read` when capped). */
   total: number;
+  /** Checks read: at most `maxItems`; `figures` count those of them that match the search. */
+  read: number;
+  /** The channels of the checks read, whatever the search: the most checks first. */
+  sources: string[];
   /** When the figures were computed. */
   at: Date;
 }
@@ -75,13 +83,15 @@ export function createSummaryLoader(options: SummaryLoaderOptions): SummaryLoade
     // The covered days' first instant: the range's own when nothing was cut.
     const from = days > maxDays ? resolveRange({ kind: "dates", from: coveredFrom, to: coveredFrom }, now(), timeZone).from : scope.from;
     const { items, total } = await fetchItems(scope, from);
-    const figures = computeFigures(items, { fromDate: coveredFrom, toDate: scope.toDate, timeZone });
-    return { figures, coveredFrom, coveredTo: scope.toDate, total, at: now() };
+    const search = scope.search ?? {};
+    const kept = search.source === undefined && search.q === undefined ? items : items.filter((item) => matchesSearch(item, search));
+    const figures = computeFigures(kept, { fromDate: coveredFrom, toDate: scope.toDate, timeZone });
+    return { figures, coveredFrom, coveredTo: scope.toDate, total, read: items.length, sources: sourcesOf(items), at: now() };
   }
 
   return {
     load(scope, timeZone) {
-      const key = `${scope.from.toISOString()}|${scope.to.toISOString()}|${scope.status ?? ""}|${timeZone}`;
+      const key = JSON.stringify([scope.from.toISOString(), scope.to.toISOString(), scope.status ?? "", scope.search?.source ?? "", scope.search?.q ?? "", timeZone]);
       const at = now().getTime();
       for (const [k, entry] of recent) if (entry.until <= at) recent.delete(k);
       const kept = recent.get(key);
@@ -93,4 +103,11 @@ export function createSummaryLoader(options: SummaryLoaderOptions): SummaryLoade
       return value;
     },
   };
+}
+
+/** The channels among `items`, the most checks first (then by name, so the order is stable). */
+function sourcesOf(items: readonly HistoryItem[]): string[] {
+  const counts = new Map<string, number>();
+  for (const item of items) if (item.source !== null && item.source !== "") counts.set(item.source, (counts.get(item.source) ?? 0) + 1);
+  return [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([source]) => source);
 }

@@ -97,7 +97,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
       expect(answeredAt - killedAt, eventId).toBeLessThan(30_000);
     }
     const metrics = await (await fetch(`${b.url}/metrics`)).text();
-    expect(metrics).toMatch(new RegExp(`^slipline_jobs_recovered_total ${recovered.length}$`, "m"));
+    expect(metrics).toMatch(new RegExp(`^slipline_events_recovered_total ${recovered.length}$`, "m"));
   });
 
   it("the same event sent to both instances is answered once", async () => {

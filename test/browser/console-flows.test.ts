@@ -156,6 +156,19 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     expect((await c.quickReplyLabels()).length).toBeGreaterThan(0);
     await shoot("history-page-2", second.locator(".flex-bubble"));
     await shoot("history-page-2-chat");
+
+    // Tapping a row asks for that check alone: one message in the chat, one answer.
+    const userLines = c.page.locator("#messages .msg.user.mine");
+    const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
+    const [linesBefore, answersBefore] = [await userLines.count(), await bot.count()];
+    await c.page.locator("#messages .msg.bot").last().locator(".flex-body > .flex-box > .flex-box[data-layout=vertical]").first().click();
+    await expect.poll(() => userLines.count(), { timeout: REPLY.timeoutMs }).toBeGreaterThan(linesBefore);
+    const tapped = (await userLines.nth(linesBefore).locator(".bubble-text").textContent()) ?? "";
+    // The barrier: the chat's events are answered in order, so a second copy of the tap would be answered before this.
+    await c.send("id");
+    await c.waitForBotMessage(/U[0-9a-f]{32}/, REPLY);
+    expect((await userLines.allTextContents()).slice(linesBefore).map((line) => line.includes(tapped))).toEqual([true, false]);
+    expect(await bot.count()).toBe(answersBefore + 2);
   });
 
   it("โทเคน: the balance card in Thai for the demo shop", async () => {
@@ -354,28 +367,81 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await shoot("edited-message");
   });
 
+  it("on a phone-sized window (390 × 844) the console fits: nothing wider than the screen, the chat and its input in view, a QR card whole", async () => {
+    const phone = await openConsole(consoleUrl, { width: 390, height: 844 });
+    try {
+      await phone.send("qr 150");
+      const card = await phone.waitForBotMessage("฿150.00", REPLY);
+      await phone.waitForImages(card, REPLY);
+      const widest = await phone.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+      expect(widest).toBeLessThanOrEqual(390);
+      for (const part of [card.locator(".flex-bubble"), phone.page.locator("#text"), phone.page.locator("#send")]) {
+        const box = await part.boundingBox();
+        expect(box).not.toBeNull();
+        expect([box!.x >= 0, box!.x + box!.width <= 390, box!.y + box!.height <= 844]).toEqual([true, true, true]);
+      }
+      // The chat keeps most of the height; the settings are a strip above it.
+      const chat = await phone.page.locator("#messages").boundingBox();
+      expect(chat!.height).toBeGreaterThan(844 * 0.3);
+      await phone.screenshot("console-390");
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it("on a laptop screen (1280 × 720) the staff rich menu takes at most about a third of the height", async () => {
+    const laptop = await openConsole(consoleUrl, { width: 1280, height: 720 });
+    try {
+      const menu = laptop.richMenu();
+      await menu.waitFor({ state: "visible", timeout: REPLY.timeoutMs });
+      await laptop.waitForImages(menu, REPLY);
+      const panel = await menu.locator(".rich-menu-panel").boundingBox();
+      expect(panel!.height).toBeLessThanOrEqual(720 * 0.35);
+      const chat = await laptop.page.locator("#messages").boundingBox();
+      expect(chat!.height).toBeGreaterThan(panel!.height);
+    } finally {
+      await laptop.close();
+    }
+  });
+
   it("two shops as two OAs: each shop's staff see that shop's figures, staff of one are customers of the other, and the chats stay apart", async () => {
     const c = ui!;
     const [somchai, malee] = DEMO_PEOPLE.filter((p) => p.role === "staff");
-    // Somchai is staff of the coffee shop only; Malee of both (local mode's demo lists).
+    // Somchai is staff of the coffee shop only; Malee of both (local mode's demo lists). The console names
+    // each person by their role in the shop chosen, and offers only that shop's staff group.
     await c.chooseShop(DEMO_STORE_NAMES.other);
-    await c.chooseWho(malee!.name);
+    await expect(c.page.locator("#who option").allTextContents()).resolves.toEqual(["Somchai (a customer here)", "Malee (staff)", "Customer Nok"]);
+    await expect(c.page.locator("#where option").allTextContents()).resolves.toEqual([`1:1 chat with ${DEMO_STORE_NAMES.other}`, customerGroup.name]);
+    await expect(c.page.locator("#roles-hint").textContent()).resolves.toMatch(/^Staff here \(Malee\) see history/);
+    await c.chooseWho("Malee (staff)");
     await c.chooseChat("1:1");
     await c.send("balance");
     const second = await c.waitForBotMessage(DEMO_STORE_NAMES.other, REPLY);
     expect(await second.textContent()).not.toContain(DEMO_STORE_NAMES.shop);
     await shoot("second-shop-balance", second);
 
-    await c.chooseWho(somchai!.name);
+    await c.chooseWho("Somchai (a customer here)");
     await c.chooseChat("1:1");
     await c.send("balance");
     // To the second shop, Somchai is a customer: an answer, and nothing of either shop's account.
     const asCustomer = await c.waitForBotMessage(/./, REPLY);
     const text = (await asCustomer.textContent()) ?? "";
     for (const privateWord of [DEMO_STORE_NAMES.other, DEMO_STORE_NAMES.shop, "Pro", "token", "โทเคน"]) expect(text).not.toContain(privateWord);
+    // The customers' menu, as the chat's answer says.
+    await c.richMenu().getByRole("button", { name: "จ่ายด้วย QR", exact: true }).waitFor({ timeout: REPLY.timeoutMs });
+
+    // The second shop's staff app agrees with its chat: Malee in, Somchai refused.
+    const appAnswer = async (userId: string): Promise<number> => {
+      const login = (await (await c.page.request.post(`${consoleUrl}api/staff-app`, { data: { shop: "second", userId } })).json()) as { url: string };
+      const token = decodeURIComponent(login.url.split("#id_token=")[1] ?? "");
+      return (await fetch(`${consoleUrl}app/second/api/history`, { headers: { authorization: `Bearer ${token}` } })).status;
+    };
+    await expect(appAnswer(malee!.userId)).resolves.toBe(200);
+    await expect(appAnswer(somchai!.userId)).resolves.toBe(403);
 
     // Back to the coffee shop: its own chat, without the second shop's messages, and its own figures.
     await c.chooseShop(DEMO_STORE_NAMES.shop);
+    await expect(c.page.locator("#who option").allTextContents()).resolves.toEqual(DEMO_PEOPLE.map((p) => p.name));
     await c.chooseWho(malee!.name);
     await c.chooseChat("1:1");
     expect(await c.page.locator("#messages").textContent()).not.toContain(DEMO_STORE_NAMES.other);

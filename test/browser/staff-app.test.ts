@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SECRETS } from "@slipline/slip-sandbox";
+import { DEMO_SECRETS, DEMO_STORE_NAMES } from "@slipline/slip-sandbox";
 import type { EntryProcess } from "../kit/entry-process.js";
 import { startLocalModeMain } from "../kit/local-mode-main.js";
 import { freePort } from "../kit/free-port.js";
@@ -65,8 +65,8 @@ function cells(line: string): string[] {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
   const port = await freePort();
-  // `npm start` with nothing configured but PUBLIC_URL (this machine), so that the chat's export makes links.
-  const local = await startLocalModeMain({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, START_TIMEOUT_MS);
+  // `npm start` with nothing configured (a free port): the chat's export makes its links on the console's own address.
+  const local = await startLocalModeMain({ PORT: String(port) }, START_TIMEOUT_MS);
   product = local.main;
   baseUrl = local.url;
   sandboxUrl = local.sandboxUrl;
@@ -212,6 +212,55 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     await app.close();
   });
 
+  it("the summary and the chart follow the channel filter and the search, as they follow the status filter", async () => {
+    await ui!.chooseShop(DEMO_STORE_NAMES.shop);
+    await ui!.chooseWho("Somchai (staff)");
+    const app = await openApp();
+    await app.locator("#controls").waitFor({ state: "visible", ...WAIT });
+    // Yesterday: a day that is over, so the service's figures cannot move while the page is read.
+    await app.locator("button[data-range=yesterday]").click();
+    await app.locator("#items li").first().waitFor(WAIT);
+    const day = await app.evaluate(() => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(new Date(Date.now() - 86_400_000)));
+    const all = await sandboxHistory(day, day);
+    const money = (items: ServiceHistoryItem[]): string => {
+      const satang = items.filter((i) => i.status === "valid").reduce((sum, i) => sum + Math.round((i.amount ?? 0) * 100), 0);
+      return `฿${(satang / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    };
+    /** The checks the chart's bars count, added up from their hover texts. */
+    const chartCount = async (): Promise<number> =>
+      (await app.locator("#chart title").allTextContents()).reduce((sum, tip) => sum + Number((/ตรวจ ([\d,]+) สลิป/u.exec(tip)?.[1] ?? "0").replace(/,/g, "")), 0);
+    const shows = async (items: ServiceHistoryItem[]): Promise<void> => {
+      await expect.poll(() => app.locator("#sum-count").textContent(), WAIT).toBe(items.length.toLocaleString("en-US"));
+      await expect(app.locator("#sum-valid").textContent()).resolves.toBe(money(items));
+      await expect(chartCount()).resolves.toBe(items.length);
+    };
+    await shows(all);
+
+    // A channel with fewer checks than the day's: the figures, the chart and the list are that channel's.
+    const channels = [...new Set(all.map((i) => i.source ?? ""))].filter((c) => c !== "").sort();
+    const channel = channels.find((c) => all.some((i) => i.source !== c) && all.some((i) => i.source === c)) ?? "";
+    const ofChannel = all.filter((i) => i.source === channel);
+    await app.locator("#source").selectOption(channel);
+    await shows(ofChannel);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(Math.min(20, ofChannel.length));
+    // The filter still offers every channel of the day, not just the one chosen.
+    await expect(app.locator("#source option").count()).resolves.toBe(channels.length + 1);
+
+    // A search for one reference: one check, in the figures as in the list.
+    const target = ofChannel[0]!;
+    await app.locator("#q").fill(target.transRef ?? "");
+    await app.locator("#search-form button").click();
+    await shows([target]);
+    await expect.poll(() => app.locator("#items li").count(), WAIT).toBe(1);
+
+    // Back to everything: the day's figures again.
+    await app.locator("#q").fill("");
+    await app.locator("#source").selectOption("");
+    await app.locator("#search-form button").click();
+    await shows(all);
+    await app.close();
+  });
+
   it("a customer persona gets the 403 page that says how the owner adds them", async () => {
     await ui!.chooseWho("Customer Nok");
     const app = await openApp();
@@ -252,7 +301,9 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     const reply = await c.waitForBotMessage("export.csv?link=", { timeoutMs: 20_000 });
     // The signature is 43 characters (SHA-256); the message's text runs on into the time it arrived.
     const link = /(http:\/\/127\.0\.0\.1:\d+\/app\/cafe\/api\/export\.csv\?link=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43})/.exec((await reply.textContent()) ?? "")?.[1] ?? "";
-    expect(link).not.toBe("");
+    expect(link).toMatch(new RegExp(`^${baseUrl}/`));
+    // A link in the console, as LINE makes one of an address in a text.
+    await expect(reply.locator("a.text-link").getAttribute("href")).resolves.toBe(link);
     const first = await c.page.request.get(link);
     expect(first.status()).toBe(200);
     expect(first.headers()["content-type"]).toBe("text/csv; charset=utf-8");

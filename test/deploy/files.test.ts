@@ -74,6 +74,12 @@ describe("Dockerfile, .dockerignore, .nvmrc", () => {
     expect(runtime).not.toMatch(/npm run build/);
   });
 
+  it("installs without the workspaces in both stages, so the tools' native addons (the sandbox's SQLite) never build", () => {
+    const installs = [...dockerfile.matchAll(/^RUN (npm ci\b.*)$/gm)].map((m) => m[1] ?? "");
+    expect(installs).toHaveLength(2);
+    for (const install of installs) expect(install.split(/\s+/)).toContain("--workspaces=false");
+  });
+
   it("runs as a user that is not root, on the settings' default port, with the Procfile's command and /healthz as its health check", () => {
     const runtime = dockerfile.split(/^FROM .* AS runtime$/m)[1] ?? "";
     const user = /^USER (\S+)$/m.exec(runtime)?.[1];
@@ -111,10 +117,46 @@ describe("Dockerfile, .dockerignore, .nvmrc", () => {
   });
 });
 
+/** A compose env file's variables: `NAME=value` or `NAME="value"` lines; comments and blank lines skipped. */
+function envFile(text: string): Record<string, string> {
+  const lines = text.split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
+  return Object.fromEntries(lines.map((line): [string, string] => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1).replace(/^"(.*)"$/, "$1")]));
+}
+
 describe("compose.yaml", () => {
   const compose = read("compose.yaml");
   const services = compose.split(/^ {2}(?=[a-z][\w-]*:$)/m).slice(1);
   const bots = services.filter((s) => /^\s+build: \.$/m.test(s));
+
+  // No `docker compose` on this machine: its rule (a required env file must exist, an optional one may be
+  // missing) is checked here against the shipped files.
+  it("reads each bot's shipped example env file, then the shop's own file when there is one, so a fresh clone starts", () => {
+    for (const bot of bots) {
+      const files = [...bot.matchAll(/^ {6}- path: (\S+)(\n {8}required: false)?$/gm)].map((m) => ({ path: m[1] ?? "", required: m[2] === undefined }));
+      const example = files[0]?.path ?? "";
+      expect(example).toMatch(/^\.env\.shop-[a-z]\.example$/);
+      expect(files).toEqual([
+        { path: example, required: true },
+        { path: example.replace(/\.example$/, ""), required: false },
+      ]);
+      expect(() => read(example)).not.toThrow();
+    }
+  });
+
+  it("ships example env files of known variables that stop the bot naming the four values to fill in", () => {
+    for (const example of [".env.shop-a.example", ".env.shop-b.example"]) {
+      const env = envFile(read(example));
+      for (const name of Object.keys(env)) expect(VARIABLE_NAMES).toContain(name);
+      let message = "";
+      try {
+        loadConfig(env);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      const named = [...message.matchAll(/^ {2}([A-Z_]+):/gm)].map((m) => m[1]);
+      expect(named).toEqual(["LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN", "SLIP_API_BASE_URL", "SLIP_API_SECRET"]);
+    }
+  });
 
   it("runs Redis with AOF and noeviction", () => {
     const redis = services.find((s) => s.startsWith("redis:")) ?? "";

@@ -29,7 +29,7 @@ describe("the runtime stage outside a container", { timeout: 300_000 }, () => {
     for (const file of ["package.json", "package-lock.json"]) cpSync(join(REPO, file), join(app, file));
     cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    await run(npm, ["ci", "--omit=dev", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], {
+    await run(npm, ["ci", "--omit=dev", "--workspaces=false", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], {
       cwd: app,
       env: { ...process.env, NODE_ENV: "production" },
       maxBuffer: 16 * 1024 * 1024,

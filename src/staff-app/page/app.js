@@ -175,7 +175,8 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
   }
 
   async function loadSummary() {
-    const res = await api("summary", { from: state.from, to: state.to, status: state.status });
+    // Every filter of the list (range, status, channel, search): the summary and chart are of the rows shown.
+    const res = await api("summary", filters());
     const s = await res.json();
     $("sum-count").textContent = formatCount(s.count);
     $("sum-valid").textContent = formatMoney(s.validSatang);
@@ -191,14 +192,12 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     $("sum-cut").hidden = notes.length === 0;
     $("export-note").textContent = notes.join(" ");
     $("export-note").hidden = notes.length === 0;
-    // The channels seen in the range become the channel filter's choices.
+    // The channels seen in the range, whichever is chosen, become the channel filter's choices.
     const sources = $("source");
     const chosen = state.source;
-    sources.replaceChildren(
-      el("option", { value: "" }, T.allChannels),
-      ...s.bySource.filter((f) => f.source !== "").map((f) => el("option", { value: f.source }, sourceWord(f.source))),
-    );
-    if (chosen && !s.bySource.some((f) => f.source === chosen)) sources.append(el("option", { value: chosen }, sourceWord(chosen)));
+    const channels = s.channels || s.bySource.map((f) => f.source).filter((c) => c !== "");
+    sources.replaceChildren(el("option", { value: "" }, T.allChannels), ...channels.map((c) => el("option", { value: c }, sourceWord(c))));
+    if (chosen && !channels.includes(chosen)) sources.append(el("option", { value: chosen }, sourceWord(chosen)));
     sources.value = chosen;
     $("summary").hidden = false;
   }
@@ -326,13 +325,13 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     $("source").addEventListener("change", () => {
       state.source = $("source").value;
       state.page = 1;
-      void refresh(false);
+      void refresh(true);
     });
     $("search-form").addEventListener("submit", (e) => {
       e.preventDefault();
       state.q = $("q").value.trim();
       state.page = 1;
-      void refresh(false);
+      void refresh(true);
     });
     $("apply-dates").addEventListener("click", () => {
       state.from = $("from").value || $("to").value || isoDay(new Date());

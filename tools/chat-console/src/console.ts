@@ -42,6 +42,34 @@ export interface ConsoleShop {
   simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
   /** The shop's staff web app: its page's path and the LINE Login channel the stand-in issues ID tokens for. */
   staffApp?: { path: string; loginChannelId: string };
+  /**
+   * Who is staff of this shop (its settings' lists). The console then names each person with their role
+   * in this shop and offers only this shop's staff groups, so the labels say what the chat will answer;
+   * without it, the people and groups as given.
+   */
+  staff?: { users: readonly string[]; groups: readonly string[] };
+}
+
+/** The console's people and groups as one shop sees them. */
+export interface ShopView {
+  people: DemoPerson[];
+  groups: DemoGroup[];
+}
+
+/** Names each person with their role in the shop, and keeps the groups where that role holds. */
+export function shopViewOf(shop: Pick<ConsoleShop, "staff">, people: readonly DemoPerson[], groups: readonly DemoGroup[]): ShopView {
+  const staff = shop.staff;
+  if (staff === undefined) return { people: [...people], groups: [...groups] };
+  return {
+    people: people.map((person): DemoPerson => {
+      const listed = staff.users.includes(person.userId);
+      const name = listed ? `${person.firstName} (staff)` : person.role === "customer" ? person.name : `${person.firstName} (a customer here)`;
+      return { ...person, name, role: listed ? "staff" : "customer" };
+    }),
+    // A group meant for staff that this shop does not list would answer as a group with customers: the
+    // console leaves it out rather than call it a staff group.
+    groups: groups.filter((group) => !group.staff || staff.groups.includes(group.groupId)).map((group) => ({ ...group, staff: staff.groups.includes(group.groupId) })),
+  };
 }
 
 export interface ConsoleOptions {
@@ -156,7 +184,10 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
   const shopNamed = (id: unknown): ConsoleShop | undefined => (id === undefined || id === "" ? firstShop : shops.find((s) => s.id === id));
   const shopOfChannel = (channel: string | undefined): string => shops.find((s) => s.channel === channel)?.id ?? firstShop.id;
   const people = options.people ?? DEMO_PEOPLE;
-  const groups = options.groups ?? DEMO_GROUPS;
+  const allGroups = options.groups ?? DEMO_GROUPS;
+  const views = new Map(shops.map((shop) => [shop.id, shopViewOf(shop, people, allGroups)]));
+  /** The groups of the shop a request names: a group that shop does not have is not a chat there. */
+  const groupsOf = (shop: ConsoleShop | undefined): readonly DemoGroup[] => (shop === undefined ? [] : (views.get(shop.id)?.groups ?? allGroups));
   const botName = options.botName ?? DEMO_BOT.name;
   const webhookTimeoutMs = options.webhookTimeoutMs ?? 10_000;
   const timeZone = options.timeZone ?? "Asia/Bangkok";
@@ -217,7 +248,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const person = people.find((p) => p.userId === b.userId);
     if (person === undefined || shop === undefined) return undefined;
     if (b.chatId === person.userId) return { type: "user", userId: person.userId, shop };
-    const group = groups.find((g) => g.groupId === b.chatId);
+    const group = groupsOf(shop).find((g) => g.groupId === b.chatId);
     return group === undefined ? undefined : { type: "group", groupId: group.groupId, userId: person.userId, shop };
   };
 
@@ -264,9 +295,16 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     res.json({
       botName,
       people,
-      groups,
+      groups: allGroups,
       timeZone,
-      shops: shops.map((shop) => ({ id: shop.id, name: shop.name, canSimulatePayment: shop.simulatePayment !== undefined, hasStaffApp: shop.staffApp !== undefined })),
+      // Each shop's own view: who is staff there, and its groups.
+      shops: shops.map((shop) => ({
+        id: shop.id,
+        name: shop.name,
+        canSimulatePayment: shop.simulatePayment !== undefined,
+        hasStaffApp: shop.staffApp !== undefined,
+        ...(shop.staff === undefined ? {} : views.get(shop.id)),
+      })),
       canSimulatePayment: firstShop.simulatePayment !== undefined,
     });
   });
@@ -299,7 +337,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       return;
     }
     // The chat the note shows in: one of the console's, or none.
-    const known = chatId === "" || people.some((p) => p.userId === chatId) || groups.some((g) => g.groupId === chatId);
+    const known = chatId === "" || people.some((p) => p.userId === chatId) || groupsOf(shop).some((g) => g.groupId === chatId);
     if (typeof chatId !== "string" || !known) {
       res.status(400).json({ error: "chatId must be one of the console's chats" });
       return;
@@ -479,7 +517,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       return;
     }
     const chatId = chatIdOf(source);
-    const person = people.find((p) => p.userId === source.userId);
+    const person = views.get(source.shop.id)?.people.find((p) => p.userId === source.userId);
     publish({
       shop: source.shop.id,
       type: "system",
@@ -497,10 +535,16 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       res.status(400).json({ error: "need a known userId and one of the console's groups as chatId" });
       return;
     }
-    const person = people.find((p) => p.userId === source.userId);
+    const person = views.get(source.shop.id)?.people.find((p) => p.userId === source.userId);
     publish({ shop: source.shop.id, type: "system", chatId: source.groupId, text: `${person?.name ?? "Someone"} joined the group.` });
     const event = memberJoinedEvent({ groupId: source.groupId, memberId: source.userId, replyToken: platform.issueReplyToken(source.groupId, source.shop.channel) });
     res.json(await deliver(source, event));
+  });
+
+  // Browsers ask for /favicon.ico whatever the page links (the staff app's pages too): the console's icon.
+  app.get("/favicon.ico", (_req, res) => {
+    res.type("image/svg+xml").setHeader("cache-control", "max-age=86400");
+    res.sendFile("favicon.svg", { root: pageDir });
   });
 
   app.use(

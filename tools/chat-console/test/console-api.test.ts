@@ -5,7 +5,7 @@ import { request, type Server } from "node:http";
 import express from "express";
 import { startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
-import { startConsole } from "../src/console.js";
+import { shopViewOf, startConsole } from "../src/console.js";
 import { DEMO_GROUPS, DEMO_PEOPLE } from "@slipline/line-stand-in";
 import type { ChatConsole, ConsoleEntry } from "../src/console.js";
 import { simulatePaymentAt } from "@slipline/slip-sandbox";
@@ -78,6 +78,35 @@ function getWithHost(url: string, host: string): Promise<{ status: number; body:
   });
 }
 
+describe("each shop's view of the console's people and groups", () => {
+  const [somchai, malee, nok] = DEMO_PEOPLE.map((p) => p.userId);
+  const [staffGroup, customerGroup] = DEMO_GROUPS;
+  it.each([
+    {
+      shop: "the coffee shop (Somchai, Malee and the staff group)",
+      staff: { users: [somchai!, malee!], groups: [staffGroup!.groupId] },
+      people: ["Somchai (staff)", "Malee (staff)", "Customer Nok"],
+      groups: ["Staff group", "Shop and customers group"],
+    },
+    {
+      shop: "the second shop (Malee alone)",
+      staff: { users: [malee!], groups: [] },
+      people: ["Somchai (a customer here)", "Malee (staff)", "Customer Nok"],
+      groups: ["Shop and customers group"],
+    },
+    {
+      shop: "a shop that lists Nok",
+      staff: { users: [nok!], groups: [customerGroup!.groupId] },
+      people: ["Somchai (a customer here)", "Malee (a customer here)", "Nok (staff)"],
+      groups: ["Shop and customers group"],
+    },
+  ])("$shop", ({ staff, people, groups }) => {
+    const view = shopViewOf({ staff }, DEMO_PEOPLE, DEMO_GROUPS);
+    expect(view.people.map((p) => p.name)).toEqual(people);
+    expect(view.groups.map((g) => g.name)).toEqual(groups);
+  });
+});
+
 describe("console API", () => {
   it("answers only to loopback names in Host, so a rebound DNS name cannot reach it", async () => {
     const { chat } = await setup(await fakeBot(200));
@@ -99,6 +128,11 @@ describe("console API", () => {
     expect(await page.text()).toContain('<script src="page.js"');
     expect((await fetch(`${chat.url}page.js`)).status).toBe(200);
     expect((await fetch(`${chat.url}page.css`)).status).toBe(200);
+    // An icon, at the address browsers ask for and at the one the page links.
+    for (const icon of ["favicon.ico", "favicon.svg"]) {
+      const answer = await fetch(`${chat.url}${icon}`);
+      expect([answer.status, answer.headers.get("content-type")?.split(";")[0]]).toEqual([200, "image/svg+xml"]);
+    }
     const config = (await (await fetch(`${chat.url}api/config`)).json()) as { people: unknown[]; groups: unknown[]; botName: string };
     expect(config).toEqual({
       botName: "slipline",

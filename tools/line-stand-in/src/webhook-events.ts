@@ -6,7 +6,10 @@ import type { webhook } from "@line/bot-sdk";
 /** Someone the console lets you be. Ids are fixed so they can go into STAFF_USER_IDS. */
 export interface DemoPerson {
   readonly userId: string;
+  /** How the console names them, with their role in the first demo shop. */
   readonly name: string;
+  /** Their name alone, for labels that give their role in another shop. */
+  readonly firstName: string;
   readonly role: "staff" | "customer";
 }
 
@@ -18,9 +21,9 @@ export interface DemoGroup {
 }
 
 export const DEMO_PEOPLE: readonly DemoPerson[] = [
-  { userId: "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b", name: "Somchai (staff)", role: "staff" },
-  { userId: "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e", name: "Malee (staff)", role: "staff" },
-  { userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f", name: "Customer Nok", role: "customer" },
+  { userId: "U5a1e0c7f3b2d4e6f8a9b0c1d2e3f4a5b", name: "Somchai (staff)", firstName: "Somchai", role: "staff" },
+  { userId: "U6b2f1d8e4c3a5b7c9d0e1f2a3b4c5d6e", name: "Malee (staff)", firstName: "Malee", role: "staff" },
+  { userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f", name: "Customer Nok", firstName: "Nok", role: "customer" },
 ];
 
 export const DEMO_GROUPS: readonly DemoGroup[] = [

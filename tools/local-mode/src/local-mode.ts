@@ -50,9 +50,10 @@ export async function startEmbeddedSandbox(config: Config, log: Logger, devRoute
 /**
  * Local mode's world. Two OAs, the sandbox's two active demo shops (the coffee shop and the second shop),
  * each a channel of the stand-in with secrets made up now; with SLIP_API_BASE_URL set, one OA on that service.
- * The console's staff personas are the coffee shop's staff (unless STAFF_USER_IDS or STAFF_GROUP_IDS say
- * otherwise), and Malee alone the second shop's, so the console shows one person staff of one shop and a
- * customer of the other.
+ * The console's staff personas and the staff group are the coffee shop's staff (unless STAFF_USER_IDS or
+ * STAFF_GROUP_IDS say otherwise), and Malee alone the second shop's (no staff group there, since the staff
+ * app counts a staff group's members as staff), so the console shows one person staff of one shop and a
+ * customer of the other, and names each person by their role in the shop chosen.
  */
 export async function startLocalWorld(config: Config, log: Logger): Promise<LocalWorld> {
   const closers: (() => Promise<void>)[] = [];
@@ -67,7 +68,15 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
     const staffPersonas = DEMO_PEOPLE.filter((p) => p.role === "staff");
     const staffGroups = DEMO_GROUPS.filter((g) => g.staff).map((g) => g.groupId);
     const ownLists = hasStaff(config.settings);
-    type Demo = { id: string; name: string; slip: { baseUrl: string; apiSecret: string }; promptPayId: string; staffUsers: string[]; pay?: "shop" | "other" };
+    type Demo = {
+      id: string;
+      name: string;
+      slip: { baseUrl: string; apiSecret: string };
+      promptPayId: string;
+      staffUsers: string[];
+      staffGroups: string[];
+      pay?: "shop" | "other";
+    };
     const demos: Demo[] =
       sandbox === undefined
         ? [
@@ -77,6 +86,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
               slip: config.slip ?? { baseUrl: "", apiSecret: "" },
               promptPayId: DEMO_PROMPTPAY_ID,
               staffUsers: staffPersonas.map((p) => p.userId),
+              staffGroups,
             },
           ]
         : [
@@ -86,6 +96,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
               slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.shop },
               promptPayId: DEMO_PROMPTPAY_ID,
               staffUsers: staffPersonas.map((p) => p.userId),
+              staffGroups,
               pay: "shop",
             },
             {
@@ -94,6 +105,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
               slip: { baseUrl: sandbox.url, apiSecret: DEMO_SECRETS.other },
               promptPayId: SECOND_SHOP_PROMPTPAY_ID,
               staffUsers: staffPersonas.slice(1).map((p) => p.userId),
+              staffGroups: [],
               pay: "other",
             },
           ];
@@ -117,7 +129,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
           slip: c.slip,
           // The first shop takes the environment's own id and lists when set; the rest are the demo's.
           promptPayId: (i === 0 ? config.settings.promptPayId : undefined) ?? parsePromptPayId(c.promptPayId),
-          staff: i === 0 && ownLists ? { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] } : { users: c.staffUsers, groups: staffGroups },
+          staff: i === 0 && ownLists ? { users: [...config.settings.staffUserIds], groups: [...config.settings.staffGroupIds] } : { users: c.staffUsers, groups: c.staffGroups },
           lang: config.settings.defaultLang,
           timeZone: config.settings.timeZone,
           dailySummaryAt: config.alerts.dailySummaryAt,
@@ -134,14 +146,16 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
     );
 
     let botUrl = "";
-    const consoleShops: ConsoleShop[] = channels.map((c) => ({
+    const consoleShops: ConsoleShop[] = channels.map((c, i) => ({
       id: c.id,
       name: c.name,
       channel: c.id,
       webhookUrl: () => `${botUrl}${webhookPathOf(c.id)}`,
       channelSecret: c.channelSecret,
       ...(sandbox === undefined || c.pay === undefined ? {} : { simulatePayment: simulatePaymentAt(sandbox.url, c.pay) }),
-      ...staffAppOf(shops.find((shop) => shop.id === c.id)),
+      ...staffAppOf(shops[i]),
+      // The shop's own lists, so the console's labels say what the chat and the staff app will do.
+      staff: { users: [...(shops[i]?.settings.staffUserIds ?? [])], groups: [...(shops[i]?.settings.staffGroupIds ?? [])] },
     }));
     const chat = createConsoleApp({ platform, shops: consoleShops, timeZone: config.settings.timeZone });
     closers.push(() => Promise.resolve(chat.close()));

@@ -6,7 +6,7 @@ import { addCalendarDays, dayOf, startOfDay } from "../../../src/time/calendar.j
 import { SANDBOX_TIME_ZONE } from "./params.js";
 import { pick, type Rng } from "./random.js";
 
-/** Public demo secrets: printed by `npm run sandbox` and documented in the README, never real ones. */
+/** Public demo secrets: printed by `npm run sandbox` and documented in docs/sandbox.md, never real ones. */
 export const DEMO_SECRETS = {
   shop: "demo-shop-secret",
   expired: "demo-expired-secret",

@@ -152,7 +152,9 @@ window.SliplineFlex = (function flexModule() {
       }
       if (component.type !== "icon") applyFlex(node, component, parentLayout);
       applyPosition(node, component);
-      if (component.type !== "button") makeTappable(node, component.action);
+      // A button runs its own action, and a box is made tappable by renderBox (which the bubble's blocks
+      // also use): attaching it here as well would send a tapped row's command twice.
+      if (component.type !== "button" && component.type !== "box") makeTappable(node, component.action);
       if (parentLayout === "horizontal" && component.gravity && GRAVITY[component.gravity]) node.style.alignSelf = GRAVITY[component.gravity];
       return node;
     }
@@ -285,12 +287,30 @@ window.SliplineFlex = (function flexModule() {
 
     // ---------------------------------------------------------------- messages
 
+    /** The text, with each http(s) address a link that opens in a new tab, as the LINE app makes them. */
+    function appendLinked(node, text) {
+      let at = 0;
+      for (const match of text.matchAll(/https?:\/\/[^\s<>"]+/g)) {
+        const url = safeUrl(match[0]);
+        if (!url) continue;
+        node.append(text.slice(at, match.index));
+        const link = el("a", "text-link", match[0]);
+        link.href = url;
+        link.target = "_blank";
+        link.rel = "noopener";
+        node.append(link);
+        at = match.index + match[0].length;
+      }
+      node.append(text.slice(at));
+    }
+
     function renderMessage(message) {
       switch (message.type) {
         case "text":
         case "textV2": {
-          const node = el("div", "bubble-text", message.text);
+          const node = el("div", "bubble-text");
           node.dataset.kind = "text";
+          appendLinked(node, message.text ?? "");
           return node;
         }
         case "image": {

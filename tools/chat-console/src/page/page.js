@@ -83,8 +83,21 @@
 
   // ---------------------------------------------------------------- messages
 
+  // The people and groups as the chosen shop sees them: who is staff differs from shop to shop.
+  function currentShop() {
+    return (state.config.shops || []).find((s) => s.id === state.shop);
+  }
+  function people() {
+    const shop = currentShop();
+    return (shop && shop.people) || state.config.people;
+  }
+  function groups() {
+    const shop = currentShop();
+    return (shop && shop.groups) || state.config.groups;
+  }
+
   function personName(userId) {
-    const person = state.config.people.find((p) => p.userId === userId);
+    const person = people().find((p) => p.userId === userId);
     return person ? person.name : userId;
   }
 
@@ -110,7 +123,7 @@
         stack.appendChild(bubble);
         const meta = el("div", "meta", timeOf(entry.at));
         // LINE lets people edit a text they sent in a group.
-        if (mine && entry.messageId && state.config.groups.some((g) => g.groupId === entry.chatId)) {
+        if (mine && entry.messageId && groups().some((g) => g.groupId === entry.chatId)) {
           const editLink = el("button", "edit-link", "Edit");
           editLink.type = "button";
           editLink.addEventListener("click", () => startEditing(entry.messageId, bubble.textContent));
@@ -247,9 +260,32 @@
 
   // ---------------------------------------------------------------- who and where
 
+  // The person picker, each named with their role in this shop, and the line that says who is staff.
+  function fillPeople() {
+    const who = $("who");
+    who.textContent = "";
+    for (const person of people()) {
+      const option = el("option", "", person.name);
+      option.value = person.userId;
+      who.appendChild(option);
+    }
+    if (!people().some((p) => p.userId === state.me)) state.me = people()[0] ? people()[0].userId : "";
+    who.value = state.me;
+    const staff = people()
+      .filter((p) => p.role === "staff")
+      .map((p) => p.firstName || p.name);
+    const staffGroup = groups().some((g) => g.staff);
+    const customers = people()
+      .filter((p) => p.role !== "staff")
+      .map((p) => p.firstName || p.name);
+    const staffSee = staff.length > 0 ? `Staff here (${staff.join(", ")}${staffGroup ? ", anyone in the staff group" : ""})` : "Nobody here is staff";
+    $("roles-hint").textContent =
+      `${staffSee} see history and balance; ${customers.length > 0 ? `a customer (${customers.join(", ")})` : "a customer"} gets QR codes that pay the shop, and nothing private.`;
+  }
+
   function fillChats() {
     // "Open the staff app" only for a shop that has one.
-    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    const shop = currentShop();
     $("open-staff-app").hidden = !(shop && shop.hasStaffApp);
     const where = $("where");
     const previous = where.value;
@@ -257,13 +293,13 @@
     const direct = el("option", "", `1:1 chat with ${oaName()}`);
     direct.value = state.me;
     where.appendChild(direct);
-    for (const group of state.config.groups) {
+    for (const group of groups()) {
       const option = el("option", "", group.name);
       option.value = group.groupId;
       where.appendChild(option);
     }
     // Switching person keeps a group chat; a 1:1 chat becomes the new person's own.
-    const wasGroup = state.config.groups.some((g) => g.groupId === previous);
+    const wasGroup = groups().some((g) => g.groupId === previous);
     where.value = wasGroup ? previous : state.me;
     chooseChat();
   }
@@ -271,14 +307,14 @@
   function chooseChat() {
     stopEditing();
     state.chatId = $("where").value;
-    const group = state.config.groups.find((g) => g.groupId === state.chatId);
+    const group = groups().find((g) => g.groupId === state.chatId);
     $("my-id").textContent = state.me;
     $("chat-id").textContent = state.chatId;
     $("chat-title").textContent = group ? group.name : oaName();
     const kind = group ? (group.staff ? "staff group" : "group with customers") : "1:1 chat";
     $("chat-sub").textContent = `${kind} · you are ${personName(state.me)}`;
     $("greet").textContent = group ? `Invite ${oaName()} to this group` : `Add ${oaName()} as a friend`;
-    const shop = (state.config.shops || []).find((s) => s.id === state.shop);
+    const shop = currentShop();
     $("pay-form").hidden = !(shop ? shop.canSimulatePayment : state.config.canSimulatePayment);
     $("group-hint").hidden = !group;
     $("join-group").hidden = !group;
@@ -350,13 +386,8 @@
       onLayout: stickToBottom,
     });
     const who = $("who");
-    for (const person of state.config.people) {
-      const option = el("option", "", person.name);
-      option.value = person.userId;
-      who.appendChild(option);
-    }
-    state.me = state.config.people[0] ? state.config.people[0].userId : "";
-    who.value = state.me;
+    state.me = people()[0] ? people()[0].userId : "";
+    fillPeople();
     who.addEventListener("change", () => {
       state.me = who.value;
       fillChats();
@@ -373,6 +404,7 @@
     shops.value = state.shop;
     shops.addEventListener("change", () => {
       state.shop = shops.value;
+      fillPeople();
       fillChats();
     });
     $("greet").addEventListener("click", () => void post("/api/greet", { userId: state.me, chatId: state.chatId }));
