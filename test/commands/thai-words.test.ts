@@ -188,6 +188,7 @@ const TABLE: readonly (readonly [string, Command])[] = [
   ["สอบถาม", contact],
   ["วิธีใช้", help],
   ["วิธีใช้งาน", help],
+  ["วิธีจ่ายเงิน", help],
   ["ใช้ยังไง", help],
   ["ช่วยเหลือ", help],
   ["เมนู", help],
