@@ -17,6 +17,7 @@ import { quantile } from "./stats.js";
 import type { StepWindow } from "./profile-report.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchQrCheck } from "./qr-check.js";
+import { benchParse, formatParse } from "./parse.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
@@ -501,6 +502,7 @@ function redisRoundTripLine(redisRoundTrip: RedisRoundTrip): string {
 interface Scenarios {
   qrImage: Awaited<ReturnType<typeof benchQrImage>>;
   qrCheck: ReturnType<typeof benchQrCheck>;
+  parse: ReturnType<typeof benchParse>;
   historyQuery: ReturnType<typeof benchHistoryQuery>;
   goodput: Awaited<ReturnType<typeof benchGoodput>>;
   sigterm: Awaited<ReturnType<typeof benchSigterm>>;
@@ -512,9 +514,10 @@ interface Scenarios {
 
 /** The qr-image and history-query figures, and the three scenarios with a slow slip service. */
 async function runScenarios(line: Child): Promise<Scenarios> {
-  process.stderr.write("qr-image and history query...\n");
+  process.stderr.write("qr-image, qr check, parse and history query...\n");
   const qrImage = await benchQrImage(QUICK ? { warmupMs: 200, budgetMs: 1_000 } : { warmupMs: 1_000, budgetMs: 3_000 });
   const qrCheck = benchQrCheck(QUICK ? { warmupMs: 100, budgetMs: 500 } : {});
+  const parse = benchParse(QUICK ? { rounds: 20 } : {});
   const historyQuery = benchHistoryQuery(QUICK ? { extraRows: 20_000 } : {});
   const slowSetup: SlowServiceSetup = { line, channelSecret: CHANNEL_SECRET, accessToken: ACCESS_TOKEN, ...SLOW };
   process.stderr.write(`goodput with the slip service answering in ${SLOW.latencyMs / 1000} s...\n`);
@@ -529,13 +532,14 @@ async function runScenarios(line: Child): Promise<Scenarios> {
   const redisLoss = await benchRedisLoss(slowSetup, { ...REDIS_LOSS, downMs: 500, waitMs: 90_000 });
   process.stderr.write("connections that send nothing, up to the cap...\n");
   const idleConnections = await benchIdleConnections();
-  return { qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections };
+  return { qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections };
 }
 
-function printScenarios({ qrImage, qrCheck, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections }: Scenarios): void {
+function printScenarios({ qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections }: Scenarios): void {
   console.log(
     `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
   );
+  console.log(formatParse(parse));
   console.log(`qr check of each QR answer (payload, id, amount, CRC, image link): ${round(qrCheck.microsPerCheck, 2)} µs per QR`);
   console.log(
     `history query at ${historyQuery.rows.toLocaleString("en")} rows: median ${round(historyQuery.medianMs, 3)} ms, p99 ${round(historyQuery.p99Ms, 3)} ms (seeded in ${round(historyQuery.seedSeconds, 1)} s)`,
