@@ -302,8 +302,13 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     // The signature is 43 characters (SHA-256); the message's text runs on into the time it arrived.
     const link = /(http:\/\/127\.0\.0\.1:\d+\/app\/cafe\/api\/export\.csv\?link=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43})/.exec((await reply.textContent()) ?? "")?.[1] ?? "";
     expect(link).toMatch(new RegExp(`^${baseUrl}/`));
-    // A link in the console, as LINE makes one of an address in a text.
-    await expect(reply.locator("a.text-link").getAttribute("href")).resolves.toBe(link);
+    // Links in the console, as LINE makes one of an address in a text: the Thai file first, then the
+    // all-English one for accounting software.
+    const hrefs = await reply.locator("a.text-link").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(hrefs).toHaveLength(2);
+    expect(hrefs[0]).toBe(link);
+    expect(hrefs[1]).toMatch(/\/app\/cafe\/api\/export\.csv\?link=/);
+    expect(hrefs[1]).not.toBe(link);
     const first = await c.page.request.get(link);
     expect(first.status()).toBe(200);
     expect(first.headers()["content-type"]).toBe("text/csv; charset=utf-8");
