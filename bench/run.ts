@@ -26,6 +26,7 @@ import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
 import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
 import { benchStaffApp, staffAppLine } from "./staff-app.js";
 import { benchManyShops, manyShopsLine, type ManyShopsFigures, type ManyShopsOptions } from "./many-shops.js";
+import { TEST_METRICS_TOKEN } from "../test/kit/metrics.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -676,6 +677,7 @@ async function main(): Promise<void> {
           SLIP_API_SECRET: "demo-shop-secret",
           PROMPTPAY_ID: "0812345678",
           LOG_LEVEL: "info",
+          METRICS_TOKEN: TEST_METRICS_TOKEN,
           // Stopped at once when the bench is done (no drain step for a load balancer), so a profiled
           // process exits by itself and writes its profile, rather than being killed after the stop's wait.
           SHUTDOWN_DRAIN_SECONDS: "0",

@@ -13,6 +13,8 @@ export const processSettingsSchema = z.object({
   role: field.instanceRole.default("both"),
   logLevel: field.logLevel.default("info"),
   metricsToken: field.metricsToken.optional(),
+  /** A listener of its own for /metrics, on 127.0.0.1 only, without a token. */
+  metricsPort: field.port.optional(),
   /** Drain (listener open, /readyz 503) then grace (events finish): 5 + 20 = 25 s, under the 30 s most platforms give. */
   shutdownGraceSeconds: field.shutdownGraceSeconds.default(20),
   shutdownDrainSeconds: field.shutdownDrainSeconds.default(5),
