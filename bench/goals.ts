@@ -21,6 +21,9 @@
 // 1 s more and idles within 50 MiB more; its CPU per event spread over 100 shops within 1.1 times the 1-shop
 // deployment's with all on its shop;
 // a reload of every shop under load loses and refuses nothing, e2e p99 within 1.2 times the step before.
+// A noisy neighbour (judgeNeighbours), one instance and two on Redis: with shop A flooding at 100/s against
+// a service at 2 s, shop B (5/s) loses nothing, gets no 503, and its e2e p95 stays within 1.5 times its p95
+// alone or 300 ms more, whichever is larger; A's acknowledged events are each answered once.
 import { quantile } from "./stats.js";
 
 /** One load step's figures, as the bench measures them. */
@@ -353,4 +356,57 @@ export function judgeManyShops(f: ManyShopsMeasured): GoalRow[] {
       met: p99Ratio <= RELOAD_P99_RATIO,
     },
   ];
+}
+
+/** What the noisy-neighbour scenario measured per layout, for judgeNeighbours (bench/neighbours.ts). */
+export interface NeighboursMeasured {
+  floodRate: number;
+  quietRate: number;
+  layouts: readonly {
+    layout: string;
+    alone: { e2eP95: number };
+    beside: { sent: number; lost: number; refused503: number; otherErrors: number; e2eP95: number };
+    flood: { acknowledged: number; lost: number; answeredTwice: number };
+    rejectedByLine: number;
+  }[];
+}
+
+const NEIGHBOUR_P95_RATIO = 1.5;
+const NEIGHBOUR_P95_EXTRA_MS = 300;
+
+/** The noisy-neighbour goals: B beside A's flood against B alone, and A's acknowledged events answered once. */
+export function judgeNeighbours(f: NeighboursMeasured): GoalRow[] {
+  return f.layouts.flatMap((l) => {
+    const layout = `neighbours, ${l.layout}`;
+    const allowed = Math.max(l.alone.e2eP95 * NEIGHBOUR_P95_RATIO, l.alone.e2eP95 + NEIGHBOUR_P95_EXTRA_MS);
+    return [
+      {
+        layout,
+        goal: `B (${f.quietRate}/s) beside A's flood: lost / 503`,
+        ours: `${l.beside.lost} / ${l.beside.refused503 + l.beside.otherErrors} of ${l.beside.sent}`,
+        echo: "-",
+        ratio: null,
+        target: "0 / 0",
+        met: l.beside.lost === 0 && l.beside.refused503 === 0 && l.beside.otherErrors === 0,
+      },
+      {
+        layout,
+        goal: "B's e2e p95 beside A's flood, vs B alone",
+        ours: `${fixed(l.beside.e2eP95, 0)} ms`,
+        echo: `${fixed(l.alone.e2eP95, 0)} ms`,
+        ratio: l.beside.e2eP95 / l.alone.e2eP95,
+        target: `<= ${fixed(NEIGHBOUR_P95_RATIO, 1)}x or +${NEIGHBOUR_P95_EXTRA_MS} ms (${fixed(allowed, 0)} ms)`,
+        met: l.beside.e2eP95 <= allowed,
+      },
+      {
+        layout,
+        goal: `A (${f.floodRate}/s) acknowledged: not answered / answered twice`,
+        ours: `${l.flood.lost} / ${l.flood.answeredTwice + l.rejectedByLine} of ${l.flood.acknowledged}`,
+        echo: "-",
+        ratio: null,
+        target: "0 / 0",
+        met: l.flood.acknowledged > 0 && l.flood.lost === 0 && l.flood.answeredTwice === 0 && l.rejectedByLine === 0,
+      },
+    ];
+  });
 }

@@ -18,6 +18,7 @@ import type { StaffPool, StepMeasurement, StepPlan } from "./load.js";
 import { freePort } from "../test/kit/free-port.js";
 import { cpuSeconds } from "./processes.js";
 import { quantile } from "./stats.js";
+import { TEST_METRICS_TOKEN } from "../test/kit/metrics.js";
 
 export interface ManyShopsSetup {
   /** The LINE stand-in's API and its control port (bench/line-stand-in.ts). */
@@ -119,7 +120,7 @@ async function startShopsBot(setup: ManyShopsSetup, file: string, profile = fals
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(process.execPath, [...(profile ? ["--cpu-prof", "--cpu-prof-dir", "bench/results/profile"] : []), "dist/main.js"], {
-    env: { ...process.env, SHOPS_FILE: file, LINE_API_BASE_URL: setup.lineUrl, PORT: String(port), LOG_LEVEL: "info" },
+    env: { ...process.env, SHOPS_FILE: file, LINE_API_BASE_URL: setup.lineUrl, PORT: String(port), LOG_LEVEL: "info", METRICS_TOKEN: TEST_METRICS_TOKEN },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const counts = new Map<string, number>();

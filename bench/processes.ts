@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { once } from "node:events";
+import { METRICS_AUTH } from "../test/kit/metrics.js";
 
 export interface Child {
   readonly name: string;
@@ -96,12 +97,12 @@ async function stopByPid(child: ChildProcess, killAfterMs: number): Promise<void
 }
 
 /**
- * The sum of every sample of one Prometheus metric at `<baseUrl>/metrics` (all its label sets); NaN when
- * the page cannot be read within a second.
+ * The sum of every sample of one Prometheus metric at `<baseUrl>/metrics` (all its label sets), read with the
+ * kit's METRICS_TOKEN (every bot the bench starts has it); NaN when the page cannot be read within a second.
  */
 export async function metricSum(baseUrl: string, name: string): Promise<number> {
   try {
-    const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(1_000) });
+    const response = await fetch(`${baseUrl}/metrics`, { headers: METRICS_AUTH, signal: AbortSignal.timeout(1_000) });
     const text = await response.text();
     if (!response.ok) return Number.NaN;
     let sum = 0;

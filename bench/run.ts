@@ -21,12 +21,14 @@ import { benchParse, formatParse } from "./parse.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
-import { formatGoals, judgeGoals, judgeManyShops, judgeScaleOut, type LayoutSteps } from "./goals.js";
+import { formatGoals, judgeGoals, judgeManyShops, judgeNeighbours, judgeScaleOut, type GoalRow, type LayoutSteps } from "./goals.js";
 import { benchCapacity, capacityLine } from "./capacity.js";
 import { benchRedisLoss, redisLossLine } from "./redis-loss.js";
 import { benchIdleConnections, idleConnectionsLine } from "./idle-connections.js";
 import { benchStaffApp, staffAppLine } from "./staff-app.js";
 import { benchManyShops, manyShopsLine, type ManyShopsFigures, type ManyShopsOptions } from "./many-shops.js";
+import { benchNeighbours, neighboursLine, type NeighboursFigures, type NeighboursOptions } from "./neighbours.js";
+import { TEST_METRICS_TOKEN } from "../test/kit/metrics.js";
 
 // BENCH_QUICK=1 runs a short version (two low rates, small database) to check the harness itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -37,9 +39,11 @@ const ONLY = process.env.BENCH_ONLY ?? "all";
 // BENCH_BEFORE=<dir> adds one more layout, measured in the same run: one instance of another build of the
 // bot (<dir>/main.js, e.g. an earlier commit's dist), to show what a change did as a ratio.
 const BEFORE = process.env.BENCH_BEFORE;
+// BENCH_ONLY=neighbours runs only the noisy-neighbour scenario (bench/neighbours.ts).
 // BENCH_ONLY=shops runs only the many-shops scenario (bench/many-shops.ts); BENCH_ONLY=staff-app only the staff
 // web app's export and history (bench/staff-app.ts).
-if (!["all", "load", "one", "shops", "staff-app"].includes(ONLY)) throw new Error(`BENCH_ONLY must be "load", "one", "shops" or "staff-app", got "${ONLY}"`);
+if (!["all", "load", "one", "shops", "neighbours", "staff-app"].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be "load", "one", "shops", "neighbours" or "staff-app", got "${ONLY}"`);
 // Each process's warm-up before the steps, the same number of events for every process (two instances each
 // as warm as one). V8 goes on compiling a process's hot code in its helper threads for thousands of events
 // after the start: measured here, slipline's helper threads used 0.9 ms of CPU an event over the 1,250 after
@@ -85,6 +89,9 @@ const CAPACITY_EVENTS = QUICK ? 150 : 400;
 const MANY_SHOPS: ManyShopsOptions = QUICK
   ? { shops: 200, startupRuns: 1, idleMs: 2_000, rate: 100, stepMs: 2_000, spreadOver: 20, cpuRounds: 1, reloadRounds: 1 }
   : { shops: 1_000, startupRuns: 3, idleMs: 5_000, rate: 250, stepMs: 5_000, spreadOver: 100, cpuRounds: 4, reloadRounds: 3 };
+// The noisy neighbour: shop A at 100/s against a service at 2 s beside shop B at 5/s, for one instance and two
+// on Redis; A's backlog (its share of the waiting) may take a while to be answered after the step.
+const NEIGHBOURS: NeighboursOptions = { floodRate: 100, floodLatencyMs: 2_000, quietRate: 5, stepMs: QUICK ? 8_000 : 15_000, drainMs: 90_000 };
 // Redis back empty mid-burst (two instances, no persistence): the restart after a second of the burst.
 const REDIS_LOSS = QUICK ? { events: 150, restartAfterEvents: 60 } : { events: 200, restartAfterEvents: 100 };
 // The load's events come from staff: 3,000 staff users (1:1 chats) and 1,500 staff groups, in rotation. At
@@ -656,7 +663,22 @@ async function main(): Promise<void> {
     return benchManyShops({ lineUrl, lineControlUrl: String(line.ready.controlUrl), sandboxUrl: String(sandbox.ready.url), slipSecret: "demo-shop-secret" }, MANY_SHOPS);
   };
 
+  const neighbours = (): Promise<NeighboursFigures> => {
+    process.stderr.write("noisy neighbour: one instance, then two on Redis...\n");
+    return benchNeighbours({ lineUrl, lineControlUrl: String(line.ready.controlUrl) }, NEIGHBOURS);
+  };
+  const neighboursGoals = (f: NeighboursFigures): GoalRow[] => judgeNeighbours({ floodRate: f.options.floodRate, quietRate: f.options.quietRate, layouts: f.layouts });
+
   try {
+    if (ONLY === "neighbours") {
+      const figures = await neighbours();
+      console.log(neighboursLine(figures));
+      const goals = neighboursGoals(figures);
+      console.log("\nGoals (noisy neighbour, in this run):");
+      console.log(formatGoals(goals));
+      writeResults("neighbours", { neighbours: figures, goals });
+      return;
+    }
     if (ONLY === "shops") {
       const figures = await manyShops();
       console.log(manyShopsLine(figures));
@@ -680,6 +702,7 @@ async function main(): Promise<void> {
           SLIP_API_SECRET: "demo-shop-secret",
           PROMPTPAY_ID: "0812345678",
           LOG_LEVEL: "info",
+          METRICS_TOKEN: TEST_METRICS_TOKEN,
           // Stopped at once when the bench is done (no drain step for a load balancer), so a profiled
           // process exits by itself and writes its profile, rather than being killed after the stop's wait.
           SHUTDOWN_DRAIN_SECONDS: "0",
@@ -751,6 +774,7 @@ async function main(): Promise<void> {
 
     const scenarios = ONLY === "all" ? await runScenarios(line) : undefined;
     const shopsFigures = ONLY === "all" ? await manyShops() : undefined;
+    const neighboursFigures = ONLY === "all" ? await neighbours() : undefined;
 
     const rows = RATES.map((rate, index) => {
       const ours = slipline.steps[index];
@@ -808,6 +832,7 @@ async function main(): Promise<void> {
     console.log(`peak RSS: slipline ${round(slipline.peakRssMiB, 1)} MiB, echo ${round(baseline.peakRssMiB, 1)} MiB (ratio ${round(slipline.peakRssMiB / baseline.peakRssMiB)})`);
     if (scenarios) printScenarios(scenarios);
     if (shopsFigures) console.log(manyShopsLine(shopsFigures));
+    if (neighboursFigures) console.log(neighboursLine(neighboursFigures));
 
     const goals = [
       ...judgeGoals(stepsOf("echo bot", baseline), [stepsOf("one instance", slipline), ...(redisPair ? [stepsOf("2 + Redis", redisPair)] : [])]),
@@ -824,6 +849,7 @@ async function main(): Promise<void> {
                 }),
           })),
       ...(shopsFigures === undefined ? [] : judgeManyShops(shopsFigures)),
+      ...(neighboursFigures === undefined ? [] : neighboursGoals(neighboursFigures)),
     ];
     console.log("\nGoals (slipline against the echo bot in this run):");
     console.log(formatGoals(goals));
@@ -858,6 +884,7 @@ async function main(): Promise<void> {
             idleConnections: scenarios.idleConnections,
           }),
       ...(shopsFigures === undefined ? {} : { manyShops: shopsFigures }),
+      ...(neighboursFigures === undefined ? {} : { neighbours: neighboursFigures }),
     });
   } finally {
     await Promise.all([sandbox.stop(), line.stop()]);

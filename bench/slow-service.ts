@@ -13,6 +13,7 @@ import { TSX_WITH_TOOL_SOURCES } from "../test/kit/entry-process.js";
 import { freePort } from "../test/kit/free-port.js";
 import { startChild, type Child } from "./processes.js";
 import { quantile } from "./stats.js";
+import { TEST_METRICS_TOKEN } from "../test/kit/metrics.js";
 
 export interface SlowServiceSetup {
   /** The LINE stand-in child (bench/line-stand-in.ts), shared with the other steps. */
@@ -379,6 +380,7 @@ export async function startBot(
       PROMPTPAY_ID: "0812345678",
       STAFF_USER_IDS: staffUserIds.join(","),
       LOG_LEVEL: "info",
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...extraEnv,
     },
     healthUrl: `${url}${healthPath}`,

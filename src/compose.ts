@@ -28,7 +28,7 @@ import type { ShopConfig } from "./shops/shop.js";
 import { DEFAULT_SLIP_CONNECT_TIMEOUT_MS } from "./slip/settings.js";
 import { createStaffApp } from "./staff-app/router.js";
 import { createBotServer, SERVER_LIMITS, serverLimitsWith } from "./webhook/http-server.js";
-import { createBotApp } from "./webhook/routes.js";
+import { createBotApp, createMetricsApp } from "./webhook/routes.js";
 import type { BotApp } from "./webhook/routes.js";
 import { createSharedConnections } from "./compose/connections.js";
 import { buildShop, shopNamespace } from "./compose/shop.js";
@@ -52,6 +52,8 @@ export interface BotConfig {
   readonly redis?: { readonly url: string; readonly prefix: string; readonly tlsCa?: string | undefined } | undefined;
   readonly role: InstanceRole;
   readonly metricsToken?: string | undefined;
+  /** METRICS_PORT: /metrics also on a listener of its own, on 127.0.0.1, without a token (0: any free port). */
+  readonly metricsPort?: number | undefined;
   readonly maxQueuedEvents?: number | undefined;
   /**
    * MAX_RUNNING_EVENTS: events this instance handles at once (from its webhooks or the shared queue), and
@@ -89,6 +91,7 @@ export function botConfigOf(
     redis: config.redisUrl === undefined ? undefined : { url: config.redisUrl, prefix: redisPrefixOf(config, shops), tlsCa: how.redisTlsCa },
     role: config.role,
     metricsToken: config.metricsToken,
+    metricsPort: config.metricsPort,
     maxQueuedEvents: config.maxQueuedEvents,
     maxRunningEvents: config.maxRunningEvents,
     keepAliveSeconds: config.httpKeepAliveSeconds,
@@ -113,6 +116,8 @@ export interface BotParts {
 export interface App {
   readonly url: string;
   readonly port: number;
+  /** METRICS_PORT's listener (on 127.0.0.1), when there is one. */
+  readonly metricsPort: number | undefined;
   readonly server: Server;
   readonly metrics: Metrics;
   readonly bot: BotApp;
@@ -264,8 +269,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
       log,
       metrics,
       ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
-      // Local mode's port is this machine's; a LINE deployment's is public, so its metrics are closed to others.
-      metricsWithoutToken: config.mode === "local" ? "open" : "this_machine",
+      // Local mode's port is this machine's; a LINE deployment's is public, so without a token it serves no metrics.
+      metricsWithoutToken: config.mode === "local" ? "open" : "closed",
       ...(shared === undefined ? {} : { takesWebhooks: role !== "worker", dependenciesUp: () => shared.redis.isUp() }),
     });
     const root = express();
@@ -286,19 +291,25 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     root.use(bot.app);
     const limits = config.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(config.keepAliveSeconds);
-    const server = await listen(createBotServer(root, limits), config.port, config.host);
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    const server = await listen(createBotServer(root, limits), config.port, config.host, "PORT");
+    closers.push(() => closeServer(server));
     const port = (server.address() as AddressInfo).port;
     listeningUrl = `http://127.0.0.1:${port}`;
 
+    // METRICS_PORT: /metrics alone on loopback, with the same limits; closed with the bot's listener.
+    let metricsServer: Server | undefined;
+    if (config.metricsPort !== undefined) {
+      const listening = await listen(createBotServer(createMetricsApp(metrics), limits), config.metricsPort, "127.0.0.1", "METRICS_PORT");
+      metricsServer = listening;
+      closers.push(() => closeServer(listening));
+      log.info({ metricsPort: (listening.address() as AddressInfo).port }, "/metrics served on 127.0.0.1 only (METRICS_PORT), without a token");
+    }
     if (config.mode === "line" && config.metricsToken === undefined) {
-      log.warn("METRICS_TOKEN is not set: /metrics answers only requests from this machine (not through a proxy); set it to scrape from elsewhere");
+      log.warn(
+        metricsServer === undefined
+          ? "METRICS_TOKEN is not set: /metrics is not served on the public port; set METRICS_TOKEN to scrape it with Authorization: Bearer <METRICS_TOKEN>, or METRICS_PORT to serve it on a port of its own on 127.0.0.1"
+          : "METRICS_TOKEN is not set: /metrics is not served on the public port, only on METRICS_PORT (127.0.0.1)",
+      );
     }
     const changes = await registry.apply(config.shops);
     log.info({ port, mode: config.mode, shops: changes.added.length }, "slipline bot listening");
@@ -315,6 +326,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     return {
       url: `http://${config.host ?? "127.0.0.1"}:${port}`,
       port,
+      metricsPort: metricsServer === undefined ? undefined : (metricsServer.address() as AddressInfo).port,
       server,
       metrics,
       bot,
@@ -370,11 +382,19 @@ function watchDegraded(shared: SharedState, metrics: Metrics, log: Logger): void
   });
 }
 
+/** Closes a listener and every connection still open on it. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
 /** Listens, or fails with a message that says what to do (a taken port is the usual case). */
-function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
+function listen(server: Server, port: number, host: string | undefined, variable: "PORT" | "METRICS_PORT"): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) => {
-      reject(err.code === "EADDRINUSE" ? new Error(`port ${port} is already in use: set PORT to a free port`) : err);
+      reject(err.code === "EADDRINUSE" ? new Error(`port ${port} is already in use: set ${variable} to a free port`) : err);
     });
     server.listen(port, host, () => resolve(server));
   });

@@ -56,8 +56,13 @@ export interface Config {
    * the shared queue, and its connections to the slip service (each event makes one call at a time).
    */
   readonly maxRunningEvents: number;
-  /** When set, GET /metrics wants it as a bearer token. */
+  /**
+   * When set, GET /metrics wants it as a bearer token. Unset, a LINE deployment's port does not serve
+   * /metrics at all (local mode's stays open).
+   */
   readonly metricsToken: string | undefined;
+  /** METRICS_PORT: /metrics on a listener of its own, bound to 127.0.0.1, without a token. */
+  readonly metricsPort: number | undefined;
   /** Shared, durable state for several instances; absent: one process, in memory. */
   readonly redisUrl: string | undefined;
   /** REDIS_TLS_CA: a PEM file of the CA certificates for a rediss:// provider with its own CA. */
@@ -140,6 +145,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "MAX_QUEUED_EVENTS", schema: "process", path: ["maxQueuedEvents"], form: "integer" },
   { name: "MAX_RUNNING_EVENTS", schema: "process", path: ["maxRunningEvents"], form: "integer" },
   { name: "METRICS_TOKEN", schema: "process", path: ["metricsToken"] },
+  { name: "METRICS_PORT", schema: "process", path: ["metricsPort"], form: "integer" },
   { name: "REDIS_URL", schema: "process", path: ["redisUrl"] },
   { name: "REDIS_TLS_CA", schema: "process", path: ["redisTlsCa"] },
   { name: "INSTANCE_ROLE", schema: "process", path: ["role"] },
@@ -287,6 +293,9 @@ function crossProblems(shop: Partial<ShopSettings>, proc: Partial<ProcessSetting
   if (inputs.process.redisTlsCa !== undefined && !(typeof proc.redisUrl === "string" && proc.redisUrl.startsWith("rediss://"))) {
     problems.push({ variable: "REDIS_TLS_CA", problem: "needs REDIS_URL to be a rediss:// URL (TLS): the certificates check a TLS connection only", after: "REDIS_TLS_CA" });
   }
+  if (proc.metricsPort !== undefined && proc.metricsPort !== 0 && proc.metricsPort === (proc.port ?? 3000)) {
+    problems.push({ variable: "METRICS_PORT", problem: "is the same as PORT: the metrics listener needs a port of its own", after: "METRICS_PORT" });
+  }
   if (proc.role !== undefined && proc.role !== "both" && inputs.process.redisUrl === undefined) {
     problems.push({
       variable: "INSTANCE_ROLE",
@@ -336,6 +345,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
     maxQueuedEvents: proc.maxQueuedEvents,
     maxRunningEvents: proc.maxRunningEvents,
     metricsToken: proc.metricsToken,
+    metricsPort: proc.metricsPort,
     redisUrl: proc.redisUrl,
     redisTlsCa: proc.redisTlsCa,
     role: proc.role,

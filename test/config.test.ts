@@ -293,6 +293,24 @@ describe("loadConfig: the alerts and the process's bounds", () => {
     ]);
   });
 
+  it("reads METRICS_PORT, a listener of its own for /metrics, and refuses it on PORT's port", () => {
+    expect(loadConfig({ METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ METRICS_PORT: "3000" })).toEqual([{ variable: "METRICS_PORT", problem: "is the same as PORT: the metrics listener needs a port of its own" }]);
+    expect(problemsOf({ PORT: "8080", METRICS_PORT: "8080" })).toEqual([
+      { variable: "METRICS_PORT", problem: "is the same as PORT: the metrics listener needs a port of its own" },
+    ]);
+    expect(problemsOf({ METRICS_PORT: "70000" })).toEqual([{ variable: "METRICS_PORT", problem: "must be a whole number from 0 to 65535" }]);
+  });
+
   it("names each wrong alert and bound, in the README's order, with the words that say how to fix it", () => {
     const problems = problemsOf({
       DAILY_SUMMARY_AT: "24:00",

@@ -26,8 +26,13 @@ export const processSettingsSchema = z.object({
   }),
   logLevel: field.logLevel.default("info").meta({ description: "The log's level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.", examples: ["debug"] }),
   metricsToken: field.metricsToken.optional().meta({
-    description: "When set, `GET /metrics` wants `Authorization: Bearer <token>` (16 visible characters or more). Unset: `/metrics` is open. Secret: never logged.",
+    description:
+      "`GET /metrics` on the bot's port wants `Authorization: Bearer <token>` (16 visible characters or more). Unset: in LINE mode `/metrics` answers 403 there (local mode keeps it open); use `METRICS_PORT` instead. Secret: never logged.",
     examples: ["3f9c2b7e5a1d4c8f9e0b"],
+  }),
+  metricsPort: field.port.optional().meta({
+    description: "A listener of its own for `/metrics` alone, on 127.0.0.1 only, without a token (for a Prometheus on the same host). Must differ from `PORT`; 0 takes a free port.",
+    examples: [9464],
   }),
   shutdownGraceSeconds: field.shutdownGraceSeconds.default(20).meta({
     description:

@@ -30,11 +30,11 @@ export interface BotAppDeps {
    */
   metricsToken?: string;
   /**
-   * Without a token: whether /metrics (its `shop` labels) is open to anyone who reaches the port (local
-   * mode), or only to this machine's own requests, never forwarded by a proxy (a LINE deployment, whose
-   * port is public). Default `this_machine`: closed unless said otherwise.
+   * Without a token: whether /metrics (its `shop` labels) is open to anyone who reaches the port (local mode,
+   * whose port is this machine's), or not served here at all (a LINE deployment, whose port is public: set
+   * METRICS_TOKEN, or METRICS_PORT for a listener of its own on 127.0.0.1). Default `closed`.
    */
-  metricsWithoutToken?: "open" | "this_machine";
+  metricsWithoutToken?: "open" | "closed";
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
   /**
@@ -96,6 +96,10 @@ export const REFUSALS: Readonly<Record<RefusalReason, RefusalRow>> = {
   too_large: { status: 413, message: "Body too large", unread: true },
   bad_request: { status: 400, message: "Bad request", unread: true },
 };
+
+/** What /metrics answers on a LINE deployment's public port while METRICS_TOKEN is unset. */
+export const METRICS_CLOSED_MESSAGE =
+  "Metrics are not served on this port: set METRICS_TOKEN and scrape with Authorization: Bearer <METRICS_TOKEN>, or METRICS_PORT to serve them on 127.0.0.1";
 
 /** `draining`: /readyz 503, webhooks still handled; `closing`: webhooks refused too. */
 type State = "starting" | "ready" | "draining" | "closing";
@@ -216,13 +220,12 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         res.status(401).set("WWW-Authenticate", "Bearer").json({ message: "Metrics need Authorization: Bearer <METRICS_TOKEN>" });
         return;
       }
-      if (deps.metricsToken === undefined && (deps.metricsWithoutToken ?? "this_machine") === "this_machine" && !fromThisMachine(req)) {
-        res.status(403).json({ message: "Metrics are served only to this machine until METRICS_TOKEN is set" });
+      // Whoever asks, from wherever: a request from loopback may still be a proxy's, or a neighbour's.
+      if (deps.metricsToken === undefined && (deps.metricsWithoutToken ?? "closed") === "closed") {
+        res.status(403).json({ message: METRICS_CLOSED_MESSAGE });
         return;
       }
-      metrics.scrape().then(({ contentType, body }) => {
-        res.status(200).type(contentType).send(body);
-      }, next);
+      scrape(metrics, res, next);
     });
   }
 
@@ -275,12 +278,24 @@ function lineReport(shops: readonly WebhookShop[], named: boolean): Record<strin
   return named ? { lines: counts, linesByShop: byState } : { lines: counts };
 }
 
-/** A request from this machine itself, not passed on by a proxy (which would make anyone's look local). */
-function fromThisMachine(req: Request): boolean {
-  const peer = req.socket.remoteAddress ?? "";
-  const loopback = peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
-  const forwarded = ["x-forwarded-for", "forwarded", "x-real-ip"].some((name) => req.headers[name] !== undefined);
-  return loopback && !forwarded;
+/**
+ * METRICS_PORT's app: GET /metrics alone, without a token, for a listener bound to 127.0.0.1 (a scraper on
+ * the same machine or in the same pod); anything else is 404.
+ */
+export function createMetricsApp(metrics: Metrics): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/metrics", (_req: Request, res: Response, next: NextFunction) => scrape(metrics, res, next));
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ message: "Not found" });
+  });
+  return app;
+}
+
+function scrape(metrics: Metrics, res: Response, next: NextFunction): void {
+  metrics.scrape().then(({ contentType, body }) => {
+    res.status(200).type(contentType).send(body);
+  }, next);
 }
 
 /** Compares in constant time, so the token cannot be guessed from how fast a wrong one is refused. */

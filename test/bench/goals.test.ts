@@ -1,6 +1,6 @@
 // The bench's goals table: what it calls met and missed, from made-up figures whose answer is known.
 import { describe, expect, it } from "vitest";
-import { formatGoals, highestSustained, judgeGoals, judgeManyShops, judgeScaleOut } from "../../bench/goals.js";
+import { formatGoals, highestSustained, judgeGoals, judgeManyShops, judgeNeighbours, judgeScaleOut } from "../../bench/goals.js";
 import type { StepFigures } from "../../bench/goals.js";
 
 function step(rate: number, over: Partial<StepFigures> = {}): StepFigures {
@@ -130,5 +130,30 @@ describe("the goals table", () => {
     expect(judgeManyShops(fewerChanged).find((row) => row.goal.startsWith("reload of"))?.met).toBe(false);
     const oneRefused = { ...measured, reload: { ...measured.reload, during: { ...measured.reload.during, refused: 1 } } };
     expect(judgeManyShops(oneRefused).find((row) => row.goal.startsWith("reload of"))?.met).toBe(false);
+  });
+
+  it("judges the noisy neighbour: B's p95 within 1.5 times or 300 ms more, whichever is larger; nothing lost, refused or answered twice", () => {
+    const layout = (aloneP95: number, besideP95: number) => ({
+      layout: "one instance",
+      alone: { e2eP95: aloneP95 },
+      beside: { sent: 75, lost: 0, refused503: 0, otherErrors: 0, e2eP95: besideP95 },
+      flood: { acknowledged: 900, lost: 0, answeredTwice: 0 },
+      rejectedByLine: 0,
+    });
+    const p95Met = (aloneP95: number, besideP95: number) =>
+      judgeNeighbours({ floodRate: 100, quietRate: 5, layouts: [layout(aloneP95, besideP95)] }).find((row) => row.goal.startsWith("B's e2e p95"))?.met;
+    // Fast alone: +300 ms is the larger allowance; slow alone: 1.5 times is.
+    expect([p95Met(40, 340), p95Met(40, 341), p95Met(1_000, 1_500), p95Met(1_000, 1_501)]).toEqual([true, false, true, false]);
+    const verdicts = (over: Partial<ReturnType<typeof layout>>) =>
+      judgeNeighbours({ floodRate: 100, quietRate: 5, layouts: [{ ...layout(40, 60), ...over }] }).map((row) => [row.goal, row.met]);
+    expect(verdicts({})).toEqual([
+      ["B (5/s) beside A's flood: lost / 503", true],
+      ["B's e2e p95 beside A's flood, vs B alone", true],
+      ["A (100/s) acknowledged: not answered / answered twice", true],
+    ]);
+    expect(verdicts({ beside: { sent: 75, lost: 0, refused503: 1, otherErrors: 0, e2eP95: 60 } })[0]).toEqual(["B (5/s) beside A's flood: lost / 503", false]);
+    expect(verdicts({ flood: { acknowledged: 900, lost: 0, answeredTwice: 1 } })[2]).toEqual(["A (100/s) acknowledged: not answered / answered twice", false]);
+    expect(verdicts({ rejectedByLine: 1 })[2]).toEqual(["A (100/s) acknowledged: not answered / answered twice", false]);
+    expect(verdicts({ flood: { acknowledged: 900, lost: 3, answeredTwice: 0 } })[2]).toEqual(["A (100/s) acknowledged: not answered / answered twice", false]);
   });
 });

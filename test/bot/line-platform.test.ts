@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedSend } from "@slipline/line-stand-in";
 import { killLeftovers } from "../kit/entry-process.js";
+import { readMetrics } from "../kit/metrics.js";
 import { freePort } from "../kit/free-port.js";
 import { sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
 import type { BotProcess, World } from "../kit/loopback-world.js";
@@ -63,7 +64,7 @@ describe("the start-up look at the LINE channel", { timeout: 120_000 }, () => {
     await waitUntil(() => bot.process.output().includes("the channel's webhook URL is not this deployment's (PUBLIC_URL)"), 10_000);
     expect(bot.process.output()).toMatch(/"basicId":"@slipline".*"msg":"LINE channel checked: the token works"/);
     expect(bot.process.output()).toContain("the channel's webhook URL is not this deployment's (PUBLIC_URL)");
-    const metrics = await (await fetch(`${bot.url}/metrics`)).text();
+    const metrics = await readMetrics(bot.url);
     expect(metrics).toMatch(/^slipline_line_check\{shop="default",state="ok"\} 1$/m);
     expect(metrics).toMatch(/^slipline_line_check\{shop="default",state="token_rejected"\} 0$/m);
 

@@ -15,6 +15,7 @@ import { startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { killLeftovers, startEntry } from "../kit/entry-process.js";
 import type { EntryProcess } from "../kit/entry-process.js";
+import { readMetrics, TEST_METRICS_TOKEN } from "../kit/metrics.js";
 import { startTestRedis } from "../kit/redis-server.js";
 import { shownText } from "../kit/messages.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
@@ -81,7 +82,15 @@ function writeShops(w: World, shops: unknown[]): string {
 }
 
 async function startShopsBot(w: World, file: string, env: Record<string, string> = {}): Promise<{ main: EntryProcess; url: string }> {
-  const main = startEntry("src/main.ts", { PORT: "0", SHOPS_FILE: file, LINE_API_BASE_URL: w.platform.url, LOG_LEVEL: "info", ...w.env, ...env });
+  const main = startEntry("src/main.ts", {
+    PORT: "0",
+    SHOPS_FILE: file,
+    LINE_API_BASE_URL: w.platform.url,
+    LOG_LEVEL: "info",
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
+    ...w.env,
+    ...env,
+  });
   const [, port] = await main.waitFor(/"port":(\d+),"mode":"line"/, 60_000);
   return { main, url: `http://127.0.0.1:${port}` };
 }
@@ -127,7 +136,7 @@ describe("many shops in one deployment", { timeout: 180_000 }, () => {
 
     // Logs say which shop; the metrics count per shop.
     expect(main.output()).toMatch(/"shop":"noodle"[^\n]*"msg":"event handled"/);
-    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const metrics = await readMetrics(url);
     expect(metrics).toMatch(/^slipline_events_total\{shop="cafe",type="message",outcome="answered"\} 1$/m);
     expect(metrics).toMatch(/^slipline_events_total\{shop="noodle",type="message",outcome="refused"\} 1$/m);
     // No secret of any shop in the log.

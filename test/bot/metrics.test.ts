@@ -1,9 +1,11 @@
 // A running bot process's /metrics: the process metrics under their standard names, ours under slipline_,
 // and every metric docs/grafana-dashboard.json plots present in that scrape.
 import { readFileSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { killLeftovers } from "../kit/entry-process.js";
 import { startLineModeMain } from "../kit/line-mode-main.js";
+import { METRICS_AUTH } from "../kit/metrics.js";
 import { lineId, postWebhook, textEvent, webhookBody } from "../kit/webhook.js";
 
 const DASHBOARD = new URL("../../docs/grafana-dashboard.json", import.meta.url);
@@ -96,7 +98,7 @@ describe("a running bot's /metrics", { timeout: 60_000 }, () => {
     expect((await postWebhook(`${base}/webhook`, body, { secret: bot.channelSecret })).status).toBe(200);
     await platform.waitForSent(1);
 
-    const res = await fetch(`${base}/metrics`);
+    const res = await fetch(`${base}/metrics`, { headers: METRICS_AUTH });
     expect(res.status).toBe(200);
     const text = await res.text();
     // The names stock Node.js dashboards and alerts look for.
@@ -127,5 +129,28 @@ describe("a running bot's /metrics", { timeout: 60_000 }, () => {
     const ours = [...families].filter(([name, type]) => name.startsWith("slipline_") && !(type === "histogram" && /_(bucket|sum|count)$/.test(name)));
     expect(ours.map(([name]) => name).filter((name) => !plotted.has(name))).toEqual([]);
     expect(await main.stop()).toBe(0);
+  });
+
+  it("in LINE mode without METRICS_TOKEN: the public port refuses /metrics, even from this machine; METRICS_PORT serves it on 127.0.0.1 alone", async () => {
+    const bot = await startLineModeMain({ METRICS_TOKEN: "", METRICS_PORT: "0" });
+    cleanups.push(() => bot.close());
+    const [, metricsPort] = await bot.main.waitFor(/"metricsPort":(\d+)/);
+    const refused = await fetch(`${bot.url}/metrics`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain("slipline_");
+    const served = await fetch(`http://127.0.0.1:${String(metricsPort)}/metrics`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toMatch(/^slipline_events_in_flight 0$/m);
+    // From this machine's other addresses the public port answers, the metrics port does not listen.
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+      .map((a) => a?.address);
+    for (const address of others) {
+      const port = new URL(bot.url).port;
+      expect((await fetch(`http://${String(address)}:${port}/healthz`)).status).toBe(200);
+      await expect(fetch(`http://${String(address)}:${String(metricsPort)}/metrics`)).rejects.toThrow();
+    }
+    expect(await bot.main.stop()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { connect } from "node:net";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { killLeftovers } from "../kit/entry-process.js";
+import { readMetrics } from "../kit/metrics.js";
 import { answersByChat, burst, qrWebhook, sendSigned, startBot, startWorld, waitUntil } from "../kit/loopback-world.js";
 import type { BotProcess, World } from "../kit/loopback-world.js";
 import { shownText } from "../kit/messages.js";
@@ -82,7 +83,7 @@ describe("one instance", { timeout: 120_000 }, () => {
     const answers = answersByChat(world.platform);
     for (const s of acked) expect(answers.get(s.chatId)).toEqual(["qr-card+image"]);
     for (const s of busy) expect(answers.has(s.chatId)).toBe(false);
-    const metrics = await (await fetch(`${bot.url}/metrics`)).text();
+    const metrics = await readMetrics(bot.url);
     expect(metrics).toMatch(new RegExp(`^slipline_webhook_refused_total\\{reason="busy"\\} ${busy.length}$`, "m"));
     expect(await bot.process.stop(30_000)).toBe(0);
   });

@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { PARTITIONS, partitionOf, queueKeys } from "../../src/queue/index.js";
 import { killLeftovers } from "../kit/entry-process.js";
+import { readMetrics } from "../kit/metrics.js";
 import { answersByChat, burst, CHANNEL_SECRET, qrWebhook, sendSigned, startBot, startWorld, waitUntil, whenReady } from "../kit/loopback-world.js";
 import type { BotProcess, World } from "../kit/loopback-world.js";
 import { freePort } from "../kit/free-port.js";
@@ -46,7 +47,7 @@ async function settled(redis: TestRedis, bots: readonly BotProcess[]): Promise<v
   const client = new Redis(redis.url);
   const left = async (): Promise<{ entries: number; busy: string[] }> => {
     const lengths = await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => client.xlen(queueKeys(QUEUE_PREFIX).stream(p))));
-    const metrics = await Promise.all(bots.map(async (bot) => (await fetch(`${bot.url}/metrics`)).text()));
+    const metrics = await Promise.all(bots.map((bot) => readMetrics(bot.url)));
     const busy = metrics.flatMap((text) => IDLE_WHEN_SETTLED.filter((name) => !new RegExp(`^${name} 0$`, "m").test(text)));
     return { entries: lengths.reduce((sum, length) => sum + length, 0), busy };
   };
@@ -96,7 +97,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
       const answeredAt = world.platform.sent.find((s) => s.chatId === chatId)?.at ?? Number.POSITIVE_INFINITY;
       expect(answeredAt - killedAt, eventId).toBeLessThan(30_000);
     }
-    const metrics = await (await fetch(`${b.url}/metrics`)).text();
+    const metrics = await readMetrics(b.url);
     expect(metrics).toMatch(new RegExp(`^slipline_events_recovered_total ${recovered.length}$`, "m"));
   });
 
@@ -139,7 +140,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(await sendSigned(second.webhookUrl, redelivered)).toBe(200);
     await settled(redis, [second]);
     expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
-    const metrics = await (await fetch(`${second.url}/metrics`)).text();
+    const metrics = await readMetrics(second.url);
     expect(metrics).toMatch(/^slipline_duplicate_events_total\{shop="default"\} 1$/m);
   });
 
@@ -263,7 +264,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
       expect(answersByChat(world.platform).get(chatId)).toEqual(["qr-card+image"]);
       // Its failed attempts to reach Redis are counted while Redis is away (the count the end checks).
       const counted = await until(
-        () => fetch(`${bot.url}/metrics`).then((r) => r.text()),
+        () => readMetrics(bot.url),
         (text) => /^slipline_redis_errors_total [1-9]/m.test(text),
         20_000,
       );
@@ -287,7 +288,7 @@ describe("several instances on one Redis", { timeout: 180_000 }, () => {
     expect(log.match(/"msg":"degraded: redis unreachable/g)).toHaveLength(1);
     expect(log.match(/"msg":"no longer degraded/g)).toHaveLength(1);
     expect(log.indexOf("no longer degraded")).toBeGreaterThan(log.indexOf("degraded: redis unreachable"));
-    const metrics = await (await fetch(`${bot.url}/metrics`)).text();
+    const metrics = await readMetrics(bot.url);
     expect(metrics).toMatch(/^slipline_redis_errors_total [1-9]/m);
   });
 });
@@ -317,7 +318,7 @@ async function readyz(bot: BotProcess): Promise<{ status: number; body: Record<s
 }
 
 async function gauge(bot: BotProcess, name: string): Promise<number> {
-  const text = await (await fetch(`${bot.url}/metrics`)).text();
+  const text = await readMetrics(bot.url);
   return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
 }
 

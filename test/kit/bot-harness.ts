@@ -21,6 +21,7 @@ import type { ShopChanges } from "../../src/shops/registry.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
 import { captureLogs } from "./log-capture.js";
+import { TEST_METRICS_TOKEN } from "./metrics.js";
 import type { CapturedLogs } from "./log-capture.js";
 import { postWebhook, webhookBody } from "./webhook.js";
 
@@ -47,8 +48,13 @@ export interface BotHarnessOptions {
   now?: () => Date;
   /** The sandbox's local-mode route that simulates a customer paying. Default off. */
   sandboxDevRoutes?: boolean;
-  /** Default: metrics on, /metrics open. */
-  metricsToken?: string;
+  /**
+   * METRICS_TOKEN; `null` for none (then, as a LINE deployment, the harness's port serves no /metrics).
+   * Default the kit's TEST_METRICS_TOKEN: read /metrics with `readMetrics` (test/kit/metrics.ts).
+   */
+  metricsToken?: string | null;
+  /** METRICS_PORT: /metrics on a listener of its own on 127.0.0.1 (0: a free port). Default none. */
+  metricsPort?: number;
   /** The opt-in pushes, with a store in memory; ticked by the test through `notifier`. */
   alerts?: AlertSettings;
   /**
@@ -243,7 +249,8 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       PORT: "0",
       ...(options.maxQueuedEvents === undefined ? {} : { MAX_QUEUED_EVENTS: String(options.maxQueuedEvents) }),
       ...(options.maxConcurrentEvents === undefined ? {} : { MAX_RUNNING_EVENTS: String(options.maxConcurrentEvents) }),
-      ...(options.metricsToken === undefined ? {} : { METRICS_TOKEN: options.metricsToken }),
+      ...(options.metricsToken === null ? {} : { METRICS_TOKEN: options.metricsToken ?? TEST_METRICS_TOKEN }),
+      ...(options.metricsPort === undefined ? {} : { METRICS_PORT: String(options.metricsPort) }),
       ...(options.publicUrl === undefined ? {} : { PUBLIC_URL: options.publicUrl }),
       ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `harness-${randomBytes(4).toString("hex")}` }),
     });

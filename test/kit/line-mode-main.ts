@@ -4,6 +4,7 @@ import { startLinePlatform, type LinePlatform } from "@slipline/line-stand-in";
 import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox, type RunningSandbox } from "@slipline/slip-sandbox";
 import { startEntry, type EntryProcess } from "./entry-process.js";
+import { TEST_METRICS_TOKEN } from "./metrics.js";
 
 export interface LineModeMain {
   readonly main: EntryProcess;
@@ -17,7 +18,10 @@ export interface LineModeMain {
   close(): Promise<void>;
 }
 
-/** Starts the three; `env` adds to or overrides the LINE-mode variables (PORT 0, the channel, the service). */
+/**
+ * Starts the three; `env` adds to or overrides the LINE-mode variables (PORT 0, the channel, the service,
+ * the kit's METRICS_TOKEN: read /metrics with `readMetrics`; an empty METRICS_TOKEN counts as unset).
+ */
 export async function startLineModeMain(env: Record<string, string> = {}): Promise<LineModeMain> {
   const channelSecret = "0123456789abcdef0123456789abcdef";
   const accessToken = "line-mode-main-channel-access-token-0123";
@@ -30,6 +34,7 @@ export async function startLineModeMain(env: Record<string, string> = {}): Promi
     LINE_API_BASE_URL: platform.url,
     SLIP_API_BASE_URL: sandbox.url,
     SLIP_API_SECRET: DEMO_SECRETS.shop,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...env,
   });
   const close = async (): Promise<void> => {

@@ -7,6 +7,7 @@ import { DEMO_SECRETS } from "@slipline/slip-sandbox";
 import { startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { startEntry } from "./entry-process.js";
+import { TEST_METRICS_TOKEN } from "./metrics.js";
 import type { EntryProcess } from "./entry-process.js";
 import { lineId, newEventId, postWebhook, textEvent, webhookBody } from "./webhook.js";
 
@@ -39,7 +40,7 @@ export async function startWorld(latencyMs: number, options: { devRoutes?: boole
   };
 }
 
-/** A bot process in LINE mode against the world's LINE stand-in and sandbox; resolves once it listens. */
+/** A bot process in LINE mode against the world's LINE stand-in and sandbox (with the kit's METRICS_TOKEN); resolves once it listens. */
 export async function startBot(world: World, env: Record<string, string> = {}): Promise<BotProcess> {
   const bot = startEntry("src/main.ts", {
     PORT: "0",
@@ -50,6 +51,7 @@ export async function startBot(world: World, env: Record<string, string> = {}): 
     SLIP_API_SECRET: DEMO_SECRETS.shop,
     PROMPTPAY_ID: "0812345678",
     LOG_LEVEL: "info",
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...env,
   });
   const [, port] = await bot.waitFor(/"port":(\d+),"mode":"line"/, 60_000);

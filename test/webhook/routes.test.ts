@@ -11,6 +11,7 @@ import { createBotApp } from "../../src/webhook/routes.js";
 import type { WebhookShop } from "../../src/webhook/routes.js";
 import { startBotHarness } from "../kit/bot-harness.js";
 import type { BotHarness } from "../kit/bot-harness.js";
+import { METRICS_AUTH, readMetrics } from "../kit/metrics.js";
 import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../kit/webhook.js";
 
 // LINE's published test vector for the signature.
@@ -153,7 +154,7 @@ describe("probes and metrics", () => {
   it("GET /metrics speaks Prometheus: events by type and outcome, LINE and service calls, the queue, the circuit", async () => {
     const user = lineId("U", 0x403);
     await bot.exchange([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "qr 150" })]);
-    const res = await fetch(`${bot.url}/metrics`);
+    const res = await fetch(`${bot.url}/metrics`, { headers: METRICS_AUTH });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
@@ -212,7 +213,7 @@ describe("readiness, admission and the metrics token", () => {
       await b.drain();
       expect(handled.sort()).toEqual(["e0", "e1", "e2"]);
       expect(b.platform.sent).toHaveLength(3);
-      expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(/^slipline_webhook_refused_total\{reason="busy"\} 2$/m);
+      expect(await readMetrics(b.url)).toMatch(/^slipline_webhook_refused_total\{reason="busy"\} 2$/m);
     } finally {
       open();
       await b.close();
@@ -359,7 +360,7 @@ describe("readiness, admission and the metrics token", () => {
 describe("what strangers learn: /readyz and /metrics", () => {
   const TOKEN = "metrics-token-0123456789";
   /** The routes alone, with three shops whose LINE channels were looked at, on a port of their own. */
-  async function routesOf(how: { metricsToken?: string; metricsWithoutToken?: "open" | "this_machine" }) {
+  async function routesOf(how: { metricsToken?: string; metricsWithoutToken?: "open" | "closed" }) {
     const checks: Record<string, LineCheck> = {
       "cafe-a": { state: "ok", displayName: "Cafe A", basicId: "@cafe-a", warnings: [] },
       "noodle-b": { state: "ok", displayName: "Noodle B", basicId: "@noodle-b", warnings: [] },
@@ -390,24 +391,71 @@ describe("what strangers learn: /readyz and /metrics", () => {
     }
   });
 
-  it("/metrics without a token: open in local mode; in a LINE deployment only to this machine, never through a proxy", async () => {
-    const table: readonly { how: "open" | "this_machine"; headers: Record<string, string>; status: number }[] = [
+  it("/metrics without a token: open in local mode; in a LINE deployment refused to everyone, this machine included", async () => {
+    const table: readonly { how: "open" | "closed"; headers: Record<string, string>; status: number }[] = [
       { how: "open", headers: {}, status: 200 },
       { how: "open", headers: { "x-forwarded-for": "203.0.113.9" }, status: 200 },
-      { how: "this_machine", headers: {}, status: 200 },
-      { how: "this_machine", headers: { "x-forwarded-for": "203.0.113.9" }, status: 403 },
-      { how: "this_machine", headers: { forwarded: "for=203.0.113.9" }, status: 403 },
-      { how: "this_machine", headers: { "x-real-ip": "203.0.113.9" }, status: 403 },
+      { how: "closed", headers: {}, status: 403 },
+      { how: "closed", headers: { "x-forwarded-for": "203.0.113.9" }, status: 403 },
+      { how: "closed", headers: { authorization: `Bearer ${TOKEN}` }, status: 403 },
     ];
     for (const row of table) {
       const routes = await routesOf({ metricsWithoutToken: row.how });
       try {
         const res = await fetch(`${routes.url}/metrics`, { headers: row.headers });
         expect({ ...row, status: res.status }).toEqual(row);
-        if (res.status === 403) expect(await res.json()).toEqual({ message: "Metrics are served only to this machine until METRICS_TOKEN is set" });
+        if (res.status === 403) {
+          expect(await res.json()).toEqual({
+            message: "Metrics are not served on this port: set METRICS_TOKEN and scrape with Authorization: Bearer <METRICS_TOKEN>, or METRICS_PORT to serve them on 127.0.0.1",
+          });
+        } else expect(await res.text()).toMatch(/^slipline_events_in_flight /m);
       } finally {
         await routes.close();
       }
     }
+  });
+
+  it("a LINE-mode bot without METRICS_TOKEN refuses /metrics to a loopback request and says at start-up how to enable it; METRICS_PORT serves it on 127.0.0.1", async () => {
+    const b = await startBotHarness({ metricsToken: null, metricsPort: 0 });
+    try {
+      expect(b.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      const refused = await fetch(`${b.url}/metrics`);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).not.toContain("slipline_");
+      const port = b.deployment.metricsPort;
+      expect(port).toBeGreaterThan(0);
+      const served = await fetch(`http://127.0.0.1:${String(port)}/metrics`);
+      expect(served.status).toBe(200);
+      expect(await served.text()).toMatch(/^slipline_events_in_flight 0$/m);
+      // The metrics listener serves nothing else.
+      expect((await fetch(`http://127.0.0.1:${String(port)}/readyz`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${String(port)}/webhook`, { method: "POST" })).status).toBe(404);
+      expect(b.logs.entries().map((entry) => entry.msg)).toEqual(
+        expect.arrayContaining([
+          "/metrics served on 127.0.0.1 only (METRICS_PORT), without a token",
+          "METRICS_TOKEN is not set: /metrics is not served on the public port, only on METRICS_PORT (127.0.0.1)",
+        ]),
+      );
+    } finally {
+      await b.close();
+    }
+    const none = await startBotHarness({ metricsToken: null });
+    try {
+      expect((await fetch(`${none.url}/metrics`)).status).toBe(403);
+      expect(none.deployment.metricsPort).toBeUndefined();
+      expect(none.logs.entries().map((entry) => entry.msg)).toContain(
+        "METRICS_TOKEN is not set: /metrics is not served on the public port; set METRICS_TOKEN to scrape it with Authorization: Bearer <METRICS_TOKEN>, or METRICS_PORT to serve it on a port of its own on 127.0.0.1",
+      );
+    } finally {
+      await none.close();
+    }
+  });
+
+  it("the metrics listener closes with the bot", async () => {
+    const b = await startBotHarness({ metricsPort: 0 });
+    const port = b.deployment.metricsPort;
+    expect((await fetch(`http://127.0.0.1:${String(port)}/metrics`)).status).toBe(200);
+    await b.close();
+    await expect(fetch(`http://127.0.0.1:${String(port)}/metrics`)).rejects.toThrow();
   });
 });
