@@ -36,6 +36,8 @@ export const shopSettingsSchema = z.object({
   accountCacheSeconds: field.accountCacheSeconds.default(DEFAULT_ACCOUNT_CACHE_SECONDS),
   /** After a command in a 1:1 chat, mark the chat read (LINE honours it only with the OA's Chat on). */
   markAsRead: field.onOff.default(false),
+  /** A customer's slip photo is looked up and pushed to the staff groups (once per slip); absent: off. */
+  slipPhotoPush: field.onOff.optional(),
 });
 
 export type ShopSettings = z.output<typeof shopSettingsSchema>;

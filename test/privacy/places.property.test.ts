@@ -424,6 +424,7 @@ const NOTING: EventHandlers = (() => {
     handleText: (input, ctx, deps) => REAL_HANDLERS.handleText(input, noting(ctx), deps),
     handleEditedText: (input, ctx, deps) => REAL_HANDLERS.handleEditedText(input, noting(ctx), deps),
     handleNonText: (type, ctx, deps) => REAL_HANDLERS.handleNonText(type, noting(ctx), deps),
+    handleImage: (input, ctx, deps) => REAL_HANDLERS.handleImage(input, noting(ctx), deps),
     handlePostback: (data, ctx, deps) => REAL_HANDLERS.handlePostback(data, noting(ctx), deps),
     handleGreeting: (ctx, deps) => REAL_HANDLERS.handleGreeting(noting(ctx), deps),
     handleMemberJoined: (joined, ctx, deps) => REAL_HANDLERS.handleMemberJoined(joined, noting(ctx), deps),

@@ -126,6 +126,8 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
           watchPaymentsMinutes: config.alerts.watchMinutes,
           accountCacheSeconds: config.accountCacheSeconds,
           markAsRead: config.markAsRead,
+          // A customer's slip photo reaches the staff group, so the console shows it with no set-up.
+          slipPhotoPush: config.settings.slipPhotoPush ?? true,
           // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
           login: (i === 0 ? config.login : undefined) ?? { channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` },
         },
