@@ -21,6 +21,7 @@ import {
   postbackEvent,
   signedWebhook,
   textMessageEvent,
+  imageMessageEvent,
 } from "@slipline/line-stand-in";
 import type { ConsoleSource, DemoGroup, DemoPerson, MessageEditedEvent } from "@slipline/line-stand-in";
 import { isLoopbackHostHeader } from "../../../src/loopback.js";
@@ -42,7 +43,13 @@ export interface ConsoleShop {
   simulatePayment?: (amountSatang: number) => Promise<{ senderName: string }>;
   /** The shop's staff web app: its page's path and the LINE Login channel the stand-in issues ID tokens for. */
   staffApp?: { path: string; loginChannelId: string };
+  /** Local mode with the sandbox: a slip photo to send (of the newest check, one never checked, one without its QR). */
+  slipPhoto?: (choice: SlipPhotoChoice) => Promise<{ png: Uint8Array; caption: string }>;
 }
+
+/** The photos the page offers a persona to send. */
+export const SLIP_PHOTO_CHOICES = ["checked", "unchecked", "no_qr"] as const;
+export type SlipPhotoChoice = (typeof SLIP_PHOTO_CHOICES)[number];
 
 export interface ConsoleOptions {
   platform: LinePlatform;
@@ -90,7 +97,7 @@ export type ConsoleEntry =
       chatId: string;
       userId: string;
       text: string;
-      via: "typed" | "quick-reply" | "postback" | "rich-menu";
+      via: "typed" | "quick-reply" | "postback" | "rich-menu" | "photo";
       /** LINE's id of a typed text (what an edit names). */
       messageId?: string;
     }
@@ -266,7 +273,13 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
       people,
       groups,
       timeZone,
-      shops: shops.map((shop) => ({ id: shop.id, name: shop.name, canSimulatePayment: shop.simulatePayment !== undefined, hasStaffApp: shop.staffApp !== undefined })),
+      shops: shops.map((shop) => ({
+        id: shop.id,
+        name: shop.name,
+        canSimulatePayment: shop.simulatePayment !== undefined,
+        hasStaffApp: shop.staffApp !== undefined,
+        canSendPhotos: shop.slipPhoto !== undefined,
+      })),
       canSimulatePayment: firstShop.simulatePayment !== undefined,
     });
   });
@@ -344,6 +357,31 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId, channel), botName, ...(markAsReadToken === undefined ? {} : { markAsReadToken }) });
     publish({ shop, type: "user", chatId, userId: source.userId, text, via, messageId: event.message.id });
     if (source.type === "group") rememberMessage(event.message.id, shop, chatId, source.userId);
+    res.json(await deliver(source, event));
+  });
+
+  // A persona sends a photo: LINE keeps its bytes under the message's id (the stand-in's data host serves
+  // them) and the webhook's image event names it, as LINE's does.
+  app.post("/api/send-photo", json, async (req, res) => {
+    const source = resolveSource(req.body);
+    const choice = (req.body as { photo?: unknown } | undefined)?.photo;
+    const photo = source?.shop.slipPhoto;
+    if (source === undefined || photo === undefined || !SLIP_PHOTO_CHOICES.some((c) => c === choice)) {
+      res.status(400).json({ error: `need a known userId, a chatId that person can use, a shop with the embedded sandbox, and photo: ${SLIP_PHOTO_CHOICES.join(", ")}` });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    const { channel, id: shop } = source.shop;
+    let made: { png: Uint8Array; caption: string };
+    try {
+      made = await photo(choice as SlipPhotoChoice);
+    } catch (error) {
+      res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const messageId = platform.addMessageContent(made.png, "image/png", channel);
+    const event = imageMessageEvent({ source, messageId, replyToken: platform.issueReplyToken(chatId, channel) });
+    publish({ shop, type: "user", chatId, userId: source.userId, text: made.caption, via: "photo", messageId });
     res.json(await deliver(source, event));
   });
 

@@ -10,7 +10,7 @@ import { createConsoleApp } from "@slipline/chat-console";
 import type { ConsoleShop } from "@slipline/chat-console";
 import { DEMO_GROUPS, DEMO_PEOPLE, startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
-import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES, simulatePaymentAt, startSandbox } from "@slipline/slip-sandbox";
+import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES, simulatePaymentAt, slipPhotosAt, startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { parsePromptPayId } from "../../../src/commands/promptpay-id.js";
 import type { Config } from "../../../src/config.js";
@@ -143,6 +143,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
       webhookUrl: () => `${botUrl}${webhookPathOf(c.id)}`,
       channelSecret: c.channelSecret,
       ...(sandbox === undefined || c.pay === undefined ? {} : { simulatePayment: simulatePaymentAt(sandbox.url, c.pay) }),
+      ...(sandbox === undefined ? {} : { slipPhoto: slipPhotosAt(sandbox.url, c.slip.apiSecret) }),
       ...staffAppOf(shops.find((shop) => shop.id === c.id)),
     }));
     const chat = createConsoleApp({ platform, shops: consoleShops, timeZone: config.settings.timeZone });

@@ -70,8 +70,11 @@ function formatAmount(amountSatang: number): string {
   return `${baht}.${String(amountSatang % 100).padStart(2, "0")}`;
 }
 
-/** The slip of a check: its amount (when it has one), its reference, and the verification QR carrying it. */
-export function renderSlipPng(check: { transRef: string; amountSatang: number | null }): Buffer {
+/**
+ * The slip of a check: its amount (when it has one), its reference, and the verification QR carrying it
+ * (`withQr` false: a slip whose QR was cut off, which no reader can look up).
+ */
+export function renderSlipPng(check: { transRef: string; amountSatang: number | null }, withQr = true): Buffer {
   const page = new Page(SLIP_WIDTH, SLIP_HEIGHT);
   page.fill(0, 0, SLIP_WIDTH, SLIP_HEIGHT, 244);
   page.fill(0, 0, SLIP_WIDTH, 150, 70); // the bank's header band
@@ -86,6 +89,6 @@ export function renderSlipPng(check: { transRef: string; amountSatang: number | 
     page.fill(80, y, w, 18, 190);
   if (check.amountSatang !== null) page.write(formatAmount(check.amountSatang), 80, 480, 14);
   page.write(check.transRef, 80, 620, 6, 90);
-  page.qr(buildSlipVerifyPayload(check.transRef), SLIP_WIDTH - QR_SIDE - 70, SLIP_HEIGHT - QR_SIDE - 80, QR_SIDE);
+  if (withQr) page.qr(buildSlipVerifyPayload(check.transRef), SLIP_WIDTH - QR_SIDE - 70, SLIP_HEIGHT - QR_SIDE - 80, QR_SIDE);
   return encodeGray8Png(SLIP_WIDTH, SLIP_HEIGHT, page.pixels);
 }
