@@ -13,7 +13,8 @@ import type { Config, InstanceRole } from "./config.js";
 import { REAL_HANDLERS } from "./event/handle-event.js";
 import type { AbandonedEvent, EventHandlers } from "./event/handle-event.js";
 import { createDurableIntake } from "./intake/durable.js";
-import { createInProcessIntake, DEFAULT_RUNNING_EVENTS } from "./intake/in-process.js";
+import { runningPerShopOf } from "./intake/fair-turns.js";
+import { createInProcessIntake, DEFAULT_QUEUED_EVENTS, DEFAULT_RUNNING_EVENTS } from "./intake/in-process.js";
 import type { Intake } from "./intake/in-process.js";
 import { shopOfItem } from "./intake/stored-items.js";
 import { createMetrics } from "./metrics/metrics.js";
@@ -160,6 +161,11 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     // Known once built (below): the queue's hooks count duplicates only for shops still served.
     let served: ShopRegistry<ShopBot> | undefined = undefined;
     const redis = config.redis;
+    // Each shop's share of the events running, and so of its calls in flight to its slip service: with a
+    // shops file, half of them, so a slow service holds at most half of the turns and the rest stay free for
+    // the other shops; the environment's one shop has them all. The same in both layouts.
+    const runningEvents = config.maxRunningEvents ?? DEFAULT_RUNNING_EVENTS;
+    const runningPerShop = runningPerShopOf(runningEvents, config.many ? undefined : runningEvents);
     const shared =
       redis === undefined
         ? undefined
@@ -183,6 +189,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
               prefix: redis.prefix,
               tlsCa: redis.tlsCa,
               runningEvents: config.maxRunningEvents,
+              ...(config.many ? { runningEventsPerShop: runningPerShop, shopOfKey: (orderingKey: string) => shopOfItem({ orderingKey }) } : {}),
               // The event's mark is its shop's ledger key: one mark for "stored" and "answered".
               onceKey: (item) => answeredKey(shopNamespace(redis.prefix, shopOfItem(item), config.many), item.id),
             },
@@ -228,19 +235,34 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
           lineCheck: config.lineCheck === undefined ? undefined : { publicUrl: config.lineCheck.publicUrl, limit: <T>(task: () => Promise<T>) => checks.add<T>(task) },
           clock: parts.clock ?? (() => new Date()),
           handlers: parts.handlers ?? REAL_HANDLERS,
-          timings: { ...timings, slip: { ...(config.maxRunningEvents === undefined ? {} : { maxConnections: config.maxRunningEvents }), ...timings.slip } },
+          timings: { ...timings, slip: { maxConnections: runningPerShop, ...timings.slip } },
           publicUrl: config.publicUrl,
+          servedNow: (id) => served?.servedNow(id),
         }),
     });
     served = registry;
     closers.push(() => registry.close());
 
     // The one place the two layouts differ: where a webhook's verified events go.
-    const inProcess = createInProcessIntake({ log, maxQueuedEvents: config.maxQueuedEvents, maxConcurrentEvents: config.maxRunningEvents });
+    const inProcess = createInProcessIntake({
+      log,
+      maxQueuedEvents: config.maxQueuedEvents,
+      maxConcurrentEvents: config.maxRunningEvents,
+      maxConcurrentEventsPerShop: runningPerShop,
+    });
     const durable =
       shared === undefined
         ? undefined
-        : createDurableIntake({ queue: shared.queue, inProcess, shops: registry, works: role !== "web", log, notStored: (count) => metrics.notStored(count) });
+        : createDurableIntake({
+            queue: shared.queue,
+            inProcess,
+            shops: registry,
+            works: role !== "web",
+            log,
+            notStored: (count) => metrics.notStored(count),
+            // With a shops file, a flooding shop's stored backlog is bounded by its fair share: it alone gets 503.
+            maxStoredWaiting: config.many ? (config.maxQueuedEvents ?? DEFAULT_QUEUED_EVENTS) : undefined,
+          });
     const intake: Intake = durable ?? inProcess;
 
     const bot = createBotApp({
@@ -249,6 +271,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
       log,
       metrics,
       ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+      // Local mode's port is this machine's; a LINE deployment's is public, so its metrics are closed to others.
+      metricsWithoutToken: config.mode === "local" ? "open" : "this_machine",
       ...(shared === undefined ? {} : { takesWebhooks: role !== "worker", dependenciesUp: () => shared.redis.isUp() }),
     });
     const root = express();
@@ -279,6 +303,9 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     const port = (server.address() as AddressInfo).port;
 
+    if (config.mode === "line" && config.metricsToken === undefined) {
+      log.warn("METRICS_TOKEN is not set: /metrics answers only requests from this machine (not through a proxy); set it to scrape from elsewhere");
+    }
     const changes = await registry.apply(config.shops);
     log.info({ port, mode: config.mode, shops: changes.added.length }, "slipline bot listening");
 

@@ -19,6 +19,7 @@ import type { SharedConnections } from "./connections.js";
 import { createMenuLinkKeeper } from "../rich-menu/links.js";
 import type { MenuLinkKeeper } from "../rich-menu/links.js";
 import { chatOfId, hasStaff } from "../roles/audience.js";
+import type { StaffLists } from "../roles/audience.js";
 import { createNotifier } from "../schedules/notifier.js";
 import type { Notifier } from "../schedules/notifier.js";
 import { readQuota } from "../schedules/quota.js";
@@ -83,7 +84,15 @@ export interface SharedParts {
   readonly handlers: EventHandlers;
   /** PUBLIC_URL: where the chat's `export` links point; without it the command says what to set. */
   readonly publicUrl?: string | undefined;
+  /**
+   * The settings of the shop served now under an id (the registry's), undefined once no shop is: a shop
+   * rebuilt or removed by a reload judges its last events and pushes by the lists of the moment, not its own.
+   */
+  readonly servedNow?: ((id: string) => { readonly config: ShopConfig } | undefined) | undefined;
 }
+
+/** No staff place at all: the lists of a shop no longer served. */
+const NO_STAFF: StaffLists = { staffUserIds: new Set<string>(), staffGroupIds: new Set<string>() };
 
 export interface ShopBot extends WebhookShop {
   /** The shop's settings now (a reload may change its staff, language, time zone, PromptPay id in place). */
@@ -101,6 +110,8 @@ export interface ShopBot extends WebhookShop {
   readonly inHand: number;
   /** Starts the pushes and the look at the channel. */
   start(tickMs: number): Promise<void>;
+  /** Out of service (a reload removed or rebuilt it): its pushes stop now, its events in hand finish. */
+  retire(): void;
   close(): Promise<void>;
 }
 
@@ -120,17 +131,22 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
   const stores = parts.redis?.forShop(shopNamespace(parts.redis.prefix, config.id, parts.many));
   const now = parts.clock;
   const { timings } = parts;
-  const staff = () => current.settings;
+  // The staff lists of this moment: the registry's shop of this id, whichever object that is now; without a
+  // registry (a shop built alone), this one's own.
+  const staff = (): StaffLists => {
+    if (parts.servedNow === undefined) return current.settings;
+    return parts.servedNow(config.id)?.config.settings ?? NO_STAFF;
+  };
   /** The settings the handlers and pushes read, always the current ones. */
   const settingsNow = {
     get promptPayId() {
       return current.settings.promptPayId;
     },
     get staffUserIds() {
-      return current.settings.staffUserIds;
+      return staff().staffUserIds;
     },
     get staffGroupIds() {
-      return current.settings.staffGroupIds;
+      return staff().staffGroupIds;
     },
     get defaultLang() {
       return current.settings.defaultLang;
@@ -226,7 +242,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
   // Each user's menu follows the staff list (once the menus are installed).
   const menuLinks = createMenuLinkKeeper({
     api,
-    isStaff: (userId) => current.settings.staffUserIds.has(userId),
+    isStaff: (userId) => staff().staffUserIds.has(userId),
     log,
     ...(timings.menuLinks === undefined || timings.menuLinks === "off" || timings.menuLinks.recheckMs === undefined ? {} : { recheckMs: timings.menuLinks.recheckMs }),
   });
@@ -290,8 +306,12 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
         log.info({ alerts: config.alerts }, "opt-in pushes on (each costs LINE message quota)");
       }
     },
+    retire() {
+      // Its pushes stop now; its events in hand finish, judged by the lists of the moment (`staff`).
+      notifier?.retire();
+    },
     async close() {
-      notifier?.stop();
+      notifier?.retire();
       await menuLinks.settled();
       await Promise.allSettled([slip.close(), lineHttp.close()]);
       observers.forget();

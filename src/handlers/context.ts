@@ -51,7 +51,8 @@ export interface HandlerDeps {
 export interface ExportLinks {
   /** Days covered at most; a longer range's file holds its last days. */
   readonly maxDays: number;
-  link(request: { userId: string; fromDate: CalendarDate; toDate: CalendarDate; status: SlipStatus | undefined }, now: Date): string;
+  /** `format: "raw"`: the all-English file of the service's own fields, for accounting software. */
+  link(request: { userId: string; fromDate: CalendarDate; toDate: CalendarDate; status: SlipStatus | undefined; format?: "raw" | undefined }, now: Date): string;
 }
 
 /** A staff QR's payment to watch for: a valid check of this amount made after the QR, pushed to its chat once. */

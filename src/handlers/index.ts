@@ -26,6 +26,7 @@ import { CHATTER } from "../stores/versions.js";
 import type { Version } from "../stores/versions.js";
 import { afterNote } from "../privacy/answer.js";
 import { isQrKeyboardTap, isQuietMenuTap } from "../rich-menu/menus.js";
+import { qrKeyboardTapLang } from "../render/quick-replies.js";
 import { answerServiceFailure } from "./service-failure.js";
 import { COMMAND_DEFINITIONS } from "../commands/registry.js";
 
@@ -331,6 +332,13 @@ export async function handleNonText(messageType: string, ctx: ChatContext, deps:
  * is parsed like text, without the group rule (a tap is always meant for the bot), and admitted like it.
  */
 export async function handlePostback(data: string, ctx: ChatContext, deps: HandlerDeps): Promise<HandlerOutcome> {
+  // The staff's QR quick reply opened the keyboard with `คิวอาร์ ` typed, and the chat shows their tap as
+  // `คิวอาร์`: where the amount goes, answered as the customers' menu tap is.
+  const typing = qrKeyboardTapLang(data);
+  if (typing !== undefined) {
+    await ctx.send(renderTypeAmountHint(typing));
+    return { command: "qr", outcome: "answered" };
+  }
   // A menu tap that opened the keyboard or switched the menu: the person acts next. A customer whose "pay by
   // QR" opened the keyboard with `คิวอาร์ ` typed is told to add the amount (the menus are Thai).
   if (isQuietMenuTap(data)) {

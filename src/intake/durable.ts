@@ -13,7 +13,7 @@ import { storedEventOf, storedItemOf } from "./stored-items.js";
 export const STORE_TIMEOUT_MS = 500;
 
 export interface DurableIntakeOptions {
-  queue: Pick<DurableEventQueue, "store" | "startWorkers" | "stopWorkers">;
+  queue: Pick<DurableEventQueue, "store" | "startWorkers" | "stopWorkers" | "keptByGroup">;
   /** Where events Redis did not take in time are handled. */
   inProcess: Intake;
   /** The shops served now, or retiring with events in hand, by id. */
@@ -23,6 +23,13 @@ export interface DurableIntakeOptions {
   log: Logger;
   /** Events Redis could not take in time, handled in-process instead. */
   notStored?: ((count: number) => void) | undefined;
+  /**
+   * With several shops: stored events not yet seen handled (this instance's, all shops together) past which
+   * a shop with at least its fair share of them is refused (503), as the in-process intake does with its
+   * waiting. The queue's workers share their slots between shops (the queue's groups); this keeps a
+   * flooding shop's backlog in Redis bounded, so it is refused and no other shop is. Unset: no such bound.
+   */
+  maxStoredWaiting?: number | undefined;
 }
 
 export interface DurableIntake extends Intake {
@@ -35,10 +42,23 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
   /** Stored events given their turn by a worker, being handled now. */
   let runningNow = 0;
   return {
-    hasRoom: (arriving) => inProcess.hasRoom(arriving),
+    hasRoom(shop, arriving = { total: 0, ofShop: 0 }) {
+      if (!inProcess.hasRoom(shop, arriving)) return false;
+      const max = options.maxStoredWaiting;
+      if (max === undefined) return true;
+      const kept = queue.keptByGroup();
+      const own = (kept.get(shop) ?? 0) + arriving.ofShop;
+      if (own >= max) return false;
+      let total = arriving.total;
+      for (const count of kept.values()) total += count;
+      if (total < max) return true;
+      // Full: only a shop below its fair share may still come in.
+      return own < max / Math.max(1, kept.size + (kept.has(shop) ? 0 : 1));
+    },
     get waiting() {
       return inProcess.waiting;
     },
+    waitingOf: (shop) => inProcess.waitingOf(shop) + (options.maxStoredWaiting === undefined ? 0 : (queue.keptByGroup().get(shop) ?? 0)),
     get running() {
       return inProcess.running + runningNow;
     },

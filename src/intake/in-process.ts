@@ -1,15 +1,20 @@
 // The in-process intake: a webhook's verified events are handled in this process after the 200, one chat's
-// events one after another and chats side by side, a bounded number running and waiting, and a drain that
-// finishes every accepted event on shutdown, or has it abandoned (its chat told to send again).
+// events one after another and chats side by side, a bounded number running and waiting, shared fairly
+// between shops (fair-turns.ts: each shop has its own bound on events running and on events waiting, so a
+// busy shop's webhook is refused before another shop's is), and a drain that finishes every accepted event
+// on shutdown, or has it abandoned (its chat told to send again).
 import { performance } from "node:perf_hooks";
-import PQueue from "p-queue";
 import type { Logger } from "pino";
 import { abandonEvent, handleEvent } from "../event/handle-event.js";
 import type { AbandonedEvent, EventShop, EventTurn } from "../event/handle-event.js";
+import { createFairTurns } from "./fair-turns.js";
+import type { FairTurns } from "./fair-turns.js";
 import { chatKeyOf } from "./stored-items.js";
 
 /** Events handled at once when MAX_RUNNING_EVENTS is not set. */
 export const DEFAULT_RUNNING_EVENTS = 64;
+/** Events that may wait when MAX_QUEUED_EVENTS is not set. */
+export const DEFAULT_QUEUED_EVENTS = 1_000;
 
 /** A shop whose events in hand are counted (a retired shop closes once none are left). */
 export interface IntakeShop extends EventShop {
@@ -36,8 +41,23 @@ export interface InProcessIntakeOptions {
   log: Logger;
   /** Events handled at once; the rest wait their turn in arrival order. Default 64. */
   maxConcurrentEvents?: number | undefined;
-  /** Events that may wait for a turn; past it `hasRoom()` says no and the webhook answers 503. Default 1,000. */
+  /** Events of one shop handled at once. Default half of `maxConcurrentEvents`. */
+  maxConcurrentEventsPerShop?: number | undefined;
+  /**
+   * Events that may wait for a turn, all shops together. Past it, a shop with at least its fair share
+   * waiting (this bound over the shops with events waiting) is refused: its webhook answers 503. Default 1,000.
+   */
   maxQueuedEvents?: number | undefined;
+  /** Events of one shop that may wait for a turn; past it that shop's webhook answers 503. Default `maxQueuedEvents` (the fair share decides). */
+  maxQueuedEventsPerShop?: number | undefined;
+  /** The turns to share (the durable intake's workers take theirs from the same); default new ones. */
+  turns?: FairTurns | undefined;
+}
+
+/** Webhooks admitted whose bodies are still being read: in all, and of the shop asking. */
+export interface Arriving {
+  readonly total: number;
+  readonly ofShop: number;
 }
 
 /**
@@ -46,14 +66,16 @@ export interface InProcessIntakeOptions {
  */
 export interface Intake {
   /**
-   * Whether another webhook's events may be accepted: false once the waiting events, with `arriving`
-   * webhooks already admitted whose bodies are still being read, reach the bound.
+   * Whether another webhook of `shop` may be accepted: false once that shop's waiting events, with its
+   * `arriving` webhooks whose bodies are still being read, reach its bound, or once every shop's together
+   * reach the total and this shop has its fair share of them waiting. One shop's load never refuses another's.
    */
-  hasRoom(arriving?: number): boolean;
+  hasRoom(shop: string, arriving?: Arriving): boolean;
   /** Accepts one webhook's events (of one shop). Never rejects. */
   take(shop: IntakeShop, events: readonly unknown[]): Promise<void>;
-  /** Events waiting for a turn in this process, and events being handled. */
+  /** Events waiting for a turn in this process (all shops, and one), and events being handled. */
   readonly waiting: number;
+  waitingOf(shop: string): number;
   readonly running: number;
   /**
    * Waits up to `graceMs` for every accepted event to finish. An in-process one still unfinished then is
@@ -77,22 +99,35 @@ interface Accepted {
 /** Events are handled from the next turn of the event loop, so the webhook's 200 goes out first. */
 export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
   const { log } = options;
-  const maxQueued = options.maxQueuedEvents ?? 1_000;
-  const concurrency = options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS;
-  const queue = new PQueue({ concurrency });
+  const maxQueued = Math.max(1, options.maxQueuedEvents ?? DEFAULT_QUEUED_EVENTS);
+  const maxQueuedPerShop = Math.max(1, Math.min(maxQueued, options.maxQueuedEventsPerShop ?? maxQueued));
+  const turns = options.turns ?? createFairTurns({ running: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS, runningPerShop: options.maxConcurrentEventsPerShop });
   const unfinished = new Set<Accepted>();
-  // Accepted events whose turn has not come: counted from the moment they are accepted, not from when they
-  // join the queue a turn of the event loop later (or behind their chat's earlier event). A burst read in
-  // one go, while the loop was busy, would otherwise pass the bound before the first one is queued.
-  let notStarted = 0;
-  const waitingNow = (): number => Math.max(0, notStarted - (concurrency - queue.pending));
+  // Accepted events whose turn has not come, by shop: counted from the moment they are accepted, not from
+  // when they ask for a turn a turn of the event loop later (or behind their chat's earlier event). A burst
+  // read in one go, while the loop was busy, would otherwise pass the bound before the first one asks.
+  const notStarted = new Map<string, number>();
+  let notStartedTotal = 0;
+  const move = (shop: string, by: number): void => {
+    const now = (notStarted.get(shop) ?? 0) + by;
+    if (now === 0) notStarted.delete(shop);
+    else notStarted.set(shop, now);
+    notStartedTotal += by;
+  };
+  // Those that will start as soon as they ask (a turn is free for them) are not waiting.
+  const waitingOf = (shop: string): number => Math.max(0, (notStarted.get(shop) ?? 0) - turns.freeFor(shop));
+  const waitingNow = (): number => {
+    let startAtOnce = 0;
+    for (const [shop, count] of notStarted) startAtOnce += Math.min(count, turns.freeFor(shop));
+    return Math.max(0, notStartedTotal - Math.min(startAtOnce, turns.free));
+  };
 
   function accept(shop: IntakeShop, raw: unknown): Accepted {
     let finish = (): void => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
     const accepted: Accepted = { shop, raw, turn: { abandoned: false, sending: false, outlet: undefined }, done, finish };
     unfinished.add(accepted);
-    notStarted += 1;
+    move(shop.id, 1);
     return accepted;
   }
 
@@ -101,9 +136,9 @@ export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
     try {
       // The wait for a turn is logged apart from the event's own handling.
       const queued = performance.now();
-      await queue.add(() => {
+      await turns.take(accepted.shop.id, () => {
         turnCame = true;
-        notStarted -= 1;
+        move(accepted.shop.id, -1);
         if (accepted.turn.abandoned) return Promise.resolve();
         return handleEvent(accepted.shop, accepted.raw, { via: "webhook", waitedMs: performance.now() - queued, turn: accepted.turn });
       });
@@ -111,7 +146,7 @@ export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
       // Only a bug in the intake itself gets here; one event must never stop the others.
       log.error({ err }, "event dispatch failed");
     } finally {
-      if (!turnCame) notStarted -= 1;
+      if (!turnCame) move(accepted.shop.id, -1);
       unfinished.delete(accepted);
       accepted.finish();
     }
@@ -129,14 +164,19 @@ export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
   }
 
   return {
-    hasRoom(arriving = 0) {
-      return waitingNow() + arriving < maxQueued;
+    hasRoom(shop, arriving = { total: 0, ofShop: 0 }) {
+      const own = waitingOf(shop) + arriving.ofShop;
+      if (own >= maxQueuedPerShop) return false;
+      if (waitingNow() + arriving.total < maxQueued) return true;
+      // Full: only a shop below its fair share of the waiting may still come in (a bounded overshoot).
+      return own < maxQueued / Math.max(1, notStarted.size);
     },
     get waiting() {
       return waitingNow();
     },
+    waitingOf,
     get running() {
-      return queue.pending;
+      return turns.running;
     },
     take(shop, events) {
       const byChat = new Map<string, Accepted[]>();
@@ -163,7 +203,7 @@ export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
       clearTimeout(timer);
       if (result === "done") return { abandoned: [], leftForOthers: 0 };
       // Events still waiting will not start now; those running get no more sends.
-      queue.clear();
+      turns.dropWaiting();
       const left = [...unfinished];
       unfinished.clear();
       return {

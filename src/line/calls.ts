@@ -53,7 +53,8 @@ export type Delivery =
   | { via: "push"; retryKey: string; attempts: number; reason: PushReason }
   | { via: "none"; reason: NotDeliveredReason };
 
-export type PushReason = "no_reply_token" | "invalid_reply_token" | "reply_failed" | "second_batch" | "scheduled";
+/** `public_instead`: a staff answer's public fallback, its place having stopped being a staff place meanwhile. */
+export type PushReason = "no_reply_token" | "invalid_reply_token" | "reply_failed" | "second_batch" | "scheduled" | "public_instead";
 
 /**
  * `monthly_limit`: the channel's monthly push quota is used up. `rate_limited`: LINE kept answering 429.
@@ -63,14 +64,23 @@ export type PushReason = "no_reply_token" | "invalid_reply_token" | "reply_faile
  */
 export type NotDeliveredReason = "monthly_limit" | "rate_limited" | "rejected" | "line_down" | "line_unknown" | "empty" | "privacy";
 
-/** A reply's end: delivered (now or by an earlier run), definitely not, or "push it instead", and why. */
+/**
+ * A reply's end: delivered (now or by an earlier run), definitely not, or "push it instead", and why.
+ * `none`/`privacy`: stopped before an attempt because the chat is no longer a place for these messages.
+ */
 export type ReplyResult = Delivery | { via: "push_instead"; reason: "invalid_reply_token" | "reply_failed" };
+
+/**
+ * Asked before every attempt of a reply or push (the first and each retry): whether the messages may still
+ * go to their chat. The staff lists may change while a call waits to be tried again.
+ */
+export type StillAllowed = () => boolean;
 
 export interface LineCalls {
   /** `triedBefore`: an earlier run of the event tried this reply, so it may have delivered. */
-  reply(replyToken: string, messages: messagingApi.Message[], triedBefore: boolean, log: Logger): Promise<ReplyResult>;
+  reply(replyToken: string, messages: messagingApi.Message[], triedBefore: boolean, log: Logger, allowed?: StillAllowed): Promise<ReplyResult>;
   /** `retryKey` is the same on every attempt (and every instance): LINE answers 409 instead of sending twice. */
-  push(to: string, messages: messagingApi.Message[], reason: PushReason, retryKey: string, log: Logger): Promise<Delivery>;
+  push(to: string, messages: messagingApi.Message[], reason: PushReason, retryKey: string, log: Logger, allowed?: StillAllowed): Promise<Delivery>;
   /** LINE's loading animation in a 1:1 chat; a refusal is logged, never thrown. */
   showLoading(chatId: string, log: Logger): void;
   /**
@@ -125,9 +135,12 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
     call: (attempt: number) => Promise<T>,
     decide: (failure: CallFailure, attempt: number) => T | undefined,
     onRetry: (failure: CallFailure, attempt: number) => void,
-  ): Promise<{ done: T } | { exhausted: CallFailure }> {
+    allowed: StillAllowed | undefined,
+  ): Promise<{ done: T } | { exhausted: CallFailure } | { stopped: number }> {
     let last: CallFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
+      // Judged again before each attempt: a retry after a wait goes only where it may go now.
+      if (allowed !== undefined && !allowed()) return { stopped: attempt };
       try {
         const value = await call(attempt);
         report(endpoint, "200");
@@ -149,7 +162,7 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
   }
 
   return {
-    async push(to, messages, reason, retryKey, log) {
+    async push(to, messages, reason, retryKey, log, allowed) {
       const fields = { op: "push", reason, retryKey };
       const result = await withRetries<Delivery>(
         "push",
@@ -172,13 +185,15 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
           return { via: "none", reason: verdict };
         },
         (failure, attempt) => log.warn({ ...fields, attempt, ...failureFields(failure) }, "push failed; retrying with the same retry key"),
+        allowed,
       );
       if ("done" in result) return result.done;
+      if ("stopped" in result) return { via: "none", reason: "privacy" };
       log.error({ ...fields, attempts, ...failureFields(result.exhausted) }, "push failed on every attempt; not delivered");
       return { via: "none", reason: judge(result.exhausted) === "rate_limited" ? "rate_limited" : "line_down" };
     },
 
-    async reply(replyToken, messages, triedBefore, log) {
+    async reply(replyToken, messages, triedBefore, log, allowed) {
       /** An earlier attempt may have reached LINE without an answer: it may have delivered. */
       let mayHaveArrived = triedBefore;
       const result = await withRetries<ReplyResult>(
@@ -209,8 +224,10 @@ export function createLineCalls(options: LineCallOptions): LineCalls {
           return undefined;
         },
         (failure, attempt) => log.warn({ op: "reply", attempt, ...failureFields(failure) }, "reply failed; retrying with the same reply token (it cannot deliver twice)"),
+        allowed,
       );
       if ("done" in result) return result.done;
+      if ("stopped" in result) return { via: "none", reason: "privacy" };
       const last = result.exhausted;
       if (judge(last) === "rate_limited") {
         log.error({ op: "reply", attempts, ...failureFields(last) }, "LINE kept answering 429; reply not sent (no paid push for a rate limit)");

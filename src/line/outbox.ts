@@ -165,6 +165,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
             return;
           }
           const before = await earlierRun();
+          // Judged again before every attempt (each retry, the push after a failed reply, each batch): the
+          // staff lists may change while the answer waits for LINE.
+          const stillAllowed = (): boolean => isPublic(allowed) || isStaffPlace(chat, staff());
+          let sentOfThis = 0;
           for (const batch of batchesOf(messages)) {
             const number = batchNumber++;
             const token = replyToken;
@@ -172,24 +176,41 @@ export function createOutbox(options: OutboxOptions): Outbox {
             if (before.get(number) === "done") {
               log.info({ batch: number }, "batch already sent by an earlier run of this event; not sent again");
               deliveries.push({ via: "earlier" });
+              sentOfThis += 1;
               continue;
             }
             // Made only when a push needs it (a UUID v5 is a SHA-1): most batches go by reply.
             const pushKey = (): string => options.newRetryKey?.() ?? retryKeyFor(eventId, number);
-            const push = (reason: PushReason): Promise<Delivery> => calls.push(chat.id, batch, reason, pushKey(), log);
+            const push = (reason: PushReason): Promise<Delivery> => calls.push(chat.id, batch, reason, pushKey(), log, stillAllowed);
             let delivery: Delivery;
-            if (token === undefined) {
+            if (!stillAllowed()) {
+              delivery = { via: "none", reason: "privacy" };
+            } else if (token === undefined) {
               delivery = await push(deliveries.length === 0 ? "no_reply_token" : "second_batch");
             } else {
               const triedBefore = before.get(number) === "reply_attempted" || (number === 0 && target.replyMayHaveBeenUsed === true);
               if (target.journalReply !== false) await note(number, "reply_attempted");
-              const replied = await calls.reply(token, batch, triedBefore, log);
+              const replied = await calls.reply(token, batch, triedBefore, log, stillAllowed);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;
             }
             // No "done" mark: a rerun repeats nothing that LINE would take twice (the token is spent, the
             // push's retry key is answered 409), and one write fewer on every event is worth a refused call
             // on the rare rerun.
             deliveries.push(delivery);
+            if (delivery.via === "none" && delivery.reason === "privacy") {
+              // The place stopped being a staff place meanwhile: the rest of the answer stays unsent, and
+              // when none of it went out, its public fallback goes instead (pushed: the reply token may be spent).
+              const instead = judge(answer, chat, log, sentOfThis === 0);
+              if (instead !== undefined) {
+                for (const fallbackBatch of batchesOf(messagesOf(instead))) {
+                  const fallbackNumber = batchNumber++;
+                  const key = options.newRetryKey?.() ?? retryKeyFor(eventId, fallbackNumber);
+                  deliveries.push(await calls.push(chat.id, fallbackBatch, "public_instead", key, log));
+                }
+              }
+              return;
+            }
+            if (delivery.via !== "none") sentOfThis += 1;
           }
         },
         markAsRead(markAsReadToken) {
@@ -213,9 +234,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (allowed === undefined) return [{ via: "none", reason: "privacy" }];
       const deliveries: Delivery[] = [];
       let number = 0;
+      // Each attempt of each batch is judged again: a retry goes out only to a place still staff.
+      const stillAllowed = (): boolean => isPublic(allowed) || isStaffPlace(chat, staff());
       for (const batch of batchesOf(messagesOf(allowed))) {
         const retryKey = options.newRetryKey?.() ?? retryKeyFor(`${pushId}-${chat.id}`, number++);
-        deliveries.push(await calls.push(chat.id, batch, "scheduled", retryKey, log));
+        const delivery = await calls.push(chat.id, batch, "scheduled", retryKey, log, stillAllowed);
+        deliveries.push(delivery);
+        if (delivery.via === "none" && delivery.reason === "privacy") {
+          judge(answer, chat, log, false);
+          break;
+        }
       }
       return deliveries;
     },

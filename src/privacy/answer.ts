@@ -1,7 +1,8 @@
 // What the bot says, sealed with who may see it. The send boundary (line/outbox.ts) accepts nothing else,
 // and a kind belongs to one audience, so a staff-only answer cannot be labelled public by mistake.
 import type { messagingApi } from "@line/bot-sdk";
-import { ANSWER_KINDS, COMMANDS, lookupCommandWord } from "../commands/registry.js";
+import { parseCommand } from "../commands/parse.js";
+import { ANSWER_KINDS, COMMANDS } from "../commands/registry.js";
 import type { CommandPublicKind, CommandStaffKind } from "../commands/registry.js";
 import type { AnswerAudience } from "../commands/define.js";
 import type { SharedPublicKind, SharedStaffKind } from "./kinds.js";
@@ -56,9 +57,13 @@ export function isPublic(answer: Answer): answer is PublicAnswer {
   return answer.audience === "public" && PUBLIC.has(answer.kind) && sealed.has(answer);
 }
 
+/** Reading a button's text needs no real day or zone: only which command it names matters. */
+const READ_AS = { now: new Date(0), timeZone: "Asia/Bangkok", defaultLang: "th" } as const;
+
 /**
  * The staff command a button or quick reply in these messages would send (`history …`, `เช็คยอด 150 …`),
- * by the first word of its text or data; undefined when there is none.
+ * read by the command parser itself (its normalising: full-width, zero-width, glued Thai, lead-ins), so
+ * the guard reads every text as a chat would; undefined when there is none.
  */
 function staffCommandIn(messages: readonly messagingApi.Message[]): string | undefined {
   const sent: string[] = [];
@@ -70,8 +75,10 @@ function staffCommandIn(messages: readonly messagingApi.Message[]): string | und
     return node;
   });
   return sent.find((text) => {
-    const first = lookupCommandWord(text.trim().replace(/^[/!]/u, "").split(/\s/u)[0] ?? "");
-    return first !== undefined && COMMANDS[first.name].audience === "staff";
+    const read = parseCommand(text, READ_AS);
+    // A staff command with arguments that do not read is still a staff command's button.
+    const name = read.ok ? read.command.kind : read.failure.kind === "usage" ? read.failure.command : undefined;
+    return name !== undefined && COMMANDS[name].audience === "staff";
   });
 }
 

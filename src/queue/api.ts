@@ -46,6 +46,8 @@ export interface DurableEventQueue {
   waiting(): Promise<number>;
   /** This instance's figures now, for the metrics. */
   readonly stats: QueueStats;
+  /** Items of each group (`groupOf`) this instance stored and has not yet seen handled; only groups with some. */
+  keptByGroup(): ReadonlyMap<string, number>;
   /**
    * Stops taking items and waits up to `graceMs` for those in hand (and for the items this instance stored
    * to be handled somewhere); gives back the partitions it has finished. What is still running then stays
@@ -80,6 +82,15 @@ export interface DurableEventQueueOptions {
    * most, when a wait for new items brings several partitions' at once). Default 64.
    */
   inHand?: number;
+  /**
+   * The group of an ordering key (an opaque name: the user's, say the tenant whose items they are). Groups
+   * share the handler slots fairly: each holds at most `inHandPerGroup`, a slot that comes free goes to the
+   * groups with items waiting in rotation, and the reading goes on past one group's items while another's
+   * may be behind them. Default: one group for every key.
+   */
+  groupOf?: (orderingKey: string) => string;
+  /** Items of one group handled at once, at most. Default `inHand` (no bound of its own). */
+  inHandPerGroup?: number;
   /** Partitions; every instance must use the same number. Default PARTITIONS. */
   partitions?: number;
   /** An instance silent this long is taken for dead and its partitions for free. Default 2,000 ms. */

@@ -3,7 +3,8 @@
 // acknowledged and counted out of hand.
 import { acknowledge } from "./acks.js";
 import type { TakenItem } from "./api.js";
-import { heldKey, keepKey, wakeReader } from "./state.js";
+import { forgetKept, heldKey, keepKey, wakeReader } from "./state.js";
+import { countInHand, releaseSlot, takeSlot } from "./turns.js";
 import type { Owned, QueueState, StreamReply } from "./state.js";
 
 /** Hands the entries read to their chains; `fromHistory`: pending entries read again, maybe run before. */
@@ -50,31 +51,29 @@ export function take(state: QueueState, reply: StreamReply, fromHistory: boolean
       }
       const mayHaveRunBefore = fromHistory || field("r") === "1";
       held.set(heldKey(stream, entryId), { partition, finished: false });
+      const group = state.groupOf(orderingKey);
       state.inHand += 1;
+      countInHand(state, group, 1);
       const ownership = state.owned.get(partition);
       if (ownership !== undefined) ownership.inHand += 1;
       // Counted against the partition as owned now: if it is lost and claimed again meanwhile, the new
       // ownership starts from nothing in hand.
-      run(state, orderingKey, () => handleOne(state, payload, { id, mayHaveRunBefore }).finally(() => finish(state, stream, partition, entryId, ownership ?? true)));
+      run(state, orderingKey, () => handleOne(state, group, payload, { id, mayHaveRunBefore }).finally(() => finish(state, stream, partition, entryId, ownership ?? true, group)));
     }
   }
   if (recovered > 0) state.observer?.recovered?.(recovered);
 }
 
-async function handleOne(state: QueueState, payload: unknown, taken: TakenItem): Promise<void> {
+async function handleOne(state: QueueState, group: string, payload: unknown, taken: TakenItem): Promise<void> {
   // A blocking read may hand over more than the free slots (one entry of each partition that got one):
-  // the handlers' bound holds here, whatever was read.
-  if (state.active >= state.inHandMax) await new Promise<void>((resolve) => state.slotQueue.push(resolve));
-  else state.active += 1;
+  // the handlers' bound, and each group's, hold here, whatever was read.
+  await takeSlot(state, group);
   try {
     await state.handler?.(payload, taken);
   } catch (err) {
     state.log.error({ err, itemId: taken.id }, "stored item handler failed");
   } finally {
-    // The slot goes straight to the next waiting item, so nothing started meanwhile can take it too.
-    const next = state.slotQueue.shift();
-    if (next === undefined) state.active -= 1;
-    else next();
+    releaseSlot(state, group);
   }
 }
 
@@ -89,7 +88,7 @@ function run(state: QueueState, orderingKey: string, work: () => Promise<void>):
 }
 
 /** `counted`: the item was counted in hand (and against this ownership of its partition, when given). */
-async function finish(state: QueueState, stream: string, partition: number, entryId: string, counted: Owned | boolean): Promise<void> {
+async function finish(state: QueueState, stream: string, partition: number, entryId: string, counted: Owned | boolean, group = ""): Promise<void> {
   const key = heldKey(stream, entryId);
   try {
     await acknowledge(state, stream, entryId);
@@ -101,9 +100,10 @@ async function finish(state: QueueState, stream: string, partition: number, entr
     else state.held.delete(key);
     state.log.warn({ error: err instanceof Error ? err.message : String(err), partition }, "handled item not acknowledged; it may be handled again");
   }
-  state.kept.delete(keepKey(partition, entryId));
+  forgetKept(state, keepKey(partition, entryId));
   if (counted === false) return;
   state.inHand -= 1;
+  countInHand(state, group, -1);
   if (counted !== true) counted.inHand -= 1;
   wakeReader(state);
   if (state.inHand === 0) for (const idle of state.idleWaiters.splice(0)) idle();

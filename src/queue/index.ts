@@ -17,6 +17,10 @@
 // - Bounds: at most `inHand` handlers run at once per instance, and at most four times that many items
 //   are read and waiting in their keys' chains; the partitions are shared out evenly, so capacity grows
 //   with the instances. Nothing of an item stays in Redis once it is handled (acknowledged and deleted).
+// - Groups share fairly (`groupOf`, `inHandPerGroup`): one group's items hold at most its share of the
+//   handler slots, free slots go to the groups in rotation, and a group's items count against the bound on
+//   reading only up to four times its share, so the reader reads on past a busy group's backlog (up to
+//   sixteen times `inHand` in all) to reach another group's items behind it.
 //
 // How. Ordering keys are hashed onto a fixed number of partitions, each a Redis stream with one consumer
 // group (keys.ts). A partition is claimed by one instance at a time (a lease key, renewed while the
@@ -106,6 +110,12 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
 
     get stats() {
       return { running: state.active, inHand: state.inHand, partitionsOwned: state.owned.size, kept: state.kept.size + state.toRestore.length + state.restoring };
+    },
+
+    keptByGroup() {
+      const kept = new Map<string, number>();
+      for (const [name, group] of state.groups) if (group.kept > 0) kept.set(name, group.kept);
+      return kept;
     },
 
     async stopWorkers(graceMs) {

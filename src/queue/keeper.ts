@@ -3,7 +3,7 @@
 // again what Redis lost.
 import { randomBytes } from "node:crypto";
 import { add, keep } from "./store.js";
-import { keepKey } from "./state.js";
+import { forgetKept, keepKey } from "./state.js";
 import type { Kept, QueueState } from "./state.js";
 
 /** The marker lives a day without a look (every instance that stores renews it at each check). */
@@ -27,7 +27,7 @@ async function learnMarker(state: QueueState): Promise<void> {
 /** Stores again what Redis lost (or may have): the items given, or everything kept. */
 async function restoreKept(state: QueueState, reason: string, lost: readonly Kept[] = [...state.kept.values()]): Promise<void> {
   for (const entry of lost) {
-    state.kept.delete(keepKey(entry.partition, entry.entryId));
+    forgetKept(state, keepKey(entry.partition, entry.entryId));
     state.toRestore.push(entry);
   }
   if (state.toRestore.length > 0) state.log.warn({ reason, items: state.toRestore.length }, "redis lost stored items: stored again what this instance still kept");
@@ -84,7 +84,7 @@ async function checkKept(state: QueueState): Promise<void> {
     await restoreKept(state, "run_id_changed", gone);
     return;
   }
-  for (const { partition, entryId } of gone) state.kept.delete(keepKey(partition, entryId));
+  for (const { partition, entryId } of gone) forgetKept(state, keepKey(partition, entryId));
 }
 
 function checkNow(state: QueueState): void {

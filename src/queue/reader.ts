@@ -6,12 +6,18 @@ import { take } from "./chains.js";
 import { CONSUMER, GROUP, READER_CONNECTION_NAME } from "./keys.js";
 import { ensureGroups } from "./leases.js";
 import { heldKey } from "./state.js";
+import { inHandCounted, startableWaiting } from "./turns.js";
 import type { QueueState, StreamReply } from "./state.js";
 
 /** An entry handed out this many times without being finished is given up. */
 const MAX_DELIVERIES = 5;
-/** Items read and waiting in their key's chain: up to this many times the handlers' bound. */
+/** Items read and waiting in their key's chain: up to this many times the handlers' bound (each group's counted up to this many times its own). */
 const CHAIN_FACTOR = 4;
+/**
+ * Items in hand in all, at most this many times the handlers' bound: the reader reads on past a busy group's
+ * items (so another group's wait behind them in a stream), up to this.
+ */
+const HARD_FACTOR = 16;
 /** How long a blocking read waits before it looks at the partitions owned again. */
 const BLOCK_MS = 1_000;
 
@@ -85,7 +91,13 @@ async function readOnce(state: QueueState, connection: Redis): Promise<void> {
     }
     return;
   }
-  const free = Math.min(state.inHandMax - state.active - state.slotQueue.length, CHAIN_FACTOR * state.inHandMax - state.inHand);
+  // Slots a new item could take now (a busy group's items waiting at its share do not hold them), and room
+  // in hand, where a group's items count only up to its share: a busy group cannot stop the reading.
+  const free = Math.min(
+    state.inHandMax - state.active - startableWaiting(state),
+    CHAIN_FACTOR * state.inHandMax - inHandCounted(state, CHAIN_FACTOR * state.inHandPerGroup),
+    HARD_FACTOR * state.inHandMax - state.inHand,
+  );
   if (readable.length === 0 || free <= 0) {
     await new Promise<void>((resolve) => {
       state.slotWaiter = resolve;

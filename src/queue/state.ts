@@ -35,6 +35,14 @@ export interface Held {
   finished: boolean;
 }
 
+/** One group's items here: with their handler running, read and not finished, stored and not seen handled, waiting for a slot. */
+export interface GroupInHand {
+  active: number;
+  inHand: number;
+  kept: number;
+  readonly waiting: (() => void)[];
+}
+
 export type StreamReply = [key: string, entries: [id: string, fields: string[] | null][]][] | null;
 
 /** Acknowledgements waiting to go out: entry ids by stream; `done` settles once Redis has them. */
@@ -57,6 +65,10 @@ export interface QueueState {
   readonly onceKey: (item: QueueItem) => string;
   /** Items handled at once, at most (the option `inHand`). */
   readonly inHandMax: number;
+  /** Items of one group handled at once, at most (the option `inHandPerGroup`). */
+  readonly inHandPerGroup: number;
+  /** The group of an ordering key (the option `groupOf`; one group for all without it). */
+  readonly groupOf: (orderingKey: string) => string;
   readonly partitions: number;
   readonly leaseMs: number;
   readonly claimEveryMs: number;
@@ -102,8 +114,10 @@ export interface QueueState {
   inHand: number;
   /** Of those, with their handler running. */
   active: number;
-  /** Items whose turn in their chain came while every handler slot was taken, first come first served. */
-  readonly slotQueue: (() => void)[];
+  /** Each group's items here (turns.ts), while it has any. */
+  readonly groups: Map<string, GroupInHand>;
+  /** The groups with items waiting for a handler slot, in the order their turn comes. */
+  readonly turnOrder: Map<string, GroupInHand>;
   /** Waiting for nothing to be in hand (a stop). */
   idleWaiters: (() => void)[];
   /**
@@ -147,6 +161,8 @@ export function createQueueState(options: DurableEventQueueOptions): QueueState 
     keys,
     onceKey: options.onceKey ?? ((item: QueueItem): string => defaultOnceKey(options.keyPrefix, item.id)),
     inHandMax: options.inHand ?? 64,
+    inHandPerGroup: Math.max(1, Math.min(options.inHand ?? 64, options.inHandPerGroup ?? options.inHand ?? 64)),
+    groupOf: options.groupOf ?? ((): string => ""),
     partitions,
     leaseMs: options.leaseMs ?? 2_000,
     claimEveryMs,
@@ -178,7 +194,8 @@ export function createQueueState(options: DurableEventQueueOptions): QueueState 
     chains: new Map(),
     inHand: 0,
     active: 0,
-    slotQueue: [],
+    groups: new Map(),
+    turnOrder: new Map(),
     idleWaiters: [],
     held: new Map(),
 
@@ -192,6 +209,17 @@ export function createQueueState(options: DurableEventQueueOptions): QueueState 
 
     acks: undefined,
   };
+}
+
+/** Forgets a kept item: seen handled, or taken out to be stored again. */
+export function forgetKept(state: QueueState, key: string): void {
+  const kept = state.kept.get(key);
+  if (kept === undefined) return;
+  state.kept.delete(key);
+  const group = state.groups.get(state.groupOf(kept.item.orderingKey));
+  if (group === undefined) return;
+  group.kept -= 1;
+  if (group.active === 0 && group.inHand === 0 && group.kept === 0 && group.waiting.length === 0) state.groups.delete(state.groupOf(kept.item.orderingKey));
 }
 
 export const keepKey = (partition: number, entryId: string): string => `${partition}/${entryId}`;

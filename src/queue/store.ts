@@ -5,6 +5,7 @@ import type { QueueItem } from "./api.js";
 import { GROUP } from "./keys.js";
 import { keepKey } from "./state.js";
 import type { QueueState } from "./state.js";
+import { countKept } from "./turns.js";
 
 /** An id's mark lasts a day: well past the time a sender redelivers an item (minutes as a rule). */
 const ONCE_TTL_S = 24 * 60 * 60;
@@ -22,7 +23,10 @@ export function keep(state: QueueState, item: QueueItem, partition: number, entr
     return;
   }
   state.keptFull = false;
-  state.kept.set(keepKey(partition, entryId), { item, partition, entryId });
+  const key = keepKey(partition, entryId);
+  if (state.kept.has(key)) return;
+  state.kept.set(key, { item, partition, entryId });
+  countKept(state, state.groupOf(item.orderingKey), 1);
 }
 
 /**

@@ -65,7 +65,7 @@ export function renderServiceFailure(failure: { kind: SlipErrorKind; serviceMess
       case "package_expired":
         return t.packageExpired;
       case "invalid_request":
-        return t.invalidRequest(safeText(failure.serviceMessage ?? "", SERVICE_MESSAGE_UNITS));
+        return t.invalidRequest(safeText(failure.serviceMessage ?? "", SERVICE_MESSAGE_UNITS), failure.command === "qr");
       case "unauthorized":
         return t.unauthorized;
       case "service_unavailable":

@@ -29,11 +29,19 @@ export interface QuickReplyChoice {
    * postback, and the chat shows only `text`.
    */
   data?: string;
+  /**
+   * With `data`: the tap also opens the keyboard with this typed (LINE's postback `inputOption`), so the
+   * person adds only what is missing, such as the amount after `คิวอาร์ `.
+   */
+  fillIn?: string;
 }
 
 function quickReplyAction(choice: QuickReplyChoice): messagingApi.Action {
   const label = truncateLabel(choice.label, LINE_LIMITS.quickReplyLabelGraphemes);
-  return choice.data === undefined ? { type: "message", label, text: choice.text } : { type: "postback", label, data: choice.data, displayText: choice.text };
+  if (choice.data === undefined) return { type: "message", label, text: choice.text };
+  const action: messagingApi.PostbackAction = { type: "postback", label, data: choice.data, displayText: choice.text };
+  if (choice.fillIn !== undefined) Object.assign(action, { inputOption: "openKeyboard", fillInText: choice.fillIn });
+  return action;
 }
 
 /**

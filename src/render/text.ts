@@ -41,7 +41,8 @@ export interface Texts {
   didYouMean: (word: string, command: string) => string;
   notUnderstood: (suggestions: string) => string;
   packageExpired: string;
-  invalidRequest: (serviceMessage: string) => string;
+  /** `forQr`: the refused request was a QR, whose id and amount are the likely cause. */
+  invalidRequest: (serviceMessage: string, forQr: boolean) => string;
   serviceUnavailable: string;
   serviceError: string;
   unauthorized: string;
@@ -119,18 +120,22 @@ const th: Texts = {
   filterStatus: (word) => `สถานะ: ${word}`,
   summaryChecks: (count) => `ตรวจ ${count} สลิป`,
   noChecks: (range, dates, status) => {
-    const slips = status === undefined ? "สลิปที่ตรวจ" : `สลิปสถานะ “${status}” `;
+    // `ยังไม่มีการตรวจสลิป` is how a shop says "nobody checked a slip"; a status filter names the status.
+    const slips = status === undefined ? "การตรวจสลิป" : `สลิปสถานะ “${status}” `;
     const name = th.rangeName(range);
     // A range that runs to today may still get some: "not yet".
     const ongoing = range.kind === "today" || range.kind === "week" || range.kind === "month" || range.kind === "days";
-    return name === undefined ? `ไม่มี${slips}ในวันที่ ${dates} ค่ะ` : `${name}${ongoing ? "ยังไม่มี" : "ไม่มี"}${slips}ค่ะ`;
+    if (name === undefined) return `ไม่มี${slips}ในวันที่ ${dates} ค่ะ`;
+    // A count of days takes `ใน` before it (`ใน 7 วันล่าสุด`); a day's or a month's name stands alone.
+    return `${range.kind === "days" ? "ใน " : ""}${name}${ongoing ? "ยังไม่มี" : "ไม่มี"}${slips}ค่ะ`;
   },
   refShort: "อ้างอิง",
 
   alertLowTokens: (slips, threshold) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${slips} สลิป (ต่ำกว่าที่ตั้งไว้ ${threshold} สลิป) เติมโทเคนด้วยนะคะ`,
   alertExpiry: (days, date) => `⚠️ แพ็กเกจตรวจสลิป${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} (${date}) ต่ออายุด้วยนะคะ`,
   alertPaymentReceived: (amount, from, time) => `✅ ยอด ${amount}${from === undefined ? "" : ` จาก ${from}`} เข้าแล้วค่ะ (${time} น.)`,
-  dailySummaryLead: "สรุปยอดประจำวัน",
+  // Not `สรุปยอดประจำวัน`: the card's own title, `สรุปยอด`, is right under it.
+  dailySummaryLead: "ปิดยอดประจำวัน",
   daysLeft: (days) => (days === 0 ? "หมดอายุวันนี้" : `เหลือ ${days} วัน`),
   payByQrButton: "จ่ายด้วย QR",
 
@@ -171,19 +176,25 @@ const th: Texts = {
   didYouMean: (_word, command) => `หมายถึง ${quote(command)} หรือเปล่าคะ`,
   notUnderstood: (suggestions) => `ลองพิมพ์ ${suggestions} นะคะ\nพิมพ์ ${quote("วิธีใช้")} เพื่อดูคำสั่งทั้งหมดค่ะ`,
   packageExpired: "แพ็กเกจตรวจสลิปของร้านหมดอายุแล้วค่ะ ต่ออายุแพ็กเกจ แล้วลองใหม่อีกครั้งนะคะ",
-  invalidRequest: (serviceMessage) => `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า ${quote(serviceMessage)}\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`,
+  // The service's words are English API text: what to look at first, and the words kept for the owner.
+  invalidRequest: (serviceMessage, forQr) =>
+    [
+      `ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ${forQr ? "ลองตรวจเลขพร้อมเพย์และยอดเงิน แล้วส่งใหม่อีกครั้งนะคะ" : "ลองส่งใหม่อีกครั้งนะคะ"}`,
+      `ระบบแจ้งว่า ${quote(serviceMessage)}`,
+      "ถ้ายังไม่ได้ ส่งข้อความนี้ให้เจ้าของร้านดูนะคะ",
+    ].join("\n"),
   serviceUnavailable: "ตอนนี้ติดต่อระบบตรวจสลิปไม่ได้ค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   serviceError: "ระบบตรวจสลิปขัดข้องค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   unauthorized: "บอทเข้าระบบตรวจสลิปไม่ได้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_SECRET ในการตั้งค่าบอทด้วยนะคะ",
   responseShape: "บอทอ่านคำตอบจากระบบตรวจสลิปไม่ออกค่ะ รอสักครู่แล้วลองใหม่นะคะ",
   qrMismatch: "ระบบตรวจสลิปส่ง QR ของบัญชีอื่นหรือยอดเงินอื่นกลับมา บอทจึงไม่แสดง QR นี้ค่ะ เจ้าของร้านช่วยตรวจค่า SLIP_API_BASE_URL ในการตั้งค่าบอทด้วยนะคะ",
   noPromptPayId: (example) => `ยังไม่ได้ตั้งเลขพร้อมเพย์ของร้านค่ะ ใส่เลขพร้อมเพย์ก่อนยอดเงิน เช่น ${quote(example)} หรือให้เจ้าของร้านตั้งค่า PROMPTPAY_ID นะคะ`,
-  // Numbered steps take no ending (docs/thai.md, section 4).
-  askInPrivate: "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  // Customers read it too: no `บอท` (docs/thai.md, section 1).
+  askInPrivate: "ข้อมูลร้านดูได้เฉพาะในแชทส่วนตัว หรือในกลุ่มพนักงานค่ะ",
   editedNote: "✏️ ตอบตามข้อความที่แก้แล้วนะคะ",
   staffGroupNotice: [
     "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ",
-    "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน (รายการสลิป ชื่อผู้โอน ยอดเงิน โทเคน)",
+    "กลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน ทั้งรายการสลิป ชื่อผู้โอน ยอดเงิน และโทเคนค่ะ",
     "ถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
   ].join("\n"),
   qrShopOnly: (qrExample) => `ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ ${quote(qrExample)} ได้เลยค่ะ`,
@@ -274,7 +285,7 @@ const en: Texts = {
   alertLowTokens: (slips, threshold) => `⚠️ Tokens are left for about ${slips} API checks (below ${threshold}). Please top up.`,
   alertExpiry: (days, date) => `⚠️ The slip-check package expires ${days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`} (${date}). Please renew it.`,
   alertPaymentReceived: (amount, from, time) => `✅ ${amount} received${from === undefined ? "" : ` from ${from}`} at ${time}.`,
-  dailySummaryLead: "Today's summary",
+  dailySummaryLead: "End of day",
   daysLeft: (days) => (days === 0 ? "expires today" : days === 1 ? "1 day left" : `${days} days left`),
   payByQrButton: "Pay by QR",
 
@@ -312,7 +323,12 @@ const en: Texts = {
   didYouMean: (word, command) => `Unknown command ${quote(word)}. Did you mean ${quote(command)}?`,
   notUnderstood: (suggestions) => `Try ${suggestions}, or send ${quote("help")} to see every command.`,
   packageExpired: "The shop's slip-check package has expired. Please renew the package, then try again.",
-  invalidRequest: (serviceMessage) => `The slip service did not accept this: ${serviceMessage}`,
+  invalidRequest: (serviceMessage, forQr) =>
+    [
+      `The slip service did not accept this. ${forQr ? "Check the PromptPay id and the amount, then send it again." : "Please send it again."}`,
+      `The service said: ${quote(serviceMessage)}`,
+      "If it still fails, show this message to the shop's owner.",
+    ].join("\n"),
   serviceUnavailable: "The slip service is not answering right now. Please try again shortly.",
   serviceError: "The slip service answered with an error. Please try again shortly.",
   unauthorized: "The bot cannot sign in to the slip service. Please check the SLIP_API_SECRET setting.",

@@ -75,6 +75,8 @@ export interface Notifier {
    */
   start(intervalMs: number): Promise<void>;
   stop(): void;
+  /** Stops for good: no tick does anything after it, a timer's or a caller's (the shop was retired or closed). */
+  retire(): void;
 }
 
 /** The daily summary goes out within an hour of its time, or not that day (a bot down then does not send it late). */
@@ -96,6 +98,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const lang = settings.defaultLang;
   let lastAccountCheck = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
+  let retired = false;
 
   /** Staff groups, or staff users when there is no staff group. */
   const staffChats = (): string[] => {
@@ -259,6 +262,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   }
 
   async function tick(): Promise<void> {
+    // A retired shop's pushes stop with it: its staff lists are no longer the shop's.
+    if (retired) return;
     const at = now();
     for (const [name, step] of [
       ["daily summary", dailySummary],
@@ -313,6 +318,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
       timer.unref();
     },
     stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    retire() {
+      retired = true;
       clearInterval(timer);
       timer = undefined;
     },

@@ -20,6 +20,10 @@ export const shopSettingsSchema = z.object({
       /** During a rotation of the channel secret: the old one, still accepted for webhook signatures. */
       previousChannelSecret: field.channelSecret.optional(),
     })
+    .refine((line) => line.previousChannelSecret !== line.channelSecret, {
+      path: ["previousChannelSecret"],
+      error: "is the same as the channel secret: during a rotation it holds the old secret; once the rotation is over, remove it",
+    })
     .optional(),
   /** Absent: the embedded sandbox. */
   slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }).optional(),

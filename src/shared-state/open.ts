@@ -31,6 +31,10 @@ export interface SharedStateOptions {
   prefix: string;
   /** Events one instance handles at once from the shared queue. Default 64. */
   runningEvents?: number | undefined;
+  /** Of those, events of one shop at once (the queue's groups are the shops). Default all of them. */
+  runningEventsPerShop?: number | undefined;
+  /** The shop of a stored event's ordering key: the queue shares its slots fairly between them. */
+  shopOfKey?: ((orderingKey: string) => string) | undefined;
   /**
    * The mark of an item stored or answered: the ledger's key of the item's shop, so one mark serves both
    * (an event answered in-process while Redis was slow is not stored after).
@@ -58,6 +62,8 @@ export function openSharedState(url: string, log: Logger, metrics: SharedStateOb
       instanceId,
       onceKey: options.onceKey,
       ...(options.runningEvents === undefined ? {} : { inHand: options.runningEvents }),
+      ...(options.runningEventsPerShop === undefined ? {} : { inHandPerGroup: options.runningEventsPerShop }),
+      ...(options.shopOfKey === undefined ? {} : { groupOf: options.shopOfKey }),
       ...(metrics.queue === undefined ? {} : { observer: metrics.queue }),
     }),
     /** Once Redis answers: its version, eviction policy and persistence, each finding logged once. */

@@ -14,6 +14,9 @@ import type { ShopConfig } from "./shop.js";
 /** A shop's id: its webhook path (`/webhook/<id>`), its label in logs and metrics, its keys in Redis. */
 export const SHOP_ID = /^[a-z0-9-]{1,32}$/;
 
+/** A previous secret equal to the current one is a rotation half done: the old secret is not what it holds. */
+export const SAME_AS_CURRENT = "is the same as channelSecret: during a rotation it holds the old secret; once the rotation is over, remove it";
+
 const shopEntrySchema = z
   .object({
     id: z.string({ error: "is missing" }).regex(SHOP_ID, { error: "must be 1 to 32 of a-z, 0-9 and -" }),
@@ -22,7 +25,8 @@ const shopEntrySchema = z
     // A file's shops are real ones: a LINE channel and the slip service each (local mode has its own demo shops).
     line: z
       .object({ channelSecret: field.channelSecret, channelAccessToken: field.channelAccessToken, previousChannelSecret: field.channelSecret.optional() }, { error: "is missing" })
-      .strict(),
+      .strict()
+      .refine((line) => line.previousChannelSecret !== line.channelSecret, { path: ["previousChannelSecret"], error: SAME_AS_CURRENT }),
     slip: z.object({ baseUrl: field.baseUrl, apiSecret: field.slipApiSecret }, { error: "is missing" }).strict(),
   })
   .strict();
@@ -71,7 +75,7 @@ function* checkShopsFile(text: string, env: Env): Generator<void, ShopsFileResul
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problems: [`not JSON: ${err instanceof Error ? err.message : String(err)}`] };
+    return { ok: false, problems: [notJson(text, err)] };
   }
   const file = shopsFileSchema.safeParse(json);
   if (!file.success) return { ok: false, problems: file.error.issues.map((issue) => `${issue.path.map(String).join(".") || "the file"}: ${issue.message}`) };
@@ -99,7 +103,12 @@ function* checkShopsFile(text: string, env: Env): Generator<void, ShopsFileResul
     };
     const duplicates: string[] = [];
     same("ids", text(substituted, "id"), `id: "${text(substituted, "id") ?? ""}" is also {earlier}'s: each shop needs its own id`);
+    // A channel secret, current or previous, is one shop's: a webhook signed with it must name one shop.
     same("secrets", text(substituted, "line", "channelSecret"), "line.channelSecret: the same as {earlier}'s: each shop needs its own LINE channel");
+    const previous = text(substituted, "line", "previousChannelSecret");
+    if (previous !== text(substituted, "line", "channelSecret")) {
+      same("secrets", previous, "line.previousChannelSecret: the same as a channel secret of {earlier}: a previous secret must be this shop's own old one");
+    }
     same("tokens", text(substituted, "line", "channelAccessToken"), "line.channelAccessToken: the same as {earlier}'s: each shop needs its own LINE channel");
     const entry = shopEntrySchema.safeParse(substituted);
     if (!entry.success) {
@@ -148,4 +157,17 @@ function substitute(value: unknown, env: Env, path: readonly string[], unset: st
     return replaced.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(replaced);
   }
   return value;
+}
+
+/**
+ * Where a JSON syntax error is, by line and column, never what is written there: the parser's own message
+ * quotes the text around it, and a shops file's text is secrets.
+ */
+function notJson(text: string, err: unknown): string {
+  const position = /at position (\d+)/.exec(err instanceof Error ? err.message : "")?.[1];
+  if (position === undefined) return "not JSON (a syntax error; check the file with a JSON validator)";
+  const before = text.slice(0, Number(position));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return `not JSON: a syntax error at line ${line}, column ${column}`;
 }

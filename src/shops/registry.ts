@@ -14,6 +14,8 @@ export interface RunningShop {
   /** Events of this shop being handled now. */
   readonly inHand: number;
   start(tickMs: number): Promise<void>;
+  /** Taken out of service: its schedules stop at once, while its events in hand finish. */
+  retire(): void;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,11 @@ export interface ShopRegistry<T extends RunningShop> {
   atPath(path: string): T | undefined;
   /** A shop by id: one served now, or one retired whose events in hand are not done yet. */
   byId(id: string): T | undefined;
+  /**
+   * The shop served now under this id, never a retired one: whose staff lists hold at this moment, for a
+   * retired shop's last events too (a removed shop has none).
+   */
+  servedNow(id: string): T | undefined;
   /** The shops served now. */
   current(): readonly T[];
   /** Serves exactly these shops from now on. */
@@ -56,6 +63,7 @@ export function createShopRegistry<T extends RunningShop>(options: ShopRegistryO
   /** A retired shop closes once nothing of it is in hand (checked every second), so no answer is cut off. */
   function retire(shop: T): void {
     retiring.set(shop.config.id, shop);
+    shop.retire();
     const done = (async () => {
       while (shop.inHand > 0) await new Promise((resolve) => setTimeout(resolve, options.retireCheckMs ?? 1_000).unref());
       if (retiring.get(shop.config.id) === shop) retiring.delete(shop.config.id);
@@ -112,6 +120,7 @@ export function createShopRegistry<T extends RunningShop>(options: ShopRegistryO
   return {
     atPath: (path) => byPath.get(path),
     byId: (id) => byIdNow.get(id) ?? retiring.get(id),
+    servedNow: (id) => byIdNow.get(id),
     current: () => [...byIdNow.values()],
     apply(configs) {
       // One reload at a time (SIGHUP and the file's change can come together): each compares with what the

@@ -1,9 +1,23 @@
-// A check as a CSV row: the history item's fields, and its two times again in the shop's zone. UTF-8 with a
-// byte-order mark so that Excel reads the Thai names; RFC 4180 quoting.
-import type { HistoryItem } from "../slip/types.js";
+// A check as a CSV row. The file an owner takes to the accountant opens with columns in the shop's words
+// (Thai headers, `ผ่าน`, `LINE OA ของร้าน`, times on the shop's clock), then the service's raw fields for
+// machines; `raw` is those raw fields alone, all English, for accounting software. UTF-8 with a byte-order
+// mark so that Excel reads the Thai; RFC 4180 quoting; CRLF line ends.
+import type { Lang } from "../commands/types.js";
+import { texts } from "../render/text.js";
+import { isSlipStatus, LISTED_SOURCES, type HistoryItem, type ListedSource } from "../slip/types.js";
 
 export const CSV_BOM = "\uFEFF";
 
+/** `readable`: the shop's words first, then the raw fields; `raw`: the raw fields only (the `format=raw` choice). */
+export type CsvFormat = "readable" | "raw";
+
+/** The readable columns' headers: what each is called on a shop's paperwork. */
+export const READABLE_HEADERS: { readonly [L in Lang]: readonly string[] } = {
+  th: ["เวลาตรวจ", "เวลาโอน", "สถานะ", "ยอดเงิน", "เลขอ้างอิง", "ผู้โอน", "ผู้รับเงิน", "บัญชีผู้รับ", "ช่องทาง", "โทเคนที่ใช้"],
+  en: ["Checked at", "Transferred at", "Status", "Amount", "Reference", "Payer", "Receiver", "Receiver's account", "Channel", "Tokens used"],
+};
+
+/** The service's fields as it names them, and the two times again on the shop's clock. */
 export const CSV_COLUMNS = [
   "createdAt",
   "createdAtLocal",
@@ -20,8 +34,9 @@ export const CSV_COLUMNS = [
   "code",
 ] as const;
 
-export function csvHeader(): string {
-  return `${CSV_COLUMNS.join(",")}\r\n`;
+export function csvHeader(format: CsvFormat, lang: Lang): string {
+  const columns = format === "raw" ? CSV_COLUMNS : [...READABLE_HEADERS[lang], ...CSV_COLUMNS];
+  return `${columns.map(csvField).join(",")}\r\n`;
 }
 
 /**
@@ -63,8 +78,29 @@ export function localTime(iso: string | null, timeZone: string): string {
   return `${parts["year"]}-${parts["month"]}-${parts["day"]} ${parts["hour"]}:${parts["minute"]}:${parts["second"]}`;
 }
 
-export function csvRow(item: HistoryItem, timeZone: string): string {
-  const fields = [
+const isListedSource = (source: string): source is ListedSource => (LISTED_SOURCES as readonly string[]).includes(source);
+
+/** The readable fields: the chat's words for a status and a channel (an unknown one as the service wrote it). */
+function readableFields(item: HistoryItem, timeZone: string, lang: Lang): (string | number | null)[] {
+  const t = texts(lang);
+  const status = item.status !== null && isSlipStatus(item.status) ? t.statusWord[item.status] : item.status;
+  const source = item.source !== null && isListedSource(item.source) ? t.sourceWord[item.source] : item.source;
+  return [
+    localTime(item.createdAt, timeZone),
+    localTime(item.transDate, timeZone),
+    status,
+    item.amount,
+    item.transRef,
+    item.senderName,
+    item.receiverName,
+    item.receiverAccount,
+    source,
+    item.tokensCharged,
+  ];
+}
+
+export function csvRow(item: HistoryItem, timeZone: string, format: CsvFormat, lang: Lang): string {
+  const raw = [
     item.createdAt,
     localTime(item.createdAt, timeZone),
     item.transDate,
@@ -79,5 +115,6 @@ export function csvRow(item: HistoryItem, timeZone: string): string {
     item.tokensCharged,
     item.code,
   ];
+  const fields = format === "raw" ? raw : [...readableFields(item, timeZone, lang), ...raw];
   return `${fields.map(csvField).join(",")}\r\n`;
 }

@@ -5,6 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { formatIsoDate } from "../time/calendar.js";
 import type { CalendarDate } from "../time/calendar.js";
 import type { SlipStatus } from "../slip/types.js";
+import type { CsvFormat } from "./csv.js";
 
 export const EXPORT_LINK_TTL_MS = 10 * 60_000;
 
@@ -17,6 +18,8 @@ export interface ExportGrant {
   /** The app's channel filter and search, when the link was made from the app. */
   source?: string | undefined;
   q?: string | undefined;
+  /** `raw` for the all-English file; absent for the shop's words (links made before it are that file). */
+  format?: "raw" | undefined;
   /** Milliseconds since the epoch. */
   expiresAt: number;
   /** Makes each link its own, so that using one leaves the others good. */
@@ -33,7 +36,16 @@ function sign(body: string, channelSecret: string): string {
 
 /** A signed link token for `grant`'s user, shop and days. */
 export function signExportLink(
-  grant: { shopId: string; userId: string; fromDate: CalendarDate; toDate: CalendarDate; status?: SlipStatus | undefined; source?: string | undefined; q?: string | undefined },
+  grant: {
+    shopId: string;
+    userId: string;
+    fromDate: CalendarDate;
+    toDate: CalendarDate;
+    status?: SlipStatus | undefined;
+    source?: string | undefined;
+    q?: string | undefined;
+    format?: CsvFormat | undefined;
+  },
   channelSecret: string,
   now: number,
 ): string {
@@ -45,6 +57,7 @@ export function signExportLink(
     ...(grant.status === undefined ? {} : { status: grant.status }),
     ...(grant.source === undefined ? {} : { source: grant.source }),
     ...(grant.q === undefined ? {} : { q: grant.q }),
+    ...(grant.format === "raw" ? { format: "raw" as const } : {}),
     expiresAt: now + EXPORT_LINK_TTL_MS,
     nonce: randomBytes(9).toString("base64url"),
   };

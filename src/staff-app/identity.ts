@@ -6,7 +6,11 @@ import type { StaffLists } from "../roles/audience.js";
 
 /** Why a request is refused: 401 for the token itself, 403 for a user who is not staff, 503 when LINE could not be asked. */
 export type Identity =
-  { ok: true; userId: string } | { ok: false; status: 401; reason: "missing" | "malformed" | "expired" | "foreign" } | { ok: false; status: 503; reason: "line_unreachable" };
+  | { ok: true; userId: string }
+  | { ok: false; status: 401; reason: "missing" | "malformed" | "expired" | "foreign" }
+  /** Too many tokens LINE was asked about from one address lately: refused before asking LINE again. */
+  | { ok: false; status: 429; reason: "too_many_checks" }
+  | { ok: false; status: 503; reason: "line_unreachable" };
 
 export interface IdentityOptions {
   /** LINE's API host (or the stand-in's): POST /oauth2/v2.1/verify and the group member endpoint. */
@@ -16,11 +20,18 @@ export interface IdentityOptions {
   rememberMs?: number;
   /** How long LINE may take. Default 5 s. */
   timeoutMs?: number;
+  /** How long a token LINE refused is refused again without asking. Default 30 s. */
+  rememberRefusedMs?: number;
+  /** Tokens LINE is asked about per minute from one address, for one login channel. Default 20. */
+  checksPerMinute?: number;
 }
 
 export interface IdentityChecker {
-  /** The user of an `Authorization: Bearer <ID token>` header, for a LINE Login channel. */
-  verify(authorization: string | undefined, loginChannelId: string): Promise<Identity>;
+  /**
+   * The user of an `Authorization: Bearer <ID token>` header, for a LINE Login channel. `from`: the
+   * requester's address; LINE is asked about a new token only within that address's allowance.
+   */
+  verify(authorization: string | undefined, loginChannelId: string, from?: string): Promise<Identity>;
   /** Whether a user is staff of a shop; rejects when LINE could not be asked about a group. */
   isStaff(userId: string, staff: StaffLists, channelAccessToken: string): Promise<boolean>;
 }
@@ -56,13 +67,29 @@ export function createIdentityChecker(options: IdentityOptions): IdentityChecker
   // Keyed by a hash: the tokens themselves are not kept.
   const tokens = new Remembered<{ userId: string; expiresAt: number }>();
   const members = new Remembered<boolean>();
+  // A stranger's tokens cost LINE nothing more than their allowance: a token refused is refused again from
+  // memory for a while, and an address gets a few new tokens checked a minute.
+  const rememberRefusedMs = options.rememberRefusedMs ?? 30_000;
+  const checksPerMinute = options.checksPerMinute ?? 20;
+  const refused = new Remembered<"malformed" | "expired" | "foreign">();
+  const checksBy = new Remembered<{ count: number }>();
+  const withinAllowance = (loginChannelId: string, from: string, at: number): boolean => {
+    const key = `${loginChannelId}|${from}`;
+    const window = checksBy.get(key, at);
+    if (window === undefined) {
+      checksBy.set(key, { count: 1 }, at + 60_000);
+      return true;
+    }
+    window.count += 1;
+    return window.count <= checksPerMinute;
+  };
 
   async function askLine(path: string, init: RequestInit): Promise<Response> {
     return fetch(`${options.lineApiBaseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   }
 
   return {
-    async verify(authorization, loginChannelId) {
+    async verify(authorization, loginChannelId, from = "") {
       const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "")?.[1];
       if (token === undefined) return { ok: false, status: 401, reason: "missing" };
       if (token.length > 4096 || token.split(".").length !== 3) return { ok: false, status: 401, reason: "malformed" };
@@ -70,6 +97,13 @@ export function createIdentityChecker(options: IdentityOptions): IdentityChecker
       const at = now();
       const known = tokens.get(key, at);
       if (known !== undefined) return known.expiresAt > at ? { ok: true, userId: known.userId } : { ok: false, status: 401, reason: "expired" };
+      const refusedBefore = refused.get(key, at);
+      if (refusedBefore !== undefined) return { ok: false, status: 401, reason: refusedBefore };
+      if (!withinAllowance(loginChannelId, from, at)) return { ok: false, status: 429, reason: "too_many_checks" };
+      const refuse = (reason: "malformed" | "expired" | "foreign"): Identity => {
+        refused.set(key, reason, at + rememberRefusedMs);
+        return { ok: false, status: 401, reason };
+      };
       let response: Response;
       try {
         response = await askLine("/oauth2/v2.1/verify", { method: "POST", body: new URLSearchParams({ id_token: token, client_id: loginChannelId }) });
@@ -79,15 +113,15 @@ export function createIdentityChecker(options: IdentityOptions): IdentityChecker
       const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       if (response.status === 400) {
         const description = typeof body["error_description"] === "string" ? body["error_description"] : "";
-        return { ok: false, status: 401, reason: /expired/i.test(description) ? "expired" : /audience/i.test(description) ? "foreign" : "malformed" };
+        return refuse(/expired/i.test(description) ? "expired" : /audience/i.test(description) ? "foreign" : "malformed");
       }
       if (response.status !== 200) return { ok: false, status: 503, reason: "line_unreachable" };
       const { sub, aud, exp } = body;
       // LINE checked the audience; checked again, so an answer for another channel can never pass.
-      if (aud !== loginChannelId) return { ok: false, status: 401, reason: "foreign" };
-      if (typeof sub !== "string" || typeof exp !== "number") return { ok: false, status: 401, reason: "malformed" };
+      if (aud !== loginChannelId) return refuse("foreign");
+      if (typeof sub !== "string" || typeof exp !== "number") return refuse("malformed");
       const expiresAt = exp * 1000;
-      if (expiresAt <= at) return { ok: false, status: 401, reason: "expired" };
+      if (expiresAt <= at) return refuse("expired");
       tokens.set(key, { userId: sub, expiresAt }, Math.min(expiresAt, at + rememberMs));
       return { ok: true, userId: sub };
     },

@@ -5,6 +5,7 @@ import { isSlipStatus, SLIP_STATUSES } from "../slip/types.js";
 import type { SlipStatus } from "../slip/types.js";
 import { calendarDaysBetween, compareCalendarDates, dayOf, endOfDay, formatIsoDate, startOfDay } from "../time/calendar.js";
 import type { CalendarDate } from "../time/calendar.js";
+import type { CsvFormat } from "./csv.js";
 
 /** Days `from` and `to` may be apart at most (a leap year from its first day to its last). */
 export const MAX_RANGE_DAYS_APART = 366;
@@ -29,10 +30,13 @@ export interface ChecksQuery extends DayRange {
   q: string | undefined;
   page: number;
   limit: number;
+  /** An export's columns: the shop's words then the raw fields, or (`format=raw`) the raw fields alone. */
+  format: CsvFormat;
 }
 
 /** Why a parameter was refused, as a stable code the page turns into the shop's language. */
-export type QueryProblem = "unknown_parameter" | "repeated" | "bad_day" | "reversed" | "range_too_long" | "bad_status" | "bad_source" | "q_too_long" | "bad_page" | "bad_limit";
+export type QueryProblem =
+  "unknown_parameter" | "repeated" | "bad_day" | "reversed" | "range_too_long" | "bad_status" | "bad_source" | "q_too_long" | "bad_page" | "bad_limit" | "bad_format";
 
 export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; problem: QueryProblem; message: string };
 
@@ -40,8 +44,8 @@ export type Read<T> = { ok: true; value: T } | { ok: false; parameter: string; p
 export const PARAMETERS = {
   history: ["from", "to", "status", "source", "q", "page", "limit"],
   summary: ["from", "to", "status"],
-  export: ["from", "to", "status", "source", "q"],
-  "export-link": ["from", "to", "status", "source", "q"],
+  export: ["from", "to", "status", "source", "q", "format"],
+  "export-link": ["from", "to", "status", "source", "q", "format"],
 } as const;
 
 const bad = (parameter: string, problem: QueryProblem, message: string): { ok: false; parameter: string; problem: QueryProblem; message: string } => ({
@@ -101,6 +105,8 @@ export function readChecksQuery(raw: Record<string, unknown>, allowed: readonly 
   const limitText = given("limit");
   const limit = limitText === undefined ? DEFAULT_LIMIT : readWhole(limitText, 1, MAX_LIMIT);
   if (limit === undefined) return bad("limit", "bad_limit", `limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  const formatText = given("format");
+  if (formatText !== undefined && formatText !== "raw") return bad("format", "bad_format", "format must be raw (English headers and the service's own values) or left out");
 
   return {
     ok: true,
@@ -114,6 +120,7 @@ export function readChecksQuery(raw: Record<string, unknown>, allowed: readonly 
       q: q === undefined || q === "" ? undefined : q,
       page,
       limit,
+      format: formatText === "raw" ? "raw" : "readable",
     },
   };
 }

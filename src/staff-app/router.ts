@@ -184,20 +184,24 @@ export function createStaffApp(options: StaffAppOptions): Router {
   router.get(["/app/", "/app/:shop/"], (req: Request, res: Response) => {
     const shop = shopOf(req);
     privately(res);
-    if (shop === undefined) return void res.status(404).type("text/plain").send("No shop has its staff app here.");
+    // No shop, so no shop's language: Thai first, as most shops are, then English.
+    if (shop === undefined) return void res.status(404).type("text/plain; charset=utf-8").send("ไม่มีแอปพนักงานของร้านที่ลิงก์นี้ค่ะ\nNo shop has its staff app here.");
     const login = shop.config.login;
     if (login === undefined) {
-      // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written.
+      // Shown to whoever opened it, in the shop's language; the settings' names stay as they are written, and
+      // the shops file's form is in the owner's documentation, not on a page staff may see.
       const off =
         shop.config.settings.defaultLang === "th"
-          ? 'แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ ต้องมี LINE Login channel และ LIFF app ก่อน เจ้าของร้านตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID (ในไฟล์ร้าน: "login": { "channelId": "...", "liffId": "..." }) แล้วเริ่มบอทใหม่นะคะ วิธีทำอยู่ใน README ค่ะ'
-          : 'The staff app is off for this shop: it needs a LINE Login channel and a LIFF app. Set LINE_LOGIN_CHANNEL_ID and LIFF_ID (in a shops file: "login": { "channelId": "...", "liffId": "..." }), then restart. The README says how.';
+          ? "แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ เจ้าของร้านต้องสร้าง LINE Login channel และ LIFF app แล้วตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID จากนั้นเริ่มบอทใหม่นะคะ"
+          : "The staff app is off for this shop. The owner needs to make a LINE Login channel and a LIFF app, set LINE_LOGIN_CHANNEL_ID and LIFF_ID, then restart the bot.";
       return void res.status(404).type("text/plain; charset=utf-8").send(off);
     }
     if (template === undefined) return void res.status(503).type("text/plain; charset=utf-8").send("The staff app's page is not built: run npm run build.");
     const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
     const html = template
       .replaceAll("{{lang}}", escapeHtml(shop.config.settings.defaultLang))
+      // The page's name before its script runs (the tab, a share): the script writes the same.
+      .replaceAll("{{title}}", shop.config.settings.defaultLang === "th" ? "แอปพนักงาน" : "Staff app")
       .replaceAll("{{api}}", escapeHtml(`${base}/api`))
       .replaceAll("{{mode}}", escapeHtml(options.mode))
       .replaceAll("{{liffId}}", escapeHtml(login.liffId))
@@ -210,10 +214,14 @@ export function createStaffApp(options: StaffAppOptions): Router {
   async function staffUser(req: Request, res: Response, shop: StaffAppShop): Promise<string | undefined> {
     const login = shop.config.login;
     if (login === undefined) return void fail(res, 404, "app_off", "The staff app is off for this shop (no LINE Login channel is set).");
-    const who = await identity.verify(req.headers.authorization, login.channelId);
+    const who = await identity.verify(req.headers.authorization, login.channelId, req.socket.remoteAddress ?? "");
     if (!who.ok) {
       log.info({ shop: shop.id, reason: who.reason }, "staff app: request refused");
       if (who.status === 503) return void fail(res, 503, "line_unreachable", "LINE could not check your login just now. Try again in a minute.");
+      if (who.status === 429) {
+        res.set("Retry-After", "60");
+        return void fail(res, 429, "too_many_requests", "Too many requests. Wait a minute and try again.");
+      }
       res.set("WWW-Authenticate", `Bearer error="invalid_token"`);
       const message =
         who.reason === "expired"
@@ -321,7 +329,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
         const base = req.params["shop"] === undefined ? "/app" : `/app/${String(req.params["shop"])}`;
         const at = now().getTime();
         const link = signExportLink(
-          { shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q },
+          { shopId: shop.id, userId, fromDate: query.fromDate, toDate: query.toDate, status: query.status, source: query.source, q: query.q, format: query.format },
           shop.config.line.channelSecret,
           at,
         );
@@ -365,7 +373,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
       return void fail(res, 503, "try_again", "This link cannot be checked just now. Try again in a minute.");
     }
     if (!first) return void fail(res, 410, "link_used", "This link was already used. Send export in the chat again for a new one.");
-    const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q };
+    const given = { from: grant.from, to: grant.to, status: grant.status, source: grant.source, q: grant.q, format: grant.format };
     const fields = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     const query = readChecksQuery(fields, PARAMETERS.export, now(), shop.config.settings.timeZone);
     if (!query.ok) return void fail(res, 400, "link_invalid", "This link's range is not valid. Send export in the chat for a new one.");
@@ -373,7 +381,7 @@ export function createStaffApp(options: StaffAppOptions): Router {
   }
 
   async function streamExport(res: Response, shop: StaffAppShop, query: ChecksQuery): Promise<void> {
-    const { timeZone } = shop.config.settings;
+    const { timeZone, defaultLang } = shop.config.settings;
     // Bounded like the summary: the last 31 days of a longer range, the newest 20,000 checks.
     const days = calendarDaysBetween(query.fromDate, query.toDate) + 1;
     const fromDate = days > EXPORT_MAX_DAYS ? addCalendarDays(query.toDate, -(EXPORT_MAX_DAYS - 1)) : query.fromDate;
@@ -387,15 +395,15 @@ export function createStaffApp(options: StaffAppOptions): Router {
     privately(res);
     res.status(200).set({
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="slipline-${shop.id}-${formatIsoDate(fromDate)}-${formatIsoDate(query.toDate)}.csv"`,
+      "Content-Disposition": `attachment; filename="slipline-${shop.id}-${formatIsoDate(fromDate)}-${formatIsoDate(query.toDate)}${query.format === "raw" ? "-raw" : ""}.csv"`,
       "X-Export-Covered": `${formatIsoDate(fromDate)}..${formatIsoDate(query.toDate)}`,
       "X-Export-Cut": cut.length === 0 ? "none" : cut.join(","),
     });
-    res.write(CSV_BOM + csvHeader());
+    res.write(CSV_BOM + csvHeader(query.format, defaultLang));
     const write = async (items: readonly HistoryItem[]): Promise<void> => {
       const text = items
         .filter((item) => matches(item, query))
-        .map((item) => csvRow(item, timeZone))
+        .map((item) => csvRow(item, timeZone, query.format, defaultLang))
         .join("");
       if (text !== "" && !res.write(text)) await drained(res);
     };

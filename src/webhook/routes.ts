@@ -24,8 +24,17 @@ export interface BotAppDeps {
   intake: Intake;
   log: Logger;
   metrics?: Metrics;
-  /** When set, GET /metrics wants `Authorization: Bearer <metricsToken>`. */
+  /**
+   * When set, GET /metrics wants `Authorization: Bearer <metricsToken>`, and /readyz names the shops of each
+   * LINE channel state only to a request bearing it.
+   */
   metricsToken?: string;
+  /**
+   * Without a token: whether /metrics (its `shop` labels) is open to anyone who reaches the port (local
+   * mode), or only to this machine's own requests, never forwarded by a proxy (a LINE deployment, whose
+   * port is public). Default `this_machine`: closed unless said otherwise.
+   */
+  metricsWithoutToken?: "open" | "this_machine";
   /** False for an instance that only works the shared queue: its webhook answers 503. Default true. */
   takesWebhooks?: boolean;
   /**
@@ -79,7 +88,7 @@ export const REFUSALS: Readonly<Record<RefusalReason, RefusalRow>> = {
   unknown_shop: { status: 404, message: "No shop has its webhook here", unread: true },
   worker_only: { status: 503, message: "This instance only works the event queue (INSTANCE_ROLE=worker)", unread: true },
   draining: { status: 503, message: "Shutting down; send again shortly", unread: true },
-  busy: { status: 503, message: "Busy; send again shortly", log: "webhook refused: too many events waiting", unread: true, retryAfter: "1" },
+  busy: { status: 503, message: "Busy; send again shortly", log: "webhook refused: too many of this shop's events waiting", unread: true, retryAfter: "1" },
   unsigned: { status: 401, message: "Invalid signature", log: "webhook refused: no x-line-signature header", unread: true },
   bad_signature: { status: 401, message: "Invalid signature", log: "webhook refused: bad signature", unread: false },
   bad_json: { status: 400, message: "Body is not valid JSON", log: "webhook refused: body is not JSON", unread: false },
@@ -99,9 +108,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const takesWebhooks = deps.takesWebhooks ?? true;
   metrics?.watchQueue(intake);
   let state: State = "starting";
-  // Webhooks admitted whose bodies are still arriving: a burst is admitted faster than bodies are read, so
-  // the bound counts them too, or a thousand could pass the check before the first one is queued.
-  let arriving = 0;
+  // Webhooks admitted whose bodies are still arriving (in all, and by shop): a burst is admitted faster than
+  // bodies are read, so the bounds count them too, or a thousand could pass the check before the first one is queued.
+  let arrivingTotal = 0;
+  const arrivingByShop = new Map<string, number>();
 
   /** Answers a refusal as its row says; `status` overrides it for the body parser's other 4xx. */
   const refuse = (res: Response, reason: RefusalReason, logTo?: { log: Logger; fields?: object }, status?: number): void => {
@@ -120,12 +130,21 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     if (shop === undefined) return refuse(res, "unknown_shop");
     if (!takesWebhooks) return refuse(res, "worker_only");
     if (state === "closing") return refuse(res, "draining");
-    if (!intake.hasRoom(arriving)) return refuse(res, "busy", { log, fields: { waiting: intake.waiting } });
+    // Only the shop over its share of the waiting is refused: another shop's load never refuses this one.
+    if (!intake.hasRoom(shop.id, { total: arrivingTotal, ofShop: arrivingByShop.get(shop.id) ?? 0 })) {
+      return refuse(res, "busy", { log: shop.log, fields: { waiting: intake.waitingOf(shop.id), waitingAllShops: intake.waiting } });
+    }
     const signature = req.headers["x-line-signature"];
     if (typeof signature !== "string" || signature === "") return refuse(res, "unsigned", { log: shop.log });
     req.slipline = { shop };
-    arriving += 1;
-    res.once("close", () => (arriving -= 1));
+    arrivingTotal += 1;
+    arrivingByShop.set(shop.id, (arrivingByShop.get(shop.id) ?? 0) + 1);
+    res.once("close", () => {
+      arrivingTotal -= 1;
+      const left = (arrivingByShop.get(shop.id) ?? 1) - 1;
+      if (left === 0) arrivingByShop.delete(shop.id);
+      else arrivingByShop.set(shop.id, left);
+    });
     next();
   };
 
@@ -178,9 +197,11 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     res.status(200).json({ status: "ok" });
   });
 
-  app.get("/readyz", (_req: Request, res: Response) => {
+  app.get("/readyz", (req: Request, res: Response) => {
     // The LINE channels' check is reported, not waited for: LINE being down must not take the bot out.
-    const line = lineReport(shops.current());
+    // Which shops are in which state only with the metrics token: a stranger learns counts, no shop id.
+    const named = deps.metricsToken !== undefined && bearerMatches(req.headers.authorization, deps.metricsToken);
+    const line = lineReport(shops.current(), named);
     if (state === "ready" && deps.dependenciesUp?.() === false) {
       if (takesWebhooks) res.status(200).json({ status: "degraded", redis: "unreachable", ...line });
       else res.status(503).json({ status: "redis_unreachable", ...line });
@@ -193,6 +214,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     app.get("/metrics", (req: Request, res: Response, next: NextFunction) => {
       if (deps.metricsToken !== undefined && !bearerMatches(req.headers.authorization, deps.metricsToken)) {
         res.status(401).set("WWW-Authenticate", "Bearer").json({ message: "Metrics need Authorization: Bearer <METRICS_TOKEN>" });
+        return;
+      }
+      if (deps.metricsToken === undefined && (deps.metricsWithoutToken ?? "this_machine") === "this_machine" && !fromThisMachine(req)) {
+        res.status(403).json({ message: "Metrics are served only to this machine until METRICS_TOKEN is set" });
         return;
       }
       metrics.scrape().then(({ contentType, body }) => {
@@ -230,9 +255,10 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
 /**
  * What /readyz says of the LINE channels: one shop's state as `line` (and `lineWarnings`), as before shops
- * files; with several, the shops grouped by state (`lines`), so an operator sees which to fix.
+ * files; with several, how many shops are in each state (`lines`), and, to a request with the metrics
+ * token (`named`), which ones (`linesByShop`), so an operator sees which to fix.
  */
-function lineReport(shops: readonly WebhookShop[]): Record<string, unknown> {
+function lineReport(shops: readonly WebhookShop[], named: boolean): Record<string, unknown> {
   const checks = shops.map((shop) => ({ id: shop.id, check: shop.lineCheck() })).filter((c): c is { id: string; check: LineCheck } => c.check !== undefined);
   if (checks.length === 0) return {};
   const [only] = checks;
@@ -245,7 +271,16 @@ function lineReport(shops: readonly WebhookShop[]): Record<string, unknown> {
     const key = check.state === "ok" && check.warnings.length > 0 ? `ok_with_warnings` : check.state;
     (byState[key] ??= []).push(id);
   }
-  return { lines: byState };
+  const counts = Object.fromEntries(Object.entries(byState).map(([state, ids]) => [state, ids.length]));
+  return named ? { lines: counts, linesByShop: byState } : { lines: counts };
+}
+
+/** A request from this machine itself, not passed on by a proxy (which would make anyone's look local). */
+function fromThisMachine(req: Request): boolean {
+  const peer = req.socket.remoteAddress ?? "";
+  const loopback = peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
+  const forwarded = ["x-forwarded-for", "forwarded", "x-real-ip"].some((name) => req.headers[name] !== undefined);
+  return loopback && !forwarded;
 }
 
 /** Compares in constant time, so the token cannot be guessed from how fast a wrong one is refused. */

@@ -51,6 +51,36 @@ describe("export in the chat", () => {
     expect((await fetch(link)).status).toBe(410);
   });
 
+  it("says in lines which days the file holds, and adds the all-English file for accounting software", async () => {
+    const sent = await say(OWNER, "export yesterday");
+    const text = shownText(sent.flatMap((s) => s.messages)).replace(/https:\/\/bot\.example\.com\/app\/api\/export\.csv\?link=[A-Za-z0-9_.-]+/g, "<link>");
+    expect(text).toBe(
+      [
+        "The slip checks file for yesterday (19 Nov 2026) is ready.",
+        "Tap the link below to download it; it opens in Excel.",
+        "<link>",
+        "The same file with the service's own fields only, for accounting software:",
+        "<link>",
+        "The link works once, within 10 minutes, for you only.",
+      ].join("\n"),
+    );
+    const links = [...shownText(sent.flatMap((s) => s.messages)).matchAll(/https:\/\/bot\.example\.com(\/app\/api\/export\.csv\?link=[A-Za-z0-9_.-]+)/g)].map(
+      (m) => `${bot.url}${m[1] ?? ""}`,
+    );
+    const readable = await fetch(links[0] ?? "");
+    expect((await readable.text()).split("\r\n")[0]).toMatch(/^Checked at,Transferred at,Status,Amount,/);
+    const raw = await fetch(links[1] ?? "");
+    expect(raw.headers.get("content-disposition")).toContain("2026-11-19-2026-11-19-raw.csv");
+    expect((await raw.text()).split("\r\n")[0]).toBe(
+      "createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code",
+    );
+  });
+
+  it("names only the days a cut file holds", async () => {
+    const text = shownText((await say(OWNER, "export 2026-09-01..2026-11-20")).flatMap((s) => s.messages));
+    expect(text).toContain("The slip checks file for 21 Oct – 20 Nov 2026 is ready.\nA file holds at most 31 days, so it starts on 21 Oct 2026.");
+  });
+
   it("refuses the link after 10 minutes", async () => {
     const link = linkIn(await say(OWNER, "ส่งออก วันนี้"));
     clock += 10 * 60_000 + 1_000;

@@ -5,7 +5,7 @@ import type { RecordedSend } from "@slipline/line-stand-in";
 import { formatMoney } from "../../src/render/format.js";
 import { startBotHarness } from "../kit/bot-harness.js";
 import type { BotHarness } from "../kit/bot-harness.js";
-import { quickReplyTexts, shownText } from "../kit/messages.js";
+import { quickReplyTaps, quickReplyTexts, shownText } from "../kit/messages.js";
 import { chatIdOf, followEvent, imageEvent, joinEvent, lineId, mentionText, postbackEvent, stickerEvent, textEvent } from "../kit/webhook.js";
 import type { TestSource } from "../kit/webhook.js";
 
@@ -54,7 +54,15 @@ describe("with the staff lists set", () => {
     const thaiTypo = await say(bot, dm(OWNER), "เชคยอด 150");
     expect(said(thaiTypo)).toBe("หมายถึง “เช็คยอด” หรือเปล่าคะ");
     expect(quickReplyTexts(thaiTypo[0]?.messages ?? [])).toEqual(["เช็คยอด"]);
-    expect(quickReplyTexts((await say(bot, dm(OWNER), "สวัสดีค่ะ"))[0]?.messages ?? [])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
+    // The QR tap opens the keyboard with `คิวอาร์ ` typed (its postback is answered with where the amount goes).
+    expect(quickReplyTaps((await say(bot, dm(OWNER), "สวัสดีค่ะ"))[0]?.messages ?? [])).toEqual([
+      { shows: "คิวอาร์", sends: "quick:type qr th" },
+      { shows: "ประวัติ", sends: "ประวัติ" },
+      { shows: "ยอด", sends: "ยอด" },
+      { shows: "ยอดเมื่อวาน", sends: "ยอดเมื่อวาน" },
+      { shows: "โทเคน", sends: "โทเคน" },
+      { shows: "วิธีใช้", sends: "วิธีใช้" },
+    ]);
   });
 
   it("a staff group: everyone in it is staff, even without a user id", async () => {
@@ -95,7 +103,10 @@ describe("with the staff lists set", () => {
     expect(help).not.toMatch(/history|balance|token/i);
     const greeting = await bot.exchange([followEvent({ source: dm(lineId("U", 0x399)), replyToken: bot.token(lineId("U", 0x399)) })]);
     expect(said(greeting)).toMatch(/thanks for adding us[\s\S]*qr 150/i);
-    expect(quickReplyTexts(greeting[0]?.messages ?? [])).toEqual(["qr", "help"]);
+    expect(quickReplyTaps(greeting[0]?.messages ?? [])).toEqual([
+      { shows: "qr", sends: "qr" },
+      { shows: "How to pay", sends: "help" },
+    ]);
   });
 
   it("a customer's menu taps: 'contact the shop' says staff will answer and keeps the bot out of the next message; 'pay by QR' says to add the amount", async () => {
@@ -125,7 +136,10 @@ describe("with the staff lists set", () => {
     const tap = await bot.exchange([postbackEvent({ source: inGroup(MIXED_GROUP, OWNER), replyToken: bot.token(MIXED_GROUP), data: "history 7d page 2" })]);
     expect(said(tap)).toMatch(/1:1 chat or in the staff group/);
     const joined = await bot.exchange([joinEvent({ source: inGroup(lineId("C", 0x398)), replyToken: bot.token(lineId("C", 0x398)) })]);
-    expect(quickReplyTexts(joined[0]?.messages ?? [])).toEqual(["qr", "help"]);
+    expect(quickReplyTaps(joined[0]?.messages ?? [])).toEqual([
+      { shows: "qr", sends: "qr" },
+      { shows: "How to pay", sends: "help" },
+    ]);
   });
 });
 

@@ -151,7 +151,7 @@ describe("summary, against figures computed here from the sandbox's history", { 
 
   it("says plainly when a range has no checks, in Thai too", async () => {
     const reply = await say("สรุป 2026-01-01");
-    expect(shownText(reply.messages)).toMatch(/ตรวจ 0 สลิป[\s\S]*฿0\.00[\s\S]*ไม่มีสลิปที่ตรวจในวันที่ 1 ม\.ค\. 2569 ค่ะ/);
+    expect(shownText(reply.messages)).toMatch(/ตรวจ 0 สลิป[\s\S]*฿0\.00[\s\S]*ไม่มีการตรวจสลิปในวันที่ 1 ม\.ค\. 2569 ค่ะ/);
   });
 
   it("covers at most 31 days, and says which", async () => {
@@ -172,7 +172,7 @@ describe("has it arrived?", { timeout: 60_000 }, () => {
     expect(shownText(found.messages)).toContain(matching.length === 1 ? "Arrived: 1 check" : `Arrived: ${matching.length} checks`);
 
     const none = await say("paid 12345.67");
-    expect(shownText(none.messages)).toContain("Not yet.");
+    expect(shownText(none.messages)).toContain("No valid slip of this amount yet.");
     expect(quickReplyTaps(none.messages)).toEqual([{ shows: "paid 12345.67", sends: "paid 12345.67" }]);
   });
 
@@ -186,7 +186,7 @@ describe("has it arrived?", { timeout: 60_000 }, () => {
     const [button] = postbackData(qr.messages).filter((data) => data.startsWith("paid 321 after "));
     expect(button).toBe(`paid 321 after ${clock.toISOString()}`);
     const tap = async () => bot.exchange([postbackEvent({ source: { type: "user", userId: OWNER }, replyToken: bot.token(OWNER), data: button ?? "" })]);
-    expect(shownText((await tap())[0]?.messages ?? [])).toContain("Not yet.");
+    expect(shownText((await tap())[0]?.messages ?? [])).toContain("No valid slip of this amount yet.");
     // ...and again after it.
     clock = new Date(clock.getTime() + 60_000);
     expect((await pay(321)).status).toBe(200);

@@ -183,7 +183,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.tapButton("เช็คยอดเข้า");
     // The tap shows what a person would type; the QR's time stays in the button's data.
     await c.page.locator("#messages .msg.user.mine", { hasText: "เช็คยอด 321" }).last().waitFor({ timeout: REPLY.timeoutMs });
-    const notYet = await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ", REPLY);
+    const notYet = await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ผ่านการตรวจค่ะ", REPLY);
     await expect(notYet.textContent()).resolves.toMatch(/ยอด 321 บาท เข้าหรือยัง[\s\S]*วันนี้ ตั้งแต่ \d{2}:\d{2} น\./);
     await expect(c.page.locator("#messages").textContent()).resolves.not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     // The "ask again" chip: the chat shows the same typed words, never the QR's instant.
@@ -192,7 +192,7 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     const tapsSoFar = await userLines.count();
     await c.tapQuickReply("เช็คอีกครั้ง");
     await expect.poll(() => userLines.count(), { timeout: REPLY.timeoutMs }).toBe(tapsSoFar + 1);
-    await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ", REPLY);
+    await c.waitForBotMessage("ยังไม่พบสลิปยอดนี้ที่ผ่านการตรวจค่ะ", REPLY);
 
     // A customer transfers ฿321 to the demo shop (the console's button, through the sandbox's local route).
     await c.page.fill("#pay-amount", "321");
@@ -244,6 +244,11 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await c.send("@slipline help");
     const help = await c.waitForBotMessage("How to use", REPLY);
     await expect(help.locator(".flex-bubble").textContent()).resolves.toMatch(/qr[\s\S]*history[\s\S]*balance/);
+    // The QR chip opens the keyboard with the QR word typed, and the bot says where the amount goes.
+    await c.tapQuickReply(/^qr$/);
+    await c.waitForBotMessage("Type the amount after it, like “qr 150”, and send.", REPLY);
+    await expect(c.page.inputValue("#text")).resolves.toBe("qr ");
+    await c.page.fill("#text", "");
 
     const bot = c.page.locator("#messages .msg.bot:not(.typing-row)");
     const before = await bot.count();
@@ -269,16 +274,16 @@ describe("npm start with nothing configured, in a browser", { timeout: 90_000 },
     await expect(refused.textContent()).resolves.not.toMatch(/ร้านกาแฟดีใจ|โทเคน/);
     await c.send("qr 0899999999 500");
     await c.waitForBotMessage("only make QR codes that pay this shop", REPLY);
-    // The customers' menu: pay by QR, contact the shop, help; nothing of the staff's.
+    // The customers' menu: pay by QR, contact the shop, how to pay; nothing of the staff's.
     const menu = c.richMenu();
     await menu.getByRole("button", { name: "จ่ายด้วย QR", exact: true }).waitFor({ timeout: REPLY.timeoutMs });
     await expect(menu.locator(".rich-menu-bar-text").textContent()).resolves.toBe("เมนู");
-    for (const name of ["จ่ายด้วย QR", "ติดต่อร้าน", "วิธีใช้"]) {
+    for (const name of ["จ่ายด้วย QR", "ติดต่อร้าน", "วิธีจ่ายเงิน"]) {
       await expect(menu.getByRole("button", { name, exact: true }).count(), name).resolves.toBe(1);
     }
     await expect(menu.getByRole("button", { name: "ประวัติวันนี้" }).count()).resolves.toBe(0);
     await shoot("rich-menu-customer");
-    await c.tapRichMenuArea("วิธีใช้");
+    await c.tapRichMenuArea("วิธีจ่ายเงิน");
     await c.waitForBotMessage("ชำระเงินด้วย QR พร้อมเพย์", REPLY);
 
     await c.chooseChat(customerGroup.name);

@@ -36,6 +36,9 @@ async function openApp(): Promise<Page> {
   return app;
 }
 
+/** The chat's status words, which the owner's file writes. */
+const THAI_STATUS: Record<string, string> = { valid: "ผ่าน", invalid: "ไม่ผ่าน", fraud: "ปลอม", duplicate: "ซ้ำ", not_found: "ไม่พบ", error: "ผิดพลาด" };
+
 /** Reads a CSV line (RFC 4180 quoting). */
 function cells(line: string): string[] {
   const out: string[] = [];
@@ -86,13 +89,39 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     await app.locator("#controls").waitFor({ state: "visible", ...WAIT });
     expect(app.url()).not.toContain("id_token");
 
-    await app.locator("button[data-range=days7]").click();
-    await app.locator("#items li").first().waitFor(WAIT);
+    const THAI_MONTHS = ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."];
+    /** A Bangkok day as the chat writes it alone (`29 พ.ย. 2569`), and its ISO form. */
+    const thaiDay = (iso: string): string => `${Number(iso.slice(8))} ${THAI_MONTHS[Number(iso.slice(5, 7)) - 1] ?? ""} ${Number(iso.slice(0, 4)) + 543}`;
     const days = await app.evaluate(() => {
       const at = (d: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Bangkok" }).format(new Date(Date.now() + d * 86_400_000));
       return [at(-6), at(0)];
     });
     const [from = "", to = ""] = days;
+    // Today first: the line under the chips names it and its date; the chart is by the hour.
+    await app.locator("#days", { hasText: `วันนี้ · ${thaiDay(to)}` }).waitFor(WAIT);
+    await app.locator("#chart-title", { hasText: "จำนวนสลิปรายชั่วโมง" }).waitFor(WAIT);
+
+    await app.locator("button[data-range=days7]").click();
+    await app.locator("#items li").first().waitFor(WAIT);
+    // The 7 days as the chat writes a range: the month and year once when shared.
+    const sevenDays =
+      from.slice(0, 7) === to.slice(0, 7)
+        ? `${Number(from.slice(8))}–${thaiDay(to)}`
+        : from.slice(0, 4) === to.slice(0, 4)
+          ? `${thaiDay(from).replace(/ \d{4}$/u, "")} – ${thaiDay(to)}`
+          : `${thaiDay(from)} – ${thaiDay(to)}`;
+    await app.locator("#days", { hasText: `7 วันล่าสุด · ${sevenDays}` }).waitFor(WAIT);
+    await app.locator("#chart-title", { hasText: "จำนวนสลิปรายวัน" }).waitFor(WAIT);
+    // A phone shows no hover: tapping the last bar writes its figures under the chart, money labelled.
+    expect(await app.locator("#chart-value").textContent()).toBe("แตะที่แท่งกราฟเพื่อดูตัวเลข");
+    await app.locator("#chart .bar").last().click();
+    expect(await app.locator("#chart-value").textContent()).toMatch(new RegExp(`^${thaiDay(to).replace(/ \d{4}$/u, "")}: ตรวจ [\\d,]+ สลิป ยอดโอนเข้า ฿[\\d,]+\\.\\d{2}$`, "u"));
+    // The week chip: Monday to today, named as the chat names it.
+    await app.locator("button[data-range=week]").click();
+    await app.locator("#days", { hasText: "อาทิตย์นี้ · " }).waitFor(WAIT);
+    await app.locator("button[data-range=days7]").click();
+    await app.locator("#days", { hasText: `7 วันล่าสุด · ${sevenDays}` }).waitFor(WAIT);
+    await app.locator("#items li").first().waitFor(WAIT);
 
     // Status filter: every row shown is a fraud, as many as the service has.
     await app.locator("#status").selectOption("fraud");
@@ -127,7 +156,6 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
       );
       return [p["day"], p["month"], p["year"], `${p["hour"]}:${p["minute"]}`];
     }, checkedAt.toISOString());
-    const THAI_MONTHS = ["ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค."];
     expect(details).toContain(`เวลาตรวจ${Number(day)} ${THAI_MONTHS[Number(month) - 1] ?? ""} ${Number(year) + 543} ${time} น.`);
     expect(details).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     await app.locator("#details button").click();
@@ -136,7 +164,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     expect([await app.locator("#prev").textContent(), await app.locator("#next").textContent()]).toEqual(["หน้าก่อน", "หน้าถัดไป"]);
     const shown = [await app.locator("body").innerText(), ...(await app.locator("#chart title, #chart text").allTextContents())].join("\n");
     expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}/);
-    expect(shown).toMatch(/\d{1,2} [ก-๙.]+: ตรวจ [\d,]+ สลิป · ฿/u);
+    expect(shown).toMatch(/\d{1,2} [ก-๙.]+: ตรวจ [\d,]+ สลิป ยอดโอนเข้า ฿/u);
 
     // Export the 7 days, no search: every row is the service's.
     await app.locator("#q").fill("");
@@ -152,6 +180,8 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
       .split("\r\n")
       .filter((l) => l !== "");
     const header = cells(lines[0] ?? "");
+    // The owner's file opens with the shop's words; the service's own columns follow for machines.
+    expect(header.slice(0, 10)).toEqual(["เวลาตรวจ", "เวลาโอน", "สถานะ", "ยอดเงิน", "เลขอ้างอิง", "ผู้โอน", "ผู้รับเงิน", "บัญชีผู้รับ", "ช่องทาง", "โทเคนที่ใช้"]);
     const rows: Record<string, string>[] = lines.slice(1).map((line) => Object.fromEntries(cells(line).map((value, i): [string, string] => [header[i] ?? "", value])));
     // Read after the download: the sandbox's day goes on, so it may hold checks made since.
     const service = await sandboxHistory(from, to);
@@ -170,7 +200,14 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
         item?.receiverName ?? "",
         item?.source ?? "",
       ]);
+      expect(row["สถานะ"]).toBe(THAI_STATUS[item?.status ?? ""] ?? item?.status ?? "");
     });
+
+    // The all-English file for accounting software: the service's own fields alone.
+    const [rawDownload] = await Promise.all([app.waitForEvent("download", WAIT), app.locator("#export-raw").click()]);
+    expect(rawDownload.suggestedFilename()).toBe(`slipline-cafe-${from}-${to}-raw.csv`);
+    const rawHeader = (await readFile((await rawDownload.path()) ?? "")).subarray(3).toString("utf8").split("\r\n")[0];
+    expect(rawHeader).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
     await app.screenshot({ path: "test-output/browser/staff-app.png", fullPage: true });
     await app.close();
   });
@@ -182,7 +219,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     await notice.waitFor(WAIT);
     const text = (await notice.textContent()) ?? "";
     // In the shop's Thai, from the API's not_staff code, with the id to give the owner.
-    expect(text).toContain("แอปนี้ใช้ได้เฉพาะพนักงานของร้านค่ะ");
+    expect(text).toContain("หน้านี้สำหรับพนักงานของร้านเท่านั้นค่ะ\nถ้าคุณเป็นพนักงาน ส่งไอดีด้านล่างให้เจ้าของร้านเพิ่มชื่อคุณ แล้วเปิดแอปอีกครั้งนะคะ");
     expect(text).toMatch(/\nไอดีผู้ใช้ของคุณ: U[0-9a-f]{32}$/);
     expect(await app.locator("#controls").isVisible()).toBe(false);
     await app.close();
@@ -203,7 +240,7 @@ describe("the staff app in a browser", { timeout: 120_000 }, () => {
     const page = await ui!.page.context().newPage();
     await page.goto(`${baseUrl}/app/cafe/#id_token=${token}`);
     await page.locator("#notice.error").waitFor(WAIT);
-    expect(await page.locator("#notice").textContent()).toBe("การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ ปิดหน้านี้แล้วกดปุ่ม “Open the staff app” ในหน้าแชททดลองอีกครั้งนะคะ");
+    expect(await page.locator("#notice").textContent()).toBe("บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ ปิดหน้านี้แล้วกดปุ่ม “Open the staff app” ในหน้าแชททดลองอีกครั้งนะคะ");
     await page.close();
   });
 

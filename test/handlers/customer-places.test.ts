@@ -24,22 +24,23 @@ const plain = (words: string) => ({ text: words, mentionees: [] });
 
 /** The customers' note, as docs/thai.md gives it, with its one button; and the pointer to a private chat. */
 const CUSTOMER_NOTE = {
-  en: { text: "Thanks for your message! The shop will reply soon 🙏\nTo pay, tap “Pay by QR” below.", buttons: ["Pay by QR", "help"] },
-  th: { text: "ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏\nถ้าต้องการชำระเงิน กดปุ่ม “จ่ายด้วย QR” ด้านล่างได้เลยนะคะ", buttons: ["จ่ายด้วย QR", "วิธีใช้"] },
+  en: { text: "Thanks for your message! The shop will reply soon 🙏\nTo pay, tap “Pay by QR” below.", buttons: ["Pay by QR", "How to pay"] },
+  th: { text: "ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏\nถ้าต้องการชำระเงิน กดปุ่ม “จ่ายด้วย QR” ด้านล่างได้เลยนะคะ", buttons: ["จ่ายด้วย QR", "วิธีจ่ายเงิน"] },
 } as const;
 const POINTER = {
   en: "Please ask me for the shop's data in our 1:1 chat or in the staff group.",
-  th: "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ",
+  th: "ข้อมูลร้านดูได้เฉพาะในแชทส่วนตัว หรือในกลุ่มพนักงานค่ะ",
 } as const;
 
 function withLists(lists = LISTS, lang: "th" | "en" = "en"): HandlerDeps {
   return { ...deps(fakeSlip(), { ...lists, defaultLang: lang }), versions: memoryVersions() };
 }
 
-function only(ctx: RecordingContext): messagingApi.Message[] {
+function only(ctx: RecordingContext, audience: "public" | "staff" = "public"): messagingApi.Message[] {
   expect(ctx.sent).toHaveLength(1);
-  // Everything that reaches a group with customers is public: the send boundary never has to step in.
-  expect(ctx.answers.map((a) => a.audience)).toEqual(["public"]);
+  // Everything that reaches a group with customers is public: the send boundary never has to step in. Only
+  // a staff place may be sent a staff answer (the test says so).
+  expect(ctx.answers.map((a) => a.audience)).toEqual([audience]);
   return ctx.sent[0] ?? [];
 }
 
@@ -95,7 +96,7 @@ describe("a staff member's words that are no command, in a group with customers"
     const greeting = recordingContext(STAFF_GROUP, STAFF, LISTS);
     await handleText(addressed("hello"), greeting, withLists());
     expect(greeting.answers.map((a) => [a.audience, a.kind])).toEqual([["staff", "staff_greeting"]]);
-    expect(quickReplyLabels(greeting.sent[0]?.[0])).toEqual(["qr", "history", "summary", "balance", "id", "help"]);
+    expect(quickReplyLabels(greeting.sent[0]?.[0])).toEqual(["qr", "history", "summary", "summary yesterday", "balance", "help"]);
     const typo = recordingContext({ type: "user", id: STAFF }, STAFF, LISTS);
     await handleText(plain("histroy"), typo, withLists());
     expect(visibleText(typo.sent[0] ?? [])).toBe("Unknown command “histroy”. Did you mean “history”?");
@@ -109,7 +110,7 @@ describe("a staff member's mistyped QR in a group with customers", () => {
     expect(await handleText(plain("qr 0812345678 0"), ctx, withLists())).toEqual({ command: "qr", outcome: "usage_error" });
     const reply = only(ctx);
     expect(visibleText(reply)).toBe("To pay, send “qr” with the amount, like “qr 150”.");
-    expect(quickReplyLabels(reply[0])).toEqual(["Pay by QR", "help"]);
+    expect(quickReplyLabels(reply[0])).toEqual(["Pay by QR", "How to pay"]);
   });
 
   it("edited into another mistake, gets the same, after the (edited) note", async () => {
@@ -157,7 +158,7 @@ describe("id", () => {
     expect(visibleText(only(customer))).toBe("Your user id: U_CUSTOMER");
     const member = recordingContext({ type: "user", id: STAFF }, STAFF, LISTS);
     await handleText(plain("id"), member, withLists());
-    expect(visibleText(only(member))).toBe("Your user id: U_STAFF\nYou are on the bot's staff list.");
+    expect(visibleText(only(member, "staff"))).toBe("Your user id: U_STAFF\nYou are on the bot's staff list.");
     const owner = recordingContext({ type: "user", id: "U_OWNER" }, "U_OWNER", NOBODY);
     await handleText(plain("ไอดี"), owner, withLists(NOBODY));
     expect(visibleText(only(owner))).toBe(
@@ -174,6 +175,7 @@ describe("id", () => {
   it("in a staff group shows the sender's id, the group's, and that the group is a staff group", async () => {
     const ctx = recordingContext(STAFF_GROUP, STAFF, LISTS);
     await handleText(plain("id"), ctx, withLists());
-    expect(visibleText(only(ctx))).toBe("Your user id: U_STAFF\nThis group's id: C_STAFF\nThis group is a staff group: everyone in it sees the shop's data.");
+    // Set-up data for staff (a member's id, what the lists say): a staff answer, which only a staff place gets.
+    expect(visibleText(only(ctx, "staff"))).toBe("Your user id: U_STAFF\nThis group's id: C_STAFF\nThis group is a staff group: everyone in it sees the shop's data.");
   });
 });

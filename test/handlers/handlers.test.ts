@@ -230,8 +230,8 @@ describe("balance, help and id", () => {
   });
 
   it.each([
-    ["help", "Commands: qr 150, history yesterday fraud"],
-    ["วิธีใช้", "วิธีใช้: “คิวอาร์ 150” “ประวัติ เมื่อวาน ซ้ำ”"],
+    ["help", "Commands: qr 150, history yesterday, summary 7d"],
+    ["วิธีใช้", "วิธีใช้: “คิวอาร์ 150” “ประวัติ เมื่อวาน” “ยอดเมื่อวาน”"],
   ])("%s lists the commands", async (command, alt) => {
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text(command), ctx, deps(fakeSlip()))).toEqual({ command: "help", outcome: "answered" });
@@ -289,7 +289,7 @@ describe("the group rule", () => {
     expect(await handleText(text("ขอบคุณนะ"), ctx, deps(fakeSlip()))).toEqual({ command: "none", outcome: "unknown_command" });
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toBe("ไม่รู้จักคำสั่ง “ขอบคุณนะ” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ");
-    expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
+    expect(quickReplyLabels(reply[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ยอดเมื่อวาน", "โทเคน", "วิธีใช้"]);
   });
 
   it.each([
@@ -354,7 +354,7 @@ describe("roles", () => {
       const direct = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
       expect((await handleText(text(words), direct, depsWith(slip))).outcome).toBe("noted");
       expect(visibleText(lastReply(direct))).toBe("ขอบคุณที่ทักมานะคะ ทางร้านจะรีบตอบกลับค่ะ 🙏\nถ้าต้องการชำระเงิน กดปุ่ม “จ่ายด้วย QR” ด้านล่างได้เลยนะคะ");
-      expect(quickReplyLabels(lastReply(direct)[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
+      expect(quickReplyLabels(lastReply(direct)[0])).toEqual(["จ่ายด้วย QR", "วิธีจ่ายเงิน"]);
       const inGroup = recordingContext(customerGroup, "U_CUSTOMER", staff);
       expect((await handleText(text(words), inGroup, depsWith(slip))).outcome).toBe("ignored");
       expect(inGroup.sent).toEqual([]);
@@ -385,6 +385,18 @@ describe("roles", () => {
       const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
       expect(await handlePostback(data, member, depsWith(fakeSlip()))).toEqual({ command: "none", outcome: "ignored" });
       expect(member.sent).toEqual([]);
+    }
+  });
+
+  it("answers the staff's QR quick reply, which opened the keyboard with the QR word, with where the amount goes", async () => {
+    // The quick reply's tap is shown in the chat as `คิวอาร์`; an older LINE opens no keyboard, so the words matter.
+    for (const [data, expected] of [
+      ["quick:type qr th", "พิมพ์ยอดเงินต่อท้ายได้เลยค่ะ เช่น “คิวอาร์ 150” แล้วกดส่งนะคะ"],
+      ["quick:type qr en", "Type the amount after it, like “qr 150”, and send."],
+    ] as const) {
+      const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
+      expect(await handlePostback(data, member, depsWith(fakeSlip()))).toEqual({ command: "qr", outcome: "answered" });
+      expect(visibleText(lastReply(member))).toBe(expected);
     }
   });
 
@@ -494,7 +506,7 @@ describe("roles", () => {
   it("greets a customer who adds the bot with how to pay, and staff with the menu", async () => {
     const customer = recordingContext({ type: "user", id: "U_CUSTOMER" }, "U_CUSTOMER", staff);
     await handleGreeting(customer, depsWith(fakeSlip()));
-    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
+    expect(quickReplyLabels(lastReply(customer)[0])).toEqual(["จ่ายด้วย QR", "วิธีจ่ายเงิน"]);
     const member = recordingContext({ type: "user", id: "U_STAFF" }, "U_STAFF", staff);
     await handleGreeting(member, depsWith(fakeSlip()));
     expect(quickReplyLabels(lastReply(member)[0])).toHaveLength(6);
@@ -539,7 +551,7 @@ describe("service failures", () => {
     });
     const ctx = recordingContext(USER_CHAT, "U1111");
     expect(await handleText(text("คิวอาร์ 0812345678 10"), ctx, deps(slip))).toEqual({ command: "qr", outcome: "invalid_request" });
-    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ระบบแจ้งว่า “${message}”\nแก้ตามที่แจ้งแล้วส่งใหม่อีกครั้งนะคะ`);
+    expect(visibleText(lastReply(ctx))).toBe(`ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ลองตรวจเลขพร้อมเพย์และยอดเงิน แล้วส่งใหม่อีกครั้งนะคะ\nระบบแจ้งว่า “${message}”\nถ้ายังไม่ได้ ส่งข้อความนี้ให้เจ้าของร้านดูนะคะ`);
   });
 
   it("lets a bug (not a service error) reach the dispatcher", async () => {
@@ -564,7 +576,7 @@ describe("postbacks and greetings", () => {
     expect(await handleGreeting(ctx, deps(fakeSlip(), { defaultLang: "en" }))).toEqual({ command: "none", outcome: "answered" });
     const reply = lastReply(ctx);
     expect(visibleText(reply)).toContain("Hello!");
-    expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "summary", "balance", "id", "help"]);
+    expect(quickReplyLabels(reply[0])).toEqual(["qr", "history", "summary", "summary yesterday", "balance", "help"]);
   });
 });
 

@@ -17,6 +17,7 @@ import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import type { MenuLinkKeeper } from "../../src/rich-menu/links.js";
 import { DEFAULT_SHOP_ID, DEFAULT_WEBHOOK_PATH, shopConfigOf, webhookPathOf } from "../../src/shops/shop.js";
 import type { ShopConfig } from "../../src/shops/shop.js";
+import type { ShopChanges } from "../../src/shops/registry.js";
 import type { SlipClient } from "../../src/slip/types.js";
 import type { SlipClientOptions } from "../../src/slip/settings.js";
 import { captureLogs } from "./log-capture.js";
@@ -73,6 +74,8 @@ export interface BotHarnessOptions {
    * The first shop stays `default` at `/webhook`. Default none.
    */
   moreShops?: readonly MoreShopOptions[];
+  /** REDIS_URL: the durable layout on this server (a test's own, test/kit/redis-server.ts), keys under a fresh prefix. Default none. */
+  redisUrl?: string;
 }
 
 export interface MoreShopOptions {
@@ -121,6 +124,11 @@ export interface BotHarness {
   readonly moreShops: ReadonlyMap<string, HarnessShop>;
   /** Changes the staff lists from now on, as a reload would (the send boundary and the pushes read them when they go out). */
   setStaff(lists: StaffLists): void;
+  /**
+   * A reload that changes the staff lists and, with `rebuild`, also a part that makes the shop be built anew
+   * (its `accountCacheSeconds`), as one edit of a shops file can: resolves once the reload is applied.
+   */
+  reloadStaff(lists: StaffLists, options: { rebuild: boolean }): Promise<ShopChanges>;
   /** A reply token the stand-in will accept once, for `chatId`. */
   token(chatId: string): string;
   /** Signs and posts the events; resolves with the webhook's answer, before the events are handled. */
@@ -237,6 +245,7 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       ...(options.maxConcurrentEvents === undefined ? {} : { MAX_RUNNING_EVENTS: String(options.maxConcurrentEvents) }),
       ...(options.metricsToken === undefined ? {} : { METRICS_TOKEN: options.metricsToken }),
       ...(options.publicUrl === undefined ? {} : { PUBLIC_URL: options.publicUrl }),
+      ...(options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `harness-${randomBytes(4).toString("hex")}` }),
     });
     // The one composition root, as production and local mode call it: on loopback, with no start-up look
     // at the stand-in's channel (/readyz stays as the tests read it), and the tests' one value of timings.
@@ -305,6 +314,14 @@ export async function startBotHarness(options: BotHarnessOptions = {}): Promise<
       setStaff(lists) {
         shop = Object.freeze({ ...shop, settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }) });
         void deployment.reload([shop, ...moreConfigs]);
+      },
+      reloadStaff(lists, { rebuild }) {
+        shop = Object.freeze({
+          ...shop,
+          ...(rebuild ? { accountCacheSeconds: shop.accountCacheSeconds === 0 ? 60 : 0 } : {}),
+          settings: Object.freeze({ ...shop.settings, staffUserIds: lists.staffUserIds, staffGroupIds: lists.staffGroupIds }),
+        });
+        return deployment.reload([shop, ...moreConfigs]);
       },
       token: (chatId) => platform.issueReplyToken(chatId),
       post,

@@ -76,7 +76,9 @@ export function startEntry(entry: string, env: Record<string, string>, args: rea
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(pattern, timeoutMs = 20_000) {
+    // A start from TypeScript sources takes seconds, and several times that while other test files start
+    // theirs on the same cores: the wait ends as soon as the line comes, so the bound only limits a failure.
+    waitFor(pattern, timeoutMs = 45_000) {
       return new Promise((resolve, reject) => {
         const check = (): boolean => {
           const match = both.match(pattern);

@@ -1,7 +1,10 @@
 // Answers sealed with their audience hold at run time too: a cast cannot make a staff answer public, a
 // combinator cannot smuggle one into a public answer, and a QR that pays anyone but the shop is a staff answer.
 import type { messagingApi } from "@line/bot-sdk";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../src/commands/parse.js";
+import { COMMANDS } from "../../src/commands/registry.js";
 import { afterNote, followedBy, isPublic, messagesOf, publicAnswer, staffAnswer } from "../../src/privacy/answer.js";
 import type { Answer, PublicAnswer } from "../../src/privacy/answer.js";
 import { renderAskInPrivate, renderDidYouMean, renderGreeting, renderSlipPhotoHint, renderUnknownCommand, renderUsageError } from "../../src/render/errors.js";
@@ -65,6 +68,33 @@ describe("a sealed answer", () => {
     for (const text of ["คิวอาร์", "qr 150", "วิธีใช้", "help", "ติดต่อร้าน"]) {
       expect(publicAnswer("customer_note", tap({ type: "message", label: "x", text }))).toMatchObject({ audience: "public" });
     }
+  });
+
+  it("reads a button's text as the parser does: full-width, zero-width, glued Thai and lead-ins are no way past it", () => {
+    const tap = (text: string): messagingApi.Message[] => [
+      { type: "text", text: "hi", quickReply: { items: [{ type: "action", action: { type: "message", label: "x", text } }] } },
+    ];
+    // Written out, not read from the bot: the forms that passed the guard's simpler reading before.
+    for (const text of ["ｈｉｓｔｏｒｙ", "\u200Bhistory", "ประวัติเมื่อวาน", "ยอด\u200B", "ขอดูประวัติ", "ＢＡＬＡＮＣＥ", "\u00ADhistory", "เช็คยอด๑๕๐"]) {
+      expect(() => publicAnswer("customer_note", tap(text)), text).toThrow(/staff command/);
+    }
+    // Property: whatever odd form a text takes, the guard refuses it exactly when the parser reads a staff command in it.
+    const words = ["history", "ประวัติ", "balance", "ยอด", "qr 150", "คิวอาร์150", "help", "วิธีใช้", "เช็คยอด 150", "สวัสดี", "ขอดู", "export", "summary"];
+    const odd = fc.constantFrom("", "\u200B", "\u2060", "\u00AD", "\uFEFF", " ", "\u3000", "/");
+    const toFullWidth = (text: string): string => text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    fc.assert(
+      fc.property(fc.constantFrom(...words), odd, odd, fc.boolean(), (word, before, inside, wide) => {
+        const middle = Math.floor(word.length / 2);
+        const text = `${before}${wide ? toFullWidth(word) : word}`;
+        const written = inside === "/" ? text : `${text.slice(0, before.length + middle)}${inside}${text.slice(before.length + middle)}`;
+        const read = parseCommand(written, { now: new Date(0), timeZone: "Asia/Bangkok", defaultLang: "th" });
+        const name = read.ok ? read.command.kind : read.failure.kind === "usage" ? read.failure.command : undefined;
+        const staff = name !== undefined && COMMANDS[name].audience === "staff";
+        if (staff) expect(() => publicAnswer("customer_note", tap(written))).toThrow(/staff command/);
+        else expect(publicAnswer("customer_note", tap(written))).toMatchObject({ audience: "public" });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("is staff for what only staff are told, each falling back to what a customer gets (or nothing, for a photo)", () => {

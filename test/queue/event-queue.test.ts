@@ -160,6 +160,45 @@ describe("the shared queue, two instances on one Redis", { timeout: 120_000 }, (
     expect(overlaps).toBe(0);
   });
 
+  it("shares the handler slots between groups: a busy group's held backlog holds its share, another group's items are handled past it", async () => {
+    const prefix = `t${++prefixes}`;
+    // Group of a key: what comes before its slash (as the bot's `<shop>/<chat>`).
+    const one = instance(redis.url, prefix, { inHand: 4, inHandPerGroup: 2, groupOf: (key) => key.slice(0, key.indexOf("/")) });
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const running = { busy: 0, quiet: 0 };
+    const most = { busy: 0, quiet: 0 };
+    const done = { busy: 0, quiet: 0 };
+    await one.queue.startWorkers(async (payload) => {
+      const group = (payload as Payload).key.startsWith("busy/") ? "busy" : "quiet";
+      running[group] += 1;
+      most[group] = Math.max(most[group], running[group]);
+      if (group === "busy") await held;
+      running[group] -= 1;
+      done[group] += 1;
+    });
+    // Thirty of the busy group's items stored first (more than four times the slots), then three of the quiet one's.
+    expect(
+      await one.queue.store(
+        Array.from({ length: 30 }, (_, n) => item(`busy-${n}`, `busy/chat-${n}`)),
+        5_000,
+      ),
+    ).toBe(true);
+    await waitUntil(() => running.busy === 2, 10_000);
+    expect(await one.queue.store([item("quiet-0", "quiet/chat-0"), item("quiet-1", "quiet/chat-1"), item("quiet-2", "quiet/chat-2")], 5_000)).toBe(true);
+    // The quiet group's items are handled while every busy item is still held.
+    await waitUntil(() => done.quiet === 3, 10_000);
+    expect(done.busy).toBe(0);
+    // What this instance stored and has not seen handled, by group: the quiet group's, once acknowledged, none.
+    await waitUntil(() => !one.queue.keptByGroup().has("quiet"), 10_000);
+    expect(one.queue.keptByGroup()).toEqual(new Map([["busy", 30]]));
+    release();
+    await waitUntil(() => done.busy === 30, 10_000);
+    expect(most).toEqual({ busy: 2, quiet: most.quiet });
+    expect(most.quiet).toBeGreaterThanOrEqual(1);
+    await waitUntil(() => one.queue.keptByGroup().size === 0, 10_000);
+  });
+
   it("holds each instance's bound at once, so two instances hold twice what one does, and share the work", async () => {
     const prefix = `t${++prefixes}`;
     const a = instance(redis.url, prefix, { inHand: 3 });

@@ -11,6 +11,7 @@ import { renderGreeting, renderNoPromptPayId, renderServiceFailure, renderCustom
 import { renderId } from "../../src/commands/id/render.js";
 import { graphemeCount } from "../../src/line-limits.js";
 import { lineLimitProblems, quickReplyLabels, quickReplyTexts, visibleText } from "./line-limits.js";
+import { quickReplyTaps } from "../kit/messages.js";
 
 const TZ = "Asia/Bangkok";
 const NOW = new Date("2026-11-22T07:05:00.000Z"); // 22 Nov 2026 14:05 in Bangkok
@@ -67,7 +68,7 @@ describe("renderQr", () => {
     expect(text).toContain("081-xxx-5678");
     expect(text).not.toContain("0812345678");
     expect(text).toContain("เบอร์โทร");
-    expect(text).toContain("สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร");
+    expect(text).toContain("สแกนจ่ายได้ทุกแอปธนาคาร หรือกดบันทึกรูปแล้วสแกนจากแอป");
     // In a staff place the customer is at the counter, not in this chat: no "send the slip here".
     expect(text).not.toContain("ส่งสลิป");
     // The card's big figure keeps ฿; the alt text is a sentence, so it says บาท.
@@ -227,7 +228,7 @@ describe("renderHistory", () => {
     expect(text).toContain(`อ้างอิง ${"9".repeat(30)}0`);
     expect(text).toContain("นางสาวสมหญิง");
     expect(text).not.toContain(LONG_THAI_NAME);
-    expect(text).toContain("ยอดโอนเข้านี้รวมเฉพาะ 2,000 สลิปล่าสุด");
+    expect(text).toContain("ยอดโอนเข้าคิดจาก 2,000 สลิปล่าสุดเท่านั้น");
     expect(text).toContain("ยอดโอนเข้า ฿");
   });
 
@@ -259,7 +260,8 @@ describe("renderHistory", () => {
     const messages = [...messagesOf(renderHistory(view))];
     const card = flex(messages);
     expect(visibleText(messages)).toContain("No slip checks today.");
-    expect(card.altText).toBe("Slip checks Today · 22 Nov 2026 (All statuses): No slip checks today. (No slip checks today.)");
+    // Said once: the empty line already is the page line.
+    expect(card.altText).toBe("Slip checks Today · 22 Nov 2026: No slip checks today.");
     expect(postbacks(card)).toEqual([]);
     expect(quickReplyLabels(card)).toEqual(["Today", "Yesterday", "7 days", "Valid", "Fraud", "Duplicate"]);
     expect(quickReplyTexts(card)).toEqual(["history today", "history yesterday", "history 7d", "history today valid", "history today fraud", "history today duplicate"]);
@@ -380,17 +382,38 @@ describe("renderHelp", () => {
     const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
     expect(lineLimitProblems(messages)).toEqual([]);
     const text = visibleText(messages);
-    const examples = lang === "th" ? ["เช่น คิวอาร์ 150", "เช่น ประวัติ เมื่อวาน ซ้ำ", "เช่น ยอดเมื่อวาน", "เช่น เช็คยอด 150", "เช่น โทเคน"] : ["qr 150", "history yesterday fraud", "balance"];
+    const examples = lang === "th" ? ["เช่น คิวอาร์ 150", "เช่น ประวัติ เมื่อวาน\n", "เช่น ยอดเมื่อวาน", "เช่น เช็คยอด 150", "เช่น โทเคน"] : ["qr 150", "e.g. history yesterday\n", "balance"];
     for (const example of examples) expect(text).toContain(example);
-    const texts = quickReplyTexts(messages[0]);
-    expect(texts).toEqual(lang === "th" ? ["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"] : ["qr", "history", "summary", "balance", "id", "help"]);
+    // "Contact the shop" is the customers' button: the shop's own staff are not shown it.
+    expect(text).not.toContain(lang === "th" ? "ติดต่อร้าน" : "contact");
+    expect(quickReplyLabels(messages[0])).toEqual(
+      lang === "th" ? ["คิวอาร์", "ประวัติ", "ยอด", "ยอดเมื่อวาน", "โทเคน", "วิธีใช้"] : ["qr", "history", "summary", "summary yesterday", "balance", "help"],
+    );
+    // The QR opens the keyboard with its word typed (a postback, below); the others send a command that runs.
+    const texts = quickReplyTexts(messages[0]).filter((t) => t !== "");
+    expect(texts).toEqual(lang === "th" ? ["ประวัติ", "ยอด", "ยอดเมื่อวาน", "โทเคน", "วิธีใช้"] : ["history", "summary", "summary yesterday", "balance", "help"]);
     for (const commandText of texts) expect(parseCommand(commandText, parseContext).ok).toBe(true);
+  });
+
+  it.each([
+    ["th", "คิวอาร์", "คิวอาร์ "],
+    ["en", "qr", "qr "],
+  ] as const)("offers staff a QR quick reply that opens the keyboard with the QR word typed (%s)", (lang, word, typed) => {
+    const messages = [...messagesOf(renderHelp({ lang, role: "staff" }))];
+    expect(messages.at(0)?.quickReply?.items?.at(0)?.action).toEqual({
+      type: "postback",
+      label: word,
+      data: `quick:type qr ${lang}`,
+      displayText: word,
+      inputOption: "openKeyboard",
+      fillInText: typed,
+    });
   });
 
   it("explains one command when asked", () => {
     const text = visibleText([...messagesOf(renderHelp({ lang: "en", role: "staff", topic: "history" }))]);
     expect(text).toContain("Usage: history");
-    expect(text).toContain("Example: history yesterday fraud");
+    expect(text).toContain("Example: history yesterday");
   });
 
   it("explains one command in Thai with real commands to copy, one a line, no notation", () => {
@@ -414,7 +437,19 @@ describe("renderHelp for customers", () => {
       const text = visibleText(messages);
       expect(text).toContain(lang === "th" ? "คิวอาร์ 150" : "qr 150");
       for (const staffWord of ["history", "balance", "ประวัติ", "โทเคน", "token", "แพ็กเกจ", "package", "0812345678"]) expect(text).not.toContain(staffWord);
-      expect(quickReplyTexts(messages[0])).toEqual(lang === "th" ? ["คิวอาร์", "วิธีใช้"] : ["qr", "help"]);
+      // "How to pay" runs the help (the postback's data), and the chat shows the button's words.
+      expect(quickReplyLabels(messages[0])).toEqual(lang === "th" ? ["จ่ายด้วย QR", "วิธีจ่ายเงิน"] : ["Pay by QR", "How to pay"]);
+      expect(quickReplyTaps(messages)).toEqual(
+        lang === "th"
+          ? [
+              { shows: "คิวอาร์", sends: "คิวอาร์" },
+              { shows: "วิธีจ่ายเงิน", sends: "วิธีใช้" },
+            ]
+          : [
+              { shows: "qr", sends: "qr" },
+              { shows: "How to pay", sends: "help" },
+            ],
+      );
     }
   });
 });
@@ -459,7 +494,7 @@ describe("error and other short replies", () => {
   it("shows the service's message for a request it refused", () => {
     const message = "accountNumber must be a 10-digit phone, 13-digit ID, or 15-digit e-wallet id";
     expect(visibleText([...messagesOf(renderServiceFailure({ kind: "invalid_request", serviceMessage: message, command: "qr" }, "en"))])).toBe(
-      `The slip service did not accept this: ${message}`,
+      `The slip service did not accept this. Check the PromptPay id and the amount, then send it again.\nThe service said: “${message}”\nIf it still fails, show this message to the shop's owner.`,
     );
   });
 
@@ -467,13 +502,16 @@ describe("error and other short replies", () => {
     expect(visibleText([...messagesOf(renderNoPromptPayId("en"))])).toContain("qr 0812345678 150");
     expect(visibleText([...messagesOf(renderCustomerThanks("en"))])).toBe("Thank you 🙏 The shop will check and reply soon.");
     const greeting = [...messagesOf(renderGreeting("th", "staff"))];
-    expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "โทเคน", "ไอดี", "วิธีใช้"]);
+    expect(quickReplyLabels(greeting[0])).toEqual(["คิวอาร์", "ประวัติ", "ยอด", "ยอดเมื่อวาน", "โทเคน", "วิธีใช้"]);
     // The greeting says to type “วิธีใช้”, and the help quick reply says the same word.
     expect(visibleText(greeting)).toContain("“วิธีใช้”");
     const customerGreeting = [...messagesOf(renderGreeting("th", "customer"))];
     // The customers' QR quick reply has the name the customers' texts give the button.
-    expect(quickReplyLabels(customerGreeting[0])).toEqual(["จ่ายด้วย QR", "วิธีใช้"]);
-    expect(quickReplyTexts(customerGreeting[0])).toEqual(["คิวอาร์", "วิธีใช้"]);
+    expect(quickReplyLabels(customerGreeting[0])).toEqual(["จ่ายด้วย QR", "วิธีจ่ายเงิน"]);
+    expect(quickReplyTaps(customerGreeting)).toEqual([
+      { shows: "คิวอาร์", sends: "คิวอาร์" },
+      { shows: "วิธีจ่ายเงิน", sends: "วิธีใช้" },
+    ]);
     expect(visibleText(customerGreeting)).toContain("“คิวอาร์ 150”");
     expect(visibleText(customerGreeting)).not.toMatch(/ประวัติ|โทเคน/);
   });
@@ -508,7 +546,18 @@ describe("error and other short replies", () => {
     ],
   ] as const)("shows in %s only what its readers may see", (_where, chat, staffPlace, noStaffYet, expected) => {
     const answer = renderId({ lang: "en", userId: "U1234", chat, staffPlace, noStaffYet });
-    expect(answer).toMatchObject({ audience: "public", kind: "id" });
+    // A staff place's form is staff (set-up data); everywhere else it is public.
+    expect(answer).toMatchObject(staffPlace ? { audience: "staff", kind: "id_staff" } : { audience: "public", kind: "id" });
     expect(visibleText([...messagesOf(answer)])).toBe(expected);
+  });
+
+  it.each([
+    ["a staff group", { type: "group", id: "C5678" }, "This group's id: C5678\nTo see your own user id, send “id” in a 1:1 chat with the shop."],
+    ["a staff member's 1:1 chat", { type: "user", id: "U1234" }, "Your user id: U1234"],
+  ] as const)("in %s, what goes instead if it stops being a staff place before sending: the customer place's form", (_where, chat, expected) => {
+    const answer = renderId({ lang: "en", userId: "U1234", chat, staffPlace: true, noStaffYet: false });
+    if (answer.audience !== "staff") throw new Error("a staff place's id answer is staff");
+    expect(answer.fallback).toMatchObject({ audience: "public", kind: "id" });
+    expect(visibleText([...messagesOf(answer.fallback ?? answer)])).toBe(expected);
   });
 });

@@ -110,7 +110,9 @@ describe("renderPaid", () => {
     const askAgain = "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z";
     const messages = [...messagesOf(renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15_000, after: new Date("2026-11-22T07:05:00.000Z"), found: [], askAgain }))];
     expect(lineLimitProblems(messages)).toEqual([]);
-    expect(visibleText(messages)).toBe("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ");
+    expect(visibleText(messages)).toBe(
+      "ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.\nยังไม่พบสลิปยอดนี้ที่ผ่านการตรวจค่ะ\nถ้าลูกค้าบอกว่าโอนแล้ว ให้นำสลิปไปตรวจกับระบบตรวจสลิปของร้านก่อน แล้วกดปุ่ม “เช็คอีกครั้ง” ด้านล่างนะคะ",
+    );
     expect(quickReplyLabels(messages[0])).toEqual(["เช็คอีกครั้ง"]);
     // The QR's instant rides in the postback's data; the chat never shows a UTC instant.
     expect(quickReplyTaps(messages)).toEqual([{ shows: "เช็คยอด 150", sends: askAgain }]);

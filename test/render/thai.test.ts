@@ -73,7 +73,8 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/จำนวนเงิน/u, "the amount is ยอดเงิน"],
   [/เมนูด้านล่าง/u, "name the button: ปุ่ม “จ่ายด้วย QR” ด้านล่าง"],
   [/มุมมอง/u, "'view' put into Thai"],
-  [/จาก \?/u, "a missing name as a question mark"],
+  [/จาก \?|(?:^|\s)\? →|→ \?(?:\s|$)/u, "a missing name as a question mark"],
+  [/ยังไม่พบสลิปยอดนี้ที่ตรวจแล้ว/u, "untrue when a fake slip of that amount was checked"],
   [/; /u, "English punctuation"],
 ];
 
@@ -126,7 +127,12 @@ const KIND: Record<keyof Texts, Kind> = {
   quick7Days: "label",
   historyAlt: "label",
   historyAltFigures: "label",
+  historyAltEmpty: "sentence",
+  noName: "label",
   exportReady: "sentence",
+  exportOpen: "sentence",
+  exportOnce: "sentence",
+  exportEnglish: "label",
   exportDaysCut: "sentence",
   exportNeedsPublicUrl: "sentence",
   exportNoUser: "sentence",
@@ -148,6 +154,7 @@ const KIND: Record<keyof Texts, Kind> = {
   paidToday: "label",
   paidFound: "label",
   paidNotYet: "sentence",
+  paidNoSender: "label",
   paidAskAgain: "label",
   paidAlt: "label",
   qrCheckPayment: "label",
@@ -263,6 +270,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   pageOf: [["1", "3"]],
   pastEnd: [["5", "3"]],
   historyAlt: [["วันนี้ · 22 พ.ย. 2569 (ทุกสถานะ)", "ตรวจ 12 สลิป ยอดโอนเข้า 3,450 บาท", "หน้า 1 จาก 2"]],
+  historyAltEmpty: [
+    ["วันนี้ · 22 พ.ย. 2569", "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
+    [undefined, "ไม่พบสลิปที่มีเลขอ้างอิง 015326095622AQR01234 ค่ะ"],
+  ],
   historyAltFigures: [
     ["ตรวจ 12 สลิป", "ยอดโอนเข้า 4,500 บาท", ["ผ่าน 10", "ซ้ำ 2"]],
     ["ตรวจ 1 สลิป", "ยอดโอนเข้า 150 บาท", []],
@@ -271,8 +282,12 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   summaryAsOf: [["14:05"]],
   summaryCapped: [["20,000", "25,000"]],
   summaryDaysCut: [["23 ต.ค. – 22 พ.ย. 2569"]],
-  exportReady: [["เมื่อวาน · 21 พ.ย. 2569"]],
-  exportDaysCut: [["23 ต.ค. – 22 พ.ย. 2569"]],
+  exportReady: [
+    ["เมื่อวาน", "21 พ.ย. 2569"],
+    ["7 วันล่าสุด", "16–22 พ.ย. 2569"],
+    [undefined, "1–15 พ.ย. 2569"],
+  ],
+  exportDaysCut: [["23 ต.ค. 2569"]],
   exportNoUser: [["ส่งออก"]],
   summaryAlt: [["วันนี้ · 22 พ.ย. 2569", "12", "3,450 บาท"]],
   summaryOthers: [["3"]],
@@ -302,7 +317,7 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   warnExpiring: [[0], [1], [3]],
   warnLowSlips: [["40"]],
   balanceAlt: [["ร้านกาแฟดีใจ", "12,345", "8,230", "31 ม.ค. 2570"]],
-  helpAlt: [[["คิวอาร์ 150", "ประวัติ เมื่อวาน ซ้ำ"]]],
+  helpAlt: [[["คิวอาร์ 150", "ประวัติ เมื่อวาน"]]],
   customerHelpPay: [["คิวอาร์"]],
   howToType: [[["เช็คยอด 150", "เช็คยอด 1,500.50"], "เช็คยอด 150"]],
   commandList: [[["คิวอาร์", "ประวัติ", "ยอด"]]],
@@ -310,7 +325,10 @@ const SAMPLES: { [K in keyof Texts]?: Texts[K] extends (...args: infer A) => unk
   unknownCommand: [["abc", "“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
   didYouMean: [["เชคยอด", "เช็คยอด"]],
   notUnderstood: [["“คิวอาร์ 150”, “ประวัติ” หรือ “ยอด”"]],
-  invalidRequest: [["accountNumber must be a 10-digit phone"]],
+  invalidRequest: [
+    ["accountNumber must be a 10-digit phone", true],
+    ["limit must be at most 100", false],
+  ],
   noPromptPayId: [["คิวอาร์ 0812345678 150"]],
   noStaffYet: [["วิธีใช้"]],
   qrShopOnly: [["คิวอาร์ 150"]],
@@ -433,7 +451,7 @@ const account = { ...ACCOUNT, rate: { chat: 1, api: 1.5 }, estimatedSlips: { cha
 
 /** Every Thai reply, one of each kind, as the bot would send it. */
 function thaiReplies(): Record<string, messagingApi.Message[]> {
-  const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate" })];
+  const items = [check({}), check({ status: "fraud", amount: 99.5 }), check({ status: "duplicate", senderName: null })];
   const figures = computeFigures(items, { fromDate: { year: 2026, month: 11, day: 1 }, toDate: { year: 2026, month: 11, day: 22 }, timeZone: TZ });
   const days = { coveredFrom: { year: 2026, month: 11, day: 1 }, coveredTo: { year: 2026, month: 11, day: 22 } };
   const answers: Record<string, Answer> = {
@@ -450,6 +468,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     qrForCustomers: renderQr({ paysShop: true, lang: "th", payee: { type: "phone", digits: "0812345678" }, amount: 150, url: QR_URL, forCustomers: true }),
     paidNotYet: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, after: NOW, found: [], askAgain: "เช็คยอด 150 หลัง 2026-11-22T07:05:00.000Z" }),
     paidFound: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({})], askAgain: "เช็คยอด 150" }),
+    paidUnnamed: renderPaid({ lang: "th", timeZone: TZ, amountSatang: 15000, found: [check({ senderName: null })], askAgain: "เช็คยอด 150" }),
     paidYesterday: renderPaid({
       lang: "th",
       timeZone: TZ,
@@ -538,6 +557,7 @@ function thaiReplies(): Record<string, messagingApi.Message[]> {
     slipPhoto: renderSlipPhotoHint("th"),
     editedNote: renderEditedNote("th"),
     serviceFailure: renderServiceFailure({ kind: "response_shape", command: "balance" }, "th"),
+    invalidRequest: renderServiceFailure({ kind: "invalid_request", serviceMessage: "accountNumber is invalid", command: "qr" }, "th"),
     staffGroupNotice: renderStaffGroupNotice("th"),
     lowTokens: renderLowTokensAlert("th", 40, 50),
     expiry: renderExpiryAlert("th", 3, { year: 2026, month: 11, day: 25 }),
@@ -581,7 +601,7 @@ describe("every Thai reply, card and menu", () => {
       ...[...menu.buttons, ...(menu.header.switchTo === undefined ? [] : [menu.header.switchTo])].flatMap((b) => [b.label, ...readable([b.action as never])]),
     ]);
     expect(shown.flatMap(forbiddenIn)).toEqual([]);
-    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้", "จ่ายด้วย QR", "ดูเมนูลูกค้า", "กลับเมนูพนักงาน"]));
+    expect(shown).toEqual(expect.arrayContaining(["ยอดวันนี้", "เช็คยอดเข้า", "เช็คยอด ", "โทเคนคงเหลือ", "วิธีใช้", "จ่ายด้วย QR", "วิธีจ่ายเงิน", "ดูเมนูลูกค้า", "กลับเมนูพนักงาน"]));
   });
 
   it("the QR card's button and the 'ask again' quick reply show what a person would type, keeping the QR's instant hidden", () => {
@@ -594,7 +614,7 @@ describe("every Thai reply, card and menu", () => {
   it("writes 150 บาท in the paid card's title and alt text, and ฿ only in the QR card's big figure", () => {
     const replies = thaiReplies();
     const paid = replies.paidNotYet?.[0];
-    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่พบสลิป");
+    expect(paid?.type === "flex" ? paid.altText : "").toBe("ยอด 150 บาท ยังไม่พบสลิปที่ผ่านการตรวจ");
     expect(visibleText(replies.paidNotYet ?? [])).toContain("ยอด 150 บาท เข้าหรือยัง\nวันนี้ ตั้งแต่ 14:05 น.");
     const qr = replies.qr?.[0];
     expect(qr?.type === "flex" ? qr.altText : "").toBe("QR พร้อมเพย์ 150 บาท โอนเข้า 123-xxxx-xxxx-2345 (e-Wallet)");
@@ -626,7 +646,12 @@ describe("the Thai review's wording", () => {
     ["qrAskStaff", "ขออภัยค่ะ ตอนนี้สร้าง QR ไม่ได้ รบกวนพิมพ์แจ้งไว้ในแชทนี้ ทางร้านจะส่งช่องทางชำระเงินให้นะคะ 🙏"],
     ["qrShopOnly", "ขออภัยค่ะ สร้าง QR ได้เฉพาะพร้อมเพย์ของร้านนี้นะคะ ถ้าจะชำระเงินให้ร้าน พิมพ์ “คิวอาร์ 150” ได้เลยค่ะ"],
     ["editedNote", "✏️ ตอบตามข้อความที่แก้แล้วนะคะ"],
-    ["askInPrivate", "ดูข้อมูลร้านได้เฉพาะในแชทส่วนตัวกับบอท หรือในกลุ่มพนักงานค่ะ"],
+    ["askInPrivate", "ข้อมูลร้านดูได้เฉพาะในแชทส่วนตัว หรือในกลุ่มพนักงานค่ะ"],
+    [
+      "staffGroupNotice",
+      "มีสมาชิกใหม่เข้ากลุ่มนี้ค่ะ\nกลุ่มนี้เป็นกลุ่มพนักงาน ทุกคนในกลุ่มจะเห็นข้อมูลของร้าน ทั้งรายการสลิป ชื่อผู้โอน ยอดเงิน และโทเคนค่ะ\nถ้ามีลูกค้าอยู่ในกลุ่มนี้ เจ้าของร้านควรเอาไอดีกลุ่มนี้ออกจาก STAFF_GROUP_IDS แล้วเริ่มบอทใหม่ค่ะ",
+    ],
+    ["invalidRequest", "ระบบตรวจสลิปทำรายการนี้ไม่ได้ค่ะ ลองตรวจเลขพร้อมเพย์และยอดเงิน แล้วส่งใหม่อีกครั้งนะคะ\nระบบแจ้งว่า “accountNumber is invalid”\nถ้ายังไม่ได้ ส่งข้อความนี้ให้เจ้าของร้านดูนะคะ"],
     ["didYouMean", "หมายถึง “เช็คยอด” หรือเปล่าคะ"],
     ["unknown", "ไม่รู้จักคำสั่ง “abc” ค่ะ ลองพิมพ์ “คิวอาร์ 150”, “ประวัติ” หรือ “ยอด” นะคะ\nพิมพ์ “วิธีใช้” เพื่อดูคำสั่งทั้งหมดค่ะ"],
     ["slipPhoto", "บอทนี้ตรวจสลิปจากรูปไม่ได้ค่ะ ส่งสลิปไปตรวจที่ LINE OA หรือแดชบอร์ดของระบบตรวจสลิปที่ร้านใช้ แล้วพิมพ์ “ประวัติ” ที่นี่เพื่อดูผลได้เลยค่ะ"],
@@ -639,13 +664,17 @@ describe("the Thai review's wording", () => {
   });
 
   it.each<[string, string]>([
-    ["paidNotYet", "ยังไม่พบสลิปยอดนี้ที่ตรวจแล้วค่ะ ถ้าลูกค้าโอนแล้ว ให้ส่งสลิปตรวจก่อน แล้วเช็คอีกครั้งนะคะ"],
+    ["paidNotYet", "ยังไม่พบสลิปยอดนี้ที่ผ่านการตรวจค่ะ\nถ้าลูกค้าบอกว่าโอนแล้ว ให้นำสลิปไปตรวจกับระบบตรวจสลิปของร้านก่อน แล้วกดปุ่ม “เช็คอีกครั้ง” ด้านล่างนะคะ"],
     ["paidYesterday", "ยอด 150 บาท เข้าหรือยัง\nเมื่อวาน · 21 พ.ย. 2569"],
-    ["qrForCustomers", "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
+    ["qrForCustomers", "สแกนจ่ายได้ทุกแอปธนาคาร หรือกดบันทึกรูปแล้วสแกนจากแอป\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
     ["customerHelp", "ทำตามนี้ได้เลยค่ะ\n1. พิมพ์ “คิวอาร์” ตามด้วยยอดเงิน เช่น “คิวอาร์ 150”\n2. กดบันทึกรูป QR\n3. เปิดแอปธนาคาร เลือกสแกนจากรูปภาพ\nโอนแล้วส่งสลิปในแชทนี้ได้เลยนะคะ 🙏"],
-    ["historyEmptyToday", "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["historyEmptyToday", "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
     ["history", "ตรวจ 23 สลิป"],
-    ["history", "ยอดโอนเข้านี้รวมเฉพาะ 20 สลิปล่าสุด"],
+    ["history", "ยอดโอนเข้าคิดจาก 20 สลิปล่าสุดเท่านั้น"],
+    ["history", "ไม่ระบุชื่อ → ร้านกาแฟดีใจ"],
+    ["paidUnnamed", "ไม่ระบุชื่อผู้โอน"],
+    ["summary", "ตัวเลขคิดจาก 3 สลิปล่าสุด (ตรวจทั้งหมด 30 สลิป)"],
+    ["summary", "ปิดยอดประจำวัน\nสรุปยอด"],
     ["history", "LINE OA ของร้าน"],
     ["historyPage2", "อาทิตย์นี้ · 16–22 พ.ย. 2569"],
     ["summary", "ตรวจ 3 สลิป"],
@@ -657,6 +686,28 @@ describe("the Thai review's wording", () => {
     ["idNoStaffYet", "ยังไม่ได้ตั้งรายชื่อพนักงาน บอทจึงยังไม่แสดงข้อมูลร้านให้ใครดูค่ะ\nเจ้าของร้านทำตามนี้ได้เลยค่ะ\n1. เพิ่มไอดีด้านบนในรายชื่อพนักงานของบอท\n2. เริ่มบอทใหม่ แล้วพิมพ์ “วิธีใช้” ในแชทนี้"],
   ])("%s shows: %s", (name, expected) => {
     expect(shown(name)).toContain(expected);
+  });
+
+  it("says an empty history's sentence once in its notification", () => {
+    const alt = (name: string): string => {
+      const message = replies[name]?.[0];
+      return message?.type === "flex" ? message.altText : "";
+    };
+    expect(alt("historyEmptyToday")).toBe("ประวัติตรวจสลิป วันนี้ · 22 พ.ย. 2569: วันนี้ยังไม่มีการตรวจสลิปค่ะ");
+    expect(alt("historyEmpty")).toBe("ประวัติตรวจสลิป: ไม่พบสลิปที่มีเลขอ้างอิง NOPE123 ค่ะ");
+  });
+
+  it("shows new cashiers the plain history example, and leaves 'contact the shop' out of the staff's help", () => {
+    const help = shown("help");
+    expect(help).toContain("เช่น ประวัติ เมื่อวาน\n");
+    expect(help).not.toContain("ประวัติ เมื่อวาน ซ้ำ");
+    expect(help).not.toContain("ติดต่อร้าน");
+    expect(shown("customerHelp")).not.toContain("ติดต่อร้าน");
+  });
+
+  it("writes an expired package's days with ไปแล้ว, and ใน before a count of days", () => {
+    expect(th.expiredDaysAgo(4)).toBe("หมดอายุไปแล้ว 4 วัน");
+    expect(th.forecastNoHistory).toBe("ใน 7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้");
   });
 
   it("writes the notification of a history page the Thai way: figures run on, the statuses in brackets", () => {
@@ -688,11 +739,12 @@ describe("the Thai review's wording", () => {
   });
 
   it.each<[string, Parameters<Texts["noChecks"]>, string]>([
-    ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีสลิปที่ตรวจค่ะ"],
+    ["yesterday", [{ kind: "yesterday" }, "21 พ.ย. 2569", undefined], "เมื่อวานไม่มีการตรวจสลิปค่ะ"],
+    ["the last 7 days", [{ kind: "days", days: 7 }, "16–22 พ.ย. 2569", undefined], "ใน 7 วันล่าสุดยังไม่มีการตรวจสลิปค่ะ"],
     [
       "dates",
       [{ kind: "dates", from: { year: 2026, month: 11, day: 1 }, to: { year: 2026, month: 11, day: 15 } }, "1–15 พ.ย. 2569", undefined],
-      "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ",
+      "ไม่มีการตรวจสลิปในวันที่ 1–15 พ.ย. 2569 ค่ะ",
     ],
     ["a status today", [{ kind: "today" }, "22 พ.ย. 2569", "ปลอม"], "วันนี้ยังไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
   ])("says 'no checks' of the range looked at (%s)", (_name, args, expected) => {
@@ -752,6 +804,7 @@ const PAGE_KIND: Record<string, PageKind> = {
   title: "label",
   today: "label",
   yesterday: "label",
+  week: "label",
   days7: "label",
   month: "label",
   lastmonth: "label",
@@ -763,12 +816,18 @@ const PAGE_KIND: Record<string, PageKind> = {
   searchHint: "label",
   allStatuses: "label",
   allChannels: "label",
+  statusLabel: "label",
+  channelLabel: "label",
+  perPageLabel: "label",
+  perPageBefore: "label",
+  perPageAfter: "label",
   checks: "label",
   validAmount: "label",
   byStatus: "label",
   byChannel: "label",
   history: "label",
   export: "label",
+  exportRaw: "label",
   prev: "label",
   next: "label",
   details: "label",
@@ -777,6 +836,9 @@ const PAGE_KIND: Record<string, PageKind> = {
   exporting: "label",
   page: "label",
   rangeName: "label",
+  daysLine: "label",
+  chartTitle: "label",
+  chartHint: "label",
   chartTip: "label",
   fields: "label",
   status: "label",
@@ -804,7 +866,9 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     [1, 3],
     [12, 1234],
   ],
-  rangeName: [["today"], ["yesterday"], ["days7"], ["month"], ["lastmonth"]],
+  rangeName: [["today"], ["yesterday"], ["week"], ["days7"], ["month"], ["lastmonth"]],
+  daysLine: [[TODAY], [{ range: "days7", from: "2026-11-23", to: "2026-11-29" }], [{ range: "week", from: "2026-11-23", to: "2026-11-26" }], [CHOSEN]],
+  chartTitle: [["hour"], ["day"]],
   chartTip: [
     ["day", "2026-11-24", 3, 45000],
     ["hour", 9, 1, 15000],
@@ -816,6 +880,8 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     [{ range: "month", from: "2026-11-01", to: "2026-11-24", q: "สมชาย" }],
     [CHOSEN],
     [{ ...CHOSEN, q: "015326095622AQR01234" }],
+    [{ range: "days7", from: "2026-11-18", to: "2026-11-24" }],
+    [{ range: "week", from: "2026-11-23", to: "2026-11-24", q: "สมชาย" }],
     [{ range: "custom", from: "2026-10-28", to: "2026-11-03", status: "ซ้ำ" }],
   ],
   cutDays: [
@@ -824,10 +890,7 @@ const PAGE_SAMPLES: Record<string, readonly unknown[][]> = {
     ["2025-12-20", "2026-01-19"],
   ],
   cutChecks: [[20000]],
-  searchCut: [
-    [20000, TODAY],
-    [20000, CHOSEN],
-  ],
+  searchCut: [[20000]],
   notLoggedIn: [["line"], ["local"]],
   loginFailed: [["line"], ["local"]],
 };
@@ -846,7 +909,7 @@ const REFUSALS: readonly ApiRefusal[] = [
   { error: "try_again" },
   { error: "app_off" },
   { error: "not_found" },
-  ...(["unknown_parameter", "repeated", "bad_day", "reversed", "range_too_long", "bad_status", "bad_source", "q_too_long", "bad_page", "bad_limit"] as const).map(
+  ...(["unknown_parameter", "repeated", "bad_day", "reversed", "range_too_long", "bad_status", "bad_source", "q_too_long", "bad_page", "bad_limit", "bad_format"] as const).map(
     (problem): ApiRefusal => ({ error: "bad_parameter", problem, parameter: "from" }),
   ),
 ];
@@ -900,7 +963,7 @@ describe("the staff app page's Thai", () => {
 
   it("names only buttons that exist: the staff menu's แอปพนักงาน in LINE, the console's “Open the staff app” on this machine", () => {
     const line = page.errorText("th", "line", { error: "invalid_token", reason: "missing" });
-    expect(line).toBe("ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ เปิดแอปนี้โดยกดปุ่ม “แอปพนักงาน” ในเมนูของแชท LINE ของร้านนะคะ");
+    expect(line).toBe("ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ เปิดแอปนี้โดยกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านนะคะ");
     expect(page.errorText("th", "local", { error: "invalid_token", reason: "missing" })).toContain("“Open the staff app”");
     expect(designMenus("ร้านกาแฟดีใจ", { staffAppUrl: "https://liff.line.me/1650000001-AbCdEfGh" }).staff.buttons.map((b) => b.label)).toContain("แอปพนักงาน");
   });
@@ -921,16 +984,34 @@ describe("the staff app page's Thai, as the review asked", () => {
     ["the chart's hour", page.formatHour(9), "09:00"],
     ["a count", page.formatCount(12345), "12,345"],
     ["money in a figure", page.formatMoney(123456789), "฿1,234,567.89"],
-    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
-    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงยาวเกิน 31 วัน สรุปและไฟล์ส่งออกจึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
-    ["a bar's hover", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป · ฿450.00"],
-    ["an hour bar's hover", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป · ฿450.00"],
-    ["too many checks", call("cutChecks", 20000), "ตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
-    ["a search cut today", call("searchCut", 20000, TODAY), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดของวันนี้ค่ะ"],
-    ["a search cut on chosen days", call("searchCut", 20000, CHOSEN), "ค้นหาได้เฉพาะ 20,000 สลิปล่าสุดในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
-    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีสลิปที่ตรวจค่ะ"],
+    ["a long range's note", call("cutDays", "2026-10-01", "2026-10-31"), "ช่วงวันที่ยาวเกิน 31 วัน สรุปและไฟล์จึงนับเฉพาะวันที่ 1–31 ต.ค. 2569 ค่ะ"],
+    ["a long range across months", call("cutDays", "2026-10-21", "2026-11-20"), "ช่วงวันที่ยาวเกิน 31 วัน สรุปและไฟล์จึงนับเฉพาะวันที่ 21 ต.ค. – 20 พ.ย. 2569 ค่ะ"],
+    ["a tapped bar", call("chartTip", "day", "2026-11-24", 3, 45000), "24 พ.ย.: ตรวจ 3 สลิป ยอดโอนเข้า ฿450.00"],
+    ["a tapped hour bar", call("chartTip", "hour", 9, 1234, 45000), "09:00 น.: ตรวจ 1,234 สลิป ยอดโอนเข้า ฿450.00"],
+    ["the chart's title by the hour", call("chartTitle", "hour"), "จำนวนสลิปรายชั่วโมง"],
+    ["the chart's title by the day", call("chartTitle", "day"), "จำนวนสลิปรายวัน"],
+    ["the days shown, 7 days", call("daysLine", { range: "days7", from: "2026-11-23", to: "2026-11-29" }), "7 วันล่าสุด · 23–29 พ.ย. 2569"],
+    ["the days shown, today", call("daysLine", { range: "today", from: "2026-11-29", to: "2026-11-29" }), "วันนี้ · 29 พ.ย. 2569"],
+    ["the days shown, this week", call("daysLine", { range: "week", from: "2026-11-23", to: "2026-11-26" }), "อาทิตย์นี้ · 23–26 พ.ย. 2569"],
+    ["the days shown, chosen", call("daysLine", { range: "custom", from: "2026-10-28", to: "2026-11-03" }), "28 ต.ค. – 3 พ.ย. 2569"],
+    ["the week chip", word("week"), "อาทิตย์นี้"],
+    ["too many checks", call("cutChecks", 20000), "มีการตรวจเกิน 20,000 สลิป จึงนับเฉพาะ 20,000 สลิปล่าสุดค่ะ"],
+    ["a search cut", call("searchCut", 20000), "ค้นหาจาก 20,000 สลิปล่าสุดเท่านั้นค่ะ"],
+    ["nothing today", call("empty", TODAY), "วันนี้ยังไม่มีการตรวจสลิปค่ะ"],
+    ["nothing in 7 days", call("empty", { range: "days7", from: "2026-11-18", to: "2026-11-24" }), "ใน 7 วันล่าสุดยังไม่มีการตรวจสลิปค่ะ"],
     ["nothing yesterday of a status", call("empty", { ...TODAY, range: "yesterday", status: "ปลอม" }), "เมื่อวานไม่มีสลิปสถานะ “ปลอม” ค่ะ"],
-    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีสลิปที่ตรวจในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["nothing on chosen days", call("empty", CHOSEN), "ไม่มีการตรวจสลิปในวันที่ 1–15 พ.ย. 2569 ค่ะ"],
+    ["the export button", word("export"), "ดาวน์โหลดไฟล์ (Excel)"],
+    ["while exporting", word("exporting"), "กำลังเตรียมไฟล์…"],
+    ["the LIFF script failed", word("liffScript"), "เชื่อมต่อ LINE ไม่ได้ค่ะ ตรวจสอบอินเทอร์เน็ตแล้วเปิดแอปอีกครั้งนะคะ"],
+    ["a wrong address", page.errorText("th", "line", { error: "not_found" }), "ลิงก์นี้ไม่ใช่แอปพนักงานของร้านค่ะ เปิดแอปโดยกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านนะคะ"],
+    [
+      "another shop's login",
+      page.errorText("th", "line", { error: "invalid_token", reason: "foreign" }),
+      "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ ปิดหน้านี้แล้วกดปุ่ม “แอปพนักงาน” ในเมนูแชท LINE ของร้านอีกครั้งนะคะ",
+    ],
+    ["the selects' names", `${word("statusLabel")} ${word("channelLabel")} ${word("perPageLabel")}`, "สถานะ ช่องทาง จำนวนต่อหน้า"],
+    ["the page size", `${word("perPageBefore")} 20 ${word("perPageAfter")}`, "แสดงหน้าละ 20 รายการ"],
     ["the export cut", word("exportCutDays"), "ไฟล์มีข้อมูลไม่ครบทุกวัน ดูหมายเหตุด้านบนค่ะ"],
     ["the pager", `${word("prev")} ${call("page", 2, 1234)} ${word("next")}`, "หน้าก่อน หน้า 2 จาก 1,234 หน้าถัดไป"],
   ])("%s: %s", (_what, shown, expected) => {
@@ -941,11 +1022,38 @@ describe("the staff app page's Thai, as the review asked", () => {
     expect([pageTh["prev"], pageTh["next"]]).toEqual([th.previousPage, th.nextPage]);
   });
 
+  it("names the chips' ranges as the chat does", () => {
+    for (const [chip, chat] of [
+      ["today", "วันนี้"],
+      ["yesterday", "เมื่อวาน"],
+      ["week", "อาทิตย์นี้"],
+      ["days7", "7 วันล่าสุด"],
+      ["month", "เดือนนี้"],
+      ["lastmonth", "เดือนที่แล้ว"],
+    ] as const) {
+      expect(call("rangeName", chip)).toBe(chat);
+    }
+    expect(th.rangeName({ kind: "week" })).toBe("อาทิตย์นี้");
+  });
+
+  it("labels a check's details in the glossary's words, without the service's result code", () => {
+    expect(pageTh["fields"]).toEqual({
+      createdAt: "เวลาตรวจ",
+      transDate: "เวลาโอน",
+      status: "สถานะ",
+      amount: "ยอดเงิน",
+      transRef: "เลขอ้างอิง",
+      senderName: "ผู้โอน",
+      receiverName: "ผู้รับเงิน",
+      receiverAccount: "บัญชีผู้รับ",
+      source: "ช่องทางที่ตรวจ",
+      tokensCharged: "โทเคนที่ใช้",
+    });
+  });
+
   it("shows a customer's 403 in Thai: why, what the owner does, and the id to give them", () => {
     const text = page.errorText("th", "line", { error: "not_staff", message: "This app is for the shop's staff.", userId: "U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f" });
-    expect(text).toBe(
-      "แอปนี้ใช้ได้เฉพาะพนักงานของร้านค่ะ ส่งไอดีผู้ใช้ด้านล่างให้เจ้าของร้านเพิ่มในรายชื่อพนักงานของบอท หรือให้เจ้าของร้านเพิ่มคุณเข้ากลุ่มพนักงาน แล้วเปิดแอปอีกครั้งนะคะ\nไอดีผู้ใช้ของคุณ: U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f",
-    );
+    expect(text).toBe("หน้านี้สำหรับพนักงานของร้านเท่านั้นค่ะ\nถ้าคุณเป็นพนักงาน ส่งไอดีด้านล่างให้เจ้าของร้านเพิ่มชื่อคุณ แล้วเปิดแอปอีกครั้งนะคะ\nไอดีผู้ใช้ของคุณ: U7c3a2e9f5d4b6c8d0e1f2a3b4c5d6e7f");
   });
 
   it("says a reversed range in the words of the page's own fields, and falls back to the API's message for a code it does not know", () => {

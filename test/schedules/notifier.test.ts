@@ -175,7 +175,7 @@ describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 },
     const sent = await tickAt(notifier, "2026-11-20 18:00");
     expect(sent.map((s) => s.chatId)).toEqual([STAFF_GROUP]);
     const shown = shownText(sent[0]?.messages ?? []);
-    expect(shown).toContain("Today's summary");
+    expect(shown).toContain("End of day");
     expect(shown).toContain(`${(await checksToday()).toLocaleString("en-US")} checks`);
 
     expect(await tickAt(notifier, "2026-11-20 18:30")).toEqual([]);

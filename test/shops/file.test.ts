@@ -111,6 +111,43 @@ describe("the shops file", () => {
     }
   });
 
+  it("refuses a previous channel secret that is the current one, or another shop's secret, without quoting either", () => {
+    const sameAsOwn = parseShopsFile(file([{ ...noodle, line: { ...noodle.line, previousChannelSecret: SECRET_B } }]), ENV);
+    expect(sameAsOwn).toEqual({
+      ok: false,
+      problems: ['shops[0] "noodle": line.previousChannelSecret: is the same as channelSecret: during a rotation it holds the old secret; once the rotation is over, remove it'],
+    });
+    // The café's current secret given as the noodle shop's previous one, and the other way round.
+    const cafeAsNoodlePrevious = parseShopsFile(file([cafe, { ...noodle, line: { ...noodle.line, previousChannelSecret: SECRET_A } }]), ENV);
+    const noodleAsCafePrevious = parseShopsFile(
+      file([{ ...cafe, line: { channelSecret: "${CAFE_LINE_SECRET}", channelAccessToken: "${CAFE_LINE_TOKEN}", previousChannelSecret: SECRET_B } }, noodle]),
+      ENV,
+    );
+    expect(cafeAsNoodlePrevious).toEqual({
+      ok: false,
+      problems: ['shops[1] "noodle": line.previousChannelSecret: the same as a channel secret of shops[0] "cafe": a previous secret must be this shop\'s own old one'],
+    });
+    expect(noodleAsCafePrevious).toEqual({ ok: false, problems: ['shops[1] "noodle": line.channelSecret: the same as shops[0] "cafe"\'s: each shop needs its own LINE channel'] });
+    for (const read of [sameAsOwn, cafeAsNoodlePrevious, noodleAsCafePrevious]) {
+      for (const secret of [SECRET_A, SECRET_B]) expect(JSON.stringify(read)).not.toContain(secret);
+    }
+  });
+
+  it("names a JSON syntax error by line and column, never the text around it (a neighbouring secret)", () => {
+    const cases: readonly { text: string; problem: string }[] = [
+      { text: '{\n  "shops": [\n    { "secret": "0123456789abcdef0123456789abcdef" x }\n  ]\n}', problem: "not JSON: a syntax error at line 3, column 52" },
+      { text: '{ "shops": [ { "apiSecret": "sk_live_very_secret_value" , } ] }', problem: "not JSON: a syntax error at line 1, column 59" },
+      { text: '{ "shops": [ { "apiSecret": "sk_live_very_secret_value"', problem: "not JSON: a syntax error at line 1, column 56" },
+      // The parser gives no position for this one (its message only quotes the text): said without one.
+      { text: "sk_live_very_secret_value", problem: "not JSON (a syntax error; check the file with a JSON validator)" },
+    ];
+    for (const { text, problem } of cases) {
+      const read = parseShopsFile(text, {});
+      expect(read).toEqual({ ok: false, problems: [problem] });
+      expect(JSON.stringify(read)).not.toMatch(/secret|0123456789abcdef|sk_live/);
+    }
+  });
+
   it("refuses what is no shops file at all, saying what is wrong", () => {
     expect(parseShopsFile("{ shops: [", {})).toMatchObject({ ok: false, problems: [expect.stringMatching(/^not JSON/)] });
     expect(parseShopsFile(JSON.stringify({ shops: [] }), {})).toEqual({ ok: false, problems: ["shops: must list at least one shop"] });

@@ -49,6 +49,7 @@ function registry() {
           shop.config = next;
         },
         start: () => Promise.resolve(),
+        retire: () => undefined,
         close: () => {
           shop.closed = true;
           return Promise.resolve();

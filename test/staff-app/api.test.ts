@@ -84,10 +84,10 @@ describe("who may use the staff app", () => {
 
   it.each([
     ["no token", undefined, "invalid_token", "missing", "ยังไม่ได้เข้าสู่ระบบ LINE ค่ะ"],
-    ["a malformed token", "not-a-token", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
-    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token", "malformed", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["a malformed token", "not-a-token", "invalid_token", "malformed", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["a forged token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVIn0.c2lnbmF0dXJl", "invalid_token", "malformed", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
     ["an expired token", "expired", "token_expired", "expired", "การเข้าสู่ระบบ LINE หมดอายุแล้วค่ะ"],
-    ["another channel's token", "foreign", "invalid_token", "foreign", "การเข้าสู่ระบบนี้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
+    ["another channel's token", "foreign", "invalid_token", "foreign", "บัญชี LINE ที่เข้าสู่ระบบไว้ใช้กับแอปของร้านนี้ไม่ได้ค่ะ"],
   ])("refuses %s with 401, which the page says in Thai", async (_what, given, error, reason, thai) => {
     const token = given === "expired" ? tokenOf(STAFF, -60_000) : given === "foreign" ? bot.platform.issueIdToken(STAFF, "1650009999") : given;
     const res = await get("/app/api/history", token);
@@ -170,23 +170,52 @@ describe("history, summary and export agree with the service", () => {
     expect(body.cut).toEqual({ days: false, checks: false });
   });
 
-  it("exports every check of the range as a CSV row, with a BOM and Bangkok times", async () => {
+  /** The file's lines after its byte-order mark, which Excel needs to read the Thai. */
+  const csvLines = async (res: Response): Promise<string[]> => {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    return bytes
+      .subarray(3)
+      .toString("utf8")
+      .split("\r\n")
+      .filter((l) => l !== "");
+  };
+  const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
+  const RAW_HEADER = "createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code";
+  /** The chat's status words, as an owner's accountant reads them in the file. */
+  const THAI_STATUS: Record<string, string> = { valid: "ผ่าน", invalid: "ไม่ผ่าน", fraud: "ปลอม", duplicate: "ซ้ำ", not_found: "ไม่พบ", error: "ผิดพลาด" };
+
+  it("exports every check of the range with Thai headers and words first, then the raw columns, with a BOM and Bangkok times", async () => {
     const all = await sandboxHistory("2026-11-15", "2026-11-20");
     const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20", tokenOf(STAFF));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("x-export-cut")).toBe("none");
-    const bytes = Buffer.from(await res.arrayBuffer());
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes
-      .subarray(3)
-      .toString("utf8")
-      .split("\r\n")
-      .filter((l) => l !== "");
-    expect(lines[0]).toBe("createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="slipline-default-2026-11-15-2026-11-20.csv"');
+    const lines = await csvLines(res);
+    expect(lines[0]).toBe(`เวลาตรวจ,เวลาโอน,สถานะ,ยอดเงิน,เลขอ้างอิง,ผู้โอน,ผู้รับเงิน,บัญชีผู้รับ,ช่องทาง,โทเคนที่ใช้,${RAW_HEADER}`);
     expect(lines).toHaveLength(all.length + 1);
-    const bangkok = (iso: string | null): string => (iso === null ? "" : new Date(Date.parse(iso) + 7 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
+    all.forEach((item, i) => {
+      const cells = (lines[i + 1] ?? "").split(",");
+      expect(cells.slice(0, 5)).toEqual([
+        bangkok(item.createdAt),
+        bangkok(item.transDate),
+        item.status === null ? "" : (THAI_STATUS[item.status] ?? item.status),
+        item.amount === null ? "" : String(item.amount),
+        item.transRef ?? "",
+      ]);
+    });
+  });
+
+  it("keeps the all-English file for accounting software with format=raw: the service's own fields and values", async () => {
+    const all = await sandboxHistory("2026-11-15", "2026-11-20");
+    const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20&format=raw", tokenOf(STAFF));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="slipline-default-2026-11-15-2026-11-20-raw.csv"');
+    const lines = await csvLines(res);
+    expect(lines[0]).toBe(RAW_HEADER);
+    expect(lines).toHaveLength(all.length + 1);
     all.forEach((item, i) => {
       const cells = (lines[i + 1] ?? "").split(",");
       expect(cells.slice(0, 7)).toEqual([
@@ -199,6 +228,12 @@ describe("history, summary and export agree with the service", () => {
         item.transRef ?? "",
       ]);
     });
+  });
+
+  it("refuses a format it does not make", async () => {
+    const res = await get("/app/api/export.csv?from=2026-11-15&to=2026-11-20&format=xlsx", tokenOf(STAFF));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "bad_parameter", parameter: "format", problem: "bad_format" });
   });
 
   it("cuts an export to the last 31 days and says so", async () => {
@@ -262,6 +297,16 @@ describe("the app's export as a link (for LINE's in-app browser)", () => {
     expect((await get(url, undefined)).status).toBe(410);
   });
 
+  it("carries the all-English choice in the link it signs", async () => {
+    const res = await get("/app/api/export-link?from=2026-11-20&to=2026-11-20&format=raw", tokenOf(STAFF));
+    const { url } = (await res.json()) as { url: string };
+    const csv = await get(url, undefined);
+    // (Reading the body as text drops its byte-order mark.)
+    expect((await csv.text()).split("\r\n")[0]).toBe(
+      "createdAt,createdAtLocal,transDate,transDateLocal,status,amount,transRef,senderName,receiverName,receiverAccount,source,tokensCharged,code",
+    );
+  });
+
   it("gives a customer none", async () => {
     expect((await get("/app/api/export-link", tokenOf(CUSTOMER))).status).toBe(403);
   });
@@ -287,17 +332,25 @@ describe("the page", () => {
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await res.text();
     expect(html).toContain('lang="th"');
+    // Its name before the script runs, in the shop's language.
+    expect(html).toContain("<title>แอปพนักงาน</title>");
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
-  it("says what to set when the shop has no LINE Login channel", async () => {
+  it("says what to set when the shop has no LINE Login channel, in Thai and without the shops file's JSON", async () => {
     const off = await startBotHarness({});
     try {
       const res = await fetch(`${off.url}/app/`);
       expect(res.status).toBe(404);
-      expect(await res.text()).toContain("LINE_LOGIN_CHANNEL_ID");
+      expect(await res.text()).toBe("แอปพนักงานของร้านนี้ยังไม่ได้เปิดใช้ค่ะ เจ้าของร้านต้องสร้าง LINE Login channel และ LIFF app แล้วตั้งค่า LINE_LOGIN_CHANNEL_ID และ LIFF_ID จากนั้นเริ่มบอทใหม่นะคะ");
     } finally {
       await off.close();
     }
+  });
+
+  it("answers an address no shop has in Thai, then English", async () => {
+    const res = await fetch(`${bot.url}/app/nobody/`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe("ไม่มีแอปพนักงานของร้านที่ลิงก์นี้ค่ะ\nNo shop has its staff app here.");
   });
 });

@@ -152,3 +152,25 @@ describe("a token of one shop at another shop", () => {
     expect((await history(noodle.appUrl, cafeToken)).status).toBe(401);
   });
 });
+
+describe("a stranger's tokens", () => {
+  // Last in the file: it spends the noodle app's allowance for this address.
+  it("cost LINE one check each at most, and only a few a minute from one address; the rest are refused before LINE is asked", async () => {
+    const forged = (n: number): string => `${Buffer.from('{"alg":"HS256"}').toString("base64url")}.${Buffer.from(`{"n":${n}}`).toString("base64url")}.c2lnbmF0dXJl`;
+    const before = line.verifies.length;
+    // The same refused token again and again: LINE is asked once.
+    const again = [];
+    for (let n = 0; n < 5; n++) again.push((await history(noodle.appUrl, forged(0))).status);
+    expect(again).toEqual([401, 401, 401, 401, 401]);
+    expect(line.verifies.length - before).toBe(1);
+    // New tokens: 20 a minute from one address reach LINE (the tests above spent some of them), then 429
+    // without a call.
+    const statuses: number[] = [];
+    for (let n = 1; n <= 25; n++) statuses.push((await history(noodle.appUrl, forged(n))).status);
+    const checked = statuses.indexOf(429);
+    expect(checked).toBeGreaterThanOrEqual(0);
+    expect(checked).toBeLessThanOrEqual(19);
+    expect(statuses).toEqual([...Array<number>(checked).fill(401), ...Array<number>(25 - checked).fill(429)]);
+    expect(line.verifies.length - before).toBe(1 + checked);
+  });
+});

@@ -1,8 +1,14 @@
 import { connect } from "node:net";
-import type { Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicAnswer } from "../../src/privacy/answer.js";
 import { REAL_HANDLERS } from "../../src/event/handle-event.js";
+import type { Intake } from "../../src/intake/in-process.js";
+import type { LineCheck } from "../../src/line/self-check.js";
+import { createMetrics } from "../../src/metrics/metrics.js";
+import { createBotApp } from "../../src/webhook/routes.js";
+import type { WebhookShop } from "../../src/webhook/routes.js";
 import { startBotHarness } from "../kit/bot-harness.js";
 import type { BotHarness } from "../kit/bot-harness.js";
 import { lineId, newEventId, postWebhook, signBody, textEvent, webhookBody } from "../kit/webhook.js";
@@ -346,6 +352,62 @@ describe("readiness, admission and the metrics token", () => {
       expect(await ok.text()).not.toContain("metrics-token-0123456789");
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe("what strangers learn: /readyz and /metrics", () => {
+  const TOKEN = "metrics-token-0123456789";
+  /** The routes alone, with three shops whose LINE channels were looked at, on a port of their own. */
+  async function routesOf(how: { metricsToken?: string; metricsWithoutToken?: "open" | "this_machine" }) {
+    const checks: Record<string, LineCheck> = {
+      "cafe-a": { state: "ok", displayName: "Cafe A", basicId: "@cafe-a", warnings: [] },
+      "noodle-b": { state: "ok", displayName: "Noodle B", basicId: "@noodle-b", warnings: [] },
+      "tea-c": { state: "token_rejected", status: 401 },
+    };
+    const shops = Object.entries(checks).map(([id, check]) => ({ id, lineCheck: () => check }) as unknown as WebhookShop);
+    const intake = { hasRoom: () => true, waiting: 0, waitingOf: () => 0, running: 0 } as unknown as Intake;
+    const routes = createBotApp({ shops: { atPath: () => undefined, current: () => shops }, intake, log: pino({ level: "silent" }), metrics: createMetrics(), ...how });
+    routes.markReady();
+    const server = routes.app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it("/readyz gives counts of shops by LINE channel state, and names them only with the metrics token", async () => {
+    const routes = await routesOf({ metricsToken: TOKEN });
+    try {
+      const stranger = await (await fetch(`${routes.url}/readyz`)).json();
+      expect(stranger).toEqual({ status: "ready", lines: { ok: 2, token_rejected: 1 } });
+      expect(JSON.stringify(stranger)).not.toMatch(/cafe-a|noodle-b|tea-c/);
+      const wrong = await (await fetch(`${routes.url}/readyz`, { headers: { authorization: "Bearer not-the-token-000000" } })).json();
+      expect(wrong).toEqual(stranger);
+      const operator = await (await fetch(`${routes.url}/readyz`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+      expect(operator).toEqual({ status: "ready", lines: { ok: 2, token_rejected: 1 }, linesByShop: { ok: ["cafe-a", "noodle-b"], token_rejected: ["tea-c"] } });
+    } finally {
+      await routes.close();
+    }
+  });
+
+  it("/metrics without a token: open in local mode; in a LINE deployment only to this machine, never through a proxy", async () => {
+    const table: readonly { how: "open" | "this_machine"; headers: Record<string, string>; status: number }[] = [
+      { how: "open", headers: {}, status: 200 },
+      { how: "open", headers: { "x-forwarded-for": "203.0.113.9" }, status: 200 },
+      { how: "this_machine", headers: {}, status: 200 },
+      { how: "this_machine", headers: { "x-forwarded-for": "203.0.113.9" }, status: 403 },
+      { how: "this_machine", headers: { forwarded: "for=203.0.113.9" }, status: 403 },
+      { how: "this_machine", headers: { "x-real-ip": "203.0.113.9" }, status: 403 },
+    ];
+    for (const row of table) {
+      const routes = await routesOf({ metricsWithoutToken: row.how });
+      try {
+        const res = await fetch(`${routes.url}/metrics`, { headers: row.headers });
+        expect({ ...row, status: res.status }).toEqual(row);
+        if (res.status === 403) expect(await res.json()).toEqual({ message: "Metrics are served only to this machine until METRICS_TOKEN is set" });
+      } finally {
+        await routes.close();
+      }
     }
   });
 });

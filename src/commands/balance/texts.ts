@@ -34,7 +34,7 @@ export const BALANCE_TEXTS: { readonly [L in Lang]: BalanceTexts } = {
     forecastLasts: (days, date) => `ถ้าใช้เท่านี้ โทเคนจะพอใช้อีกประมาณ ${days} วัน (ถึง ${date})`,
     forecastTokensFirst: "⚠️ โทเคนจะหมดก่อนแพ็กเกจหมดอายุ เติมโทเคนไว้ก่อนนะคะ",
     forecastPackageFirst: "แพ็กเกจจะหมดอายุก่อนโทเคนหมด",
-    forecastNoHistory: "7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
+    forecastNoHistory: "ใน 7 วันล่าสุดไม่มีการตรวจสลิป จึงยังคาดการณ์ไม่ได้",
 
     balanceTitle: "แพ็กเกจตรวจสลิป",
     balancePackage: "แพ็กเกจ",
@@ -47,7 +47,7 @@ export const BALANCE_TEXTS: { readonly [L in Lang]: BalanceTexts } = {
     balanceSlips: (count) => `${count} สลิป`,
     balancePerCheck: (tokens) => `${tokens} โทเคน`,
     balanceExpires: "หมดอายุ",
-    expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุมาแล้ว ${days} วัน`),
+    expiredDaysAgo: (days) => (days === 0 ? "หมดอายุแล้ว" : `หมดอายุไปแล้ว ${days} วัน`),
     warnExpiring: (days) => `⚠️ แพ็กเกจ${days <= 0 ? "หมดอายุวันนี้" : days === 1 ? "จะหมดอายุพรุ่งนี้" : `จะหมดอายุในอีก ${days} วัน`} ต่ออายุด้วยนะคะ`,
     warnExpired: "⚠️ แพ็กเกจหมดอายุแล้ว ต่ออายุด้วยนะคะ",
     warnLowSlips: (count) => `⚠️ โทเคนเหลือพอตรวจสลิปทาง API อีกประมาณ ${count} สลิป เติมโทเคนด้วยนะคะ`,

@@ -22,7 +22,10 @@ export async function handleExport(command: Extract<Command, { kind: "export" }>
   const resolved = resolveRange(range, ctx.now, deps.settings.timeZone);
   const days = calendarDaysBetween(resolved.fromDate, resolved.toDate) + 1;
   const coveredFrom = days > links.maxDays ? addCalendarDays(resolved.toDate, -(links.maxDays - 1)) : resolved.fromDate;
-  const url = links.link({ userId: ctx.userId, fromDate: coveredFrom, toDate: resolved.toDate, status }, ctx.now);
-  await ctx.send(renderExport({ kind: "link", lang, range, url, coveredFrom, coveredTo: resolved.toDate, askedFrom: resolved.fromDate }));
+  const request = { userId: ctx.userId, fromDate: coveredFrom, toDate: resolved.toDate, status };
+  // Two links, each good once: the file in the shop's words, and the all-English one for accounting software.
+  const url = links.link(request, ctx.now);
+  const rawUrl = links.link({ ...request, format: "raw" }, ctx.now);
+  await ctx.send(renderExport({ kind: "link", lang, range, url, rawUrl, coveredFrom, coveredTo: resolved.toDate, askedFrom: resolved.fromDate }));
   return { command: "export", outcome: "answered" };
 }

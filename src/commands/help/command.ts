@@ -31,7 +31,8 @@ export const help = defineCommand({
     if (extra !== undefined) return { ok: false, problem: { code: "unexpected", input: extra.raw } };
     return { ok: true, command: { kind: "help", lang, topic: found.name } };
   },
-  menu: { staff: { label: "วิธีใช้", sub: "Help" }, customer: { label: "วิธีใช้", sub: "Help" } },
+  // A customer does not "use" the shop's chat: their button is how to pay, which is what its answer says.
+  menu: { staff: { label: "วิธีใช้", sub: "Help" }, customer: { label: "วิธีจ่ายเงิน", sub: "How to pay" } },
   // The customers' help is how to pay; the staff's lists every command, with the staff ones as buttons.
   kinds: { help: "public", staff_help: "staff" },
   handler: async () => (await import("./handle.js")).handleHelp,

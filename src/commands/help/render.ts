@@ -14,6 +14,9 @@ import type { Answer, PublicAnswer, StaffAnswer } from "../../privacy/answer.js"
 /** The shared texts and `help`'s own, by language. */
 const TEXTS = withSharedTexts(HELP_TEXTS);
 
+/** The commands the staff's help lists: every one but "contact the shop", which means nothing to the shop's own staff. */
+const STAFF_HELP_COMMANDS: readonly CommandName[] = COMMAND_NAMES.filter((name) => name !== "contact");
+
 export interface HelpView {
   lang: Lang;
   role: Role;
@@ -50,7 +53,7 @@ export function renderHelp(view: HelpView): Answer {
   const customers = renderCustomerHelp(lang);
   if (view.topic !== undefined) return staffAnswer("staff_help", [textMessage(topicText(view.topic, lang), helpQuickReply(lang, "staff"))], customers);
 
-  const rows: messagingApi.FlexComponent[] = COMMAND_NAMES.map((name) => ({
+  const rows: messagingApi.FlexComponent[] = STAFF_HELP_COMMANDS.map((name) => ({
     type: "box",
     layout: "vertical",
     margin: "md",
@@ -84,6 +87,6 @@ export function renderHelp(view: HelpView): Answer {
       ],
     },
   };
-  const alt = t.helpAlt(COMMAND_NAMES.map((name) => COMMANDS[name].example[lang]));
+  const alt = t.helpAlt(STAFF_HELP_COMMANDS.map((name) => COMMANDS[name].example[lang]));
   return staffAnswer("staff_help", [flexMessage(alt, bubble, helpQuickReply(lang, "staff"))], customers);
 }

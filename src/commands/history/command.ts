@@ -20,7 +20,8 @@ export const history = defineCommand({
     en: ["history [today|yesterday|7d|month|lastmonth|date|A..B] [status] [page N]", "history ref <transRef>"],
     th: ["ประวัติ เมื่อวาน", "ประวัติ 1/11 ถึง 15/11 ปลอม", "ประวัติ อ้างอิง 015326095622AQR01234"],
   },
-  example: { en: "history yesterday fraud", th: "ประวัติ เมื่อวาน ซ้ำ" },
+  // The first example a new cashier sees: the plain one, not a filter.
+  example: { en: "history yesterday", th: "ประวัติ เมื่อวาน" },
   description: {
     en: "slips checked in a period, with totals; statuses: valid, invalid, fraud, duplicate, not_found, error",
     th: "สลิปที่ตรวจในวันที่เลือก พร้อมยอดโอนเข้า เลือกดูตามสถานะได้: ผ่าน ไม่ผ่าน ปลอม ซ้ำ ไม่พบ ผิดพลาด",

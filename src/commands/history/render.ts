@@ -97,7 +97,7 @@ function renderRow(item: HistoryItem, view: HistoryView, t: Texts, withDay: bool
   ];
   const names = [item.senderName, item.receiverName].every((n) => n === null)
     ? undefined
-    : `${safeText(item.senderName ?? "?", NAME_UNITS)} → ${safeText(item.receiverName ?? "?", NAME_UNITS)}`;
+    : `${safeText(item.senderName ?? t.noName, NAME_UNITS)} → ${safeText(item.receiverName ?? t.noName, NAME_UNITS)}`;
   contents.push({
     type: "box",
     layout: "horizontal",
@@ -286,10 +286,10 @@ export function renderHistory(view: HistoryView): StaffAnswer {
   const statusCounts = view.summary.byStatus.map((s) => `${statusWord(s.status, t)} ${formatCount(s.count)}`);
   // The alt text is read as a sentence (a notification, the chat list): money as a sentence writes it.
   const spokenTotal = `${t.summaryValidTotal} ${formatBaht(view.summary.validTotal, view.lang)}`;
-  const altText = t.historyAlt(
-    `${lines.range} (${lines.filter})`,
-    view.summary.count === 0 ? emptyLine(view.scope, t, view.lang) : t.historyAltFigures(checks, spokenTotal, statusCounts),
-    footLine,
-  );
+  // Nothing found: the empty line names the days or the reference and the status already, so it is said once.
+  const altText =
+    view.summary.count === 0
+      ? t.historyAltEmpty(view.scope.by === "ref" ? undefined : lines.range, footLine)
+      : t.historyAlt(`${lines.range} (${lines.filter})`, t.historyAltFigures(checks, spokenTotal, statusCounts), footLine);
   return staffAnswer("history", [flexMessage(altText, bubble, historyQuickReplies(view.scope, view.lang, t))], renderAskInPrivate(view.lang));
 }

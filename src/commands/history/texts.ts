@@ -16,6 +16,10 @@ export interface HistoryTexts {
   quickYesterday: string;
   quick7Days: string;
   historyAlt: (header: string, summary: string, page: string) => string;
+  /** The alt text when nothing was found: the empty line says it all, once (`header` is the days, if any). */
+  historyAltEmpty: (header: string | undefined, empty: string) => string;
+  /** In a row, for a payer or receiver the slip gives no name for. */
+  noName: string;
   /** The figures in a history's alt text: the checks, the money in, and the count of each status. */
   historyAltFigures: (checks: string, validTotal: string, statusCounts: readonly string[]) => string;
 }
@@ -25,7 +29,7 @@ export const HISTORY_TEXTS: { readonly [L in Lang]: HistoryTexts } = {
     historyTitle: "ประวัติตรวจสลิป",
     filterRef: (ref) => `เลขอ้างอิง ${ref}`,
     summaryValidTotal: "ยอดโอนเข้า",
-    summaryPartial: (fetched) => `ยอดโอนเข้านี้รวมเฉพาะ ${fetched} สลิปล่าสุด`,
+    summaryPartial: (fetched) => `ยอดโอนเข้าคิดจาก ${fetched} สลิปล่าสุดเท่านั้น`,
     historyEmptyRef: (ref) => `ไม่พบสลิปที่มีเลขอ้างอิง ${ref} ค่ะ`,
     pageOf: (page, pages) => `หน้า ${page} จาก ${pages}`,
     pastEnd: (page, pages) => `มีทั้งหมด ${pages} หน้า ไม่มีหน้า ${page} ค่ะ`,
@@ -36,6 +40,9 @@ export const HISTORY_TEXTS: { readonly [L in Lang]: HistoryTexts } = {
     quickYesterday: "เมื่อวาน",
     quick7Days: "7 วัน",
     historyAlt: (header, summary, page) => `ประวัติตรวจสลิป ${header}: ${summary} (${page})`,
+    historyAltEmpty: (header, empty) => (header === undefined ? `ประวัติตรวจสลิป: ${empty}` : `ประวัติตรวจสลิป ${header}: ${empty}`),
+    // Never `?`: a question mark where a name should be reads as a broken character.
+    noName: "ไม่ระบุชื่อ",
     historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks} ${validTotal}` : `${checks} ${validTotal} (${statusCounts.join(" ")})`),
   },
   en: {
@@ -53,6 +60,8 @@ export const HISTORY_TEXTS: { readonly [L in Lang]: HistoryTexts } = {
     quickYesterday: "Yesterday",
     quick7Days: "7 days",
     historyAlt: (header, summary, page) => `Slip checks ${header}: ${summary} (${page})`,
+    historyAltEmpty: (header, empty) => (header === undefined ? `Slip checks: ${empty}` : `Slip checks ${header}: ${empty}`),
+    noName: "(no name)",
     historyAltFigures: (checks, validTotal, statusCounts) => (statusCounts.length === 0 ? `${checks}, ${validTotal}` : `${checks}, ${validTotal}; ${statusCounts.join(" · ")}`),
   },
 };

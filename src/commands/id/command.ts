@@ -22,8 +22,9 @@ export const id = defineCommand({
   bareInCustomerGroup: true,
   keywords: [],
   parse: (args, lang, reader) => noArguments(args, reader, { kind: "id", lang }),
-  // Ids, and where customers read it never a member's id nor the set-up: fine for anyone.
-  kinds: { id: "public" },
+  // Where customers may read it, the group's id alone: fine for anyone. A staff place's form (a member's
+  // user id, what the staff lists say) is staff, with the public form as its fallback.
+  kinds: { id: "public", id_staff: "staff" },
   handler: async () => (await import("./handle.js")).handleId,
   texts: ID_TEXTS,
 });

@@ -3,8 +3,8 @@ import type { Lang } from "../types.js";
 import { commandWord } from "../registry.js";
 import type { Chat } from "../../roles/audience.js";
 import { textMessage } from "../../render/messages.js";
-import { publicAnswer } from "../../privacy/answer.js";
-import type { PublicAnswer } from "../../privacy/answer.js";
+import { publicAnswer, staffAnswer } from "../../privacy/answer.js";
+import type { Answer, PublicAnswer } from "../../privacy/answer.js";
 import { ID_TEXTS } from "./texts.js";
 
 export interface IdView {
@@ -23,16 +23,32 @@ export interface IdView {
  * group's, and that it is a staff group. Any other group or room, which customers read: the group's own
  * id (the owner needs it to list the group), no member's user id, no word of staff lists or settings, and
  * where to ask for one's own id.
+ *
+ * The staff place's form is a staff answer (`id_staff`): a member's user id beside the group's, and what the
+ * staff lists say, are set-up data for staff. If the place stops being a staff place before it goes out, the
+ * send boundary sends its public form instead: what the same place would get as a customer place.
  */
-export function renderId(view: IdView): PublicAnswer {
+export function renderId(view: IdView): Answer {
+  const publicForm = renderPublicId(view);
+  if (!view.staffPlace) return publicForm;
   const t = ID_TEXTS[view.lang];
   const { chat } = view;
-  const user = view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId);
+  const lines = chat.type === "user" ? [userLine(view), t.idOnStaffList("user")] : [userLine(view), t.idChat(chat.type, chat.id), t.idOnStaffList(chat.type)];
+  return staffAnswer("id_staff", [textMessage(lines.join("\n"))], publicForm);
+}
+
+function userLine(view: IdView): string {
+  const t = ID_TEXTS[view.lang];
+  return view.userId === undefined ? t.idNoUser : t.idYourUser(view.userId);
+}
+
+/** The form anyone may read: in a 1:1 chat the asker's own id; in a group or room, the group's id alone. */
+function renderPublicId(view: IdView): PublicAnswer {
+  const t = ID_TEXTS[view.lang];
+  const { chat } = view;
   const lines =
     chat.type === "user"
-      ? [user, ...(view.staffPlace ? [t.idOnStaffList("user")] : view.noStaffYet ? [t.noStaffYet(commandWord("help", view.lang))] : [])]
-      : view.staffPlace
-        ? [user, t.idChat(chat.type, chat.id), t.idOnStaffList(chat.type)]
-        : [t.idChat(chat.type, chat.id), t.idUserInPrivate(commandWord("id", view.lang))];
+      ? [userLine(view), ...(view.noStaffYet ? [t.noStaffYet(commandWord("help", view.lang))] : [])]
+      : [t.idChat(chat.type, chat.id), t.idUserInPrivate(commandWord("id", view.lang))];
   return publicAnswer("id", [textMessage(lines.join("\n"))]);
 }

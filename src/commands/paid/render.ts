@@ -54,7 +54,7 @@ export function renderPaid(view: PaidView): StaffAnswer {
           type: "box",
           layout: "horizontal",
           contents: [
-            { type: "text", text: safeText(item.senderName ?? "?", 60), size: "sm", weight: "bold", flex: 3, wrap: true },
+            { type: "text", text: safeText(item.senderName ?? t.paidNoSender, 60), size: "sm", weight: "bold", flex: 3, wrap: true },
             { type: "text", text: at === undefined ? "–" : formatTime(at, view.timeZone), size: "sm", align: "end", flex: 1 },
           ],
         },

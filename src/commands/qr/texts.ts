@@ -20,7 +20,7 @@ export const QR_TEXTS: { readonly [L in Lang]: QrTexts } = {
     qrPayerEntersAmount: "ใส่ยอดเงินตอนสแกนจ่าย",
     qrPayeeLabel: "ผู้รับเงิน",
     // The customer pays with the phone the QR is on: they save the picture and scan it from the banking app.
-    qrScanHint: "สแกน หรือบันทึกรูปไปจ่ายได้ทุกแอปธนาคาร",
+    qrScanHint: "สแกนจ่ายได้ทุกแอปธนาคาร หรือกดบันทึกรูปแล้วสแกนจากแอป",
     qrAlt: (amount, payee, payeeType) =>
       amount === undefined ? `QR พร้อมเพย์ โอนเข้า ${payee} (${payeeType}) ใส่ยอดเงินตอนสแกนจ่าย` : `QR พร้อมเพย์ ${amount} โอนเข้า ${payee} (${payeeType})`,
     qrCheckPayment: "เช็คยอดเข้า",

@@ -29,7 +29,7 @@ export const SUMMARY_TEXTS: { readonly [L in Lang]: SummaryTexts } = {
     summaryPerHour: "จำนวนสลิปรายชั่วโมง",
     summaryPerDay: "จำนวนสลิปรายวัน",
     summaryAsOf: (time) => `ข้อมูล ณ ${time} น.`,
-    summaryCapped: (covered, total) => `ตัวเลขนี้รวมเฉพาะ ${covered} สลิปล่าสุด จากที่ตรวจทั้งหมด ${total} สลิป`,
+    summaryCapped: (covered, total) => `ตัวเลขคิดจาก ${covered} สลิปล่าสุด (ตรวจทั้งหมด ${total} สลิป)`,
     summaryDaysCut: (dates) => `สรุปได้ครั้งละไม่เกิน 31 วัน จึงแสดงเฉพาะวันที่ ${dates}`,
     summaryAlt: (range, checks, valid) => `สรุปยอด ${range}: ตรวจ ${checks} สลิป ยอดโอนเข้า ${valid}`,
     summaryNoSource: "ไม่ระบุ",

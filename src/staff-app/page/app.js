@@ -42,6 +42,12 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
       const y = addDays(isoDay(new Date()), -1);
       return [y, y];
     },
+    // An owner's อาทิตย์นี้ is the week since Monday, as the chat reads it.
+    week: () => {
+      const t = isoDay(new Date());
+      const sinceMonday = (new Date(`${t}T00:00:00Z`).getUTCDay() + 6) % 7;
+      return [addDays(t, -sinceMonday), t];
+    },
     days7: () => {
       const t = isoDay(new Date());
       return [addDays(t, -6), t];
@@ -98,6 +104,13 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     return { from: state.from, to: state.to, status: state.status, source: state.source, q: state.q };
   }
 
+  /** Shows a tapped bar's figures under the chart (a phone shows no hover), and marks the bar. */
+  function pickBar(svg, column, text) {
+    for (const picked of svg.querySelectorAll(".picked")) picked.classList.remove("picked");
+    column.classList.add("picked");
+    $("chart-value").textContent = text;
+  }
+
   function chartSvg(chart) {
     const bars = chart.bars;
     const max = Math.max(1, ...bars.map((b) => b.count));
@@ -111,16 +124,36 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     svg.setAttribute("role", "img");
     bars.forEach((bar, i) => {
       const bh = (bar.count / max) * h;
+      const tip = T.chartTip(chart.per, bar.at, bar.count, bar.validSatang);
+      // The whole column is the tap target, so that a short bar is as easy to hit as a tall one.
+      const column = document.createElementNS(ns, "g");
+      column.setAttribute("class", "bar");
+      column.setAttribute("tabindex", "0");
+      column.setAttribute("role", "button");
+      column.setAttribute("aria-label", tip);
+      const hit = document.createElementNS(ns, "rect");
+      hit.setAttribute("x", String(i * bw));
+      hit.setAttribute("y", "0");
+      hit.setAttribute("width", String(bw));
+      hit.setAttribute("height", String(h));
+      hit.setAttribute("class", "hit");
       const rect = document.createElementNS(ns, "rect");
       rect.setAttribute("x", String(i * bw + gap / 2));
       rect.setAttribute("y", String(h - bh));
       rect.setAttribute("width", String(Math.max(1, bw - gap)));
       rect.setAttribute("height", String(bh));
-      rect.setAttribute("fill", "#06c755");
+      rect.setAttribute("class", "fill");
       const title = document.createElementNS(ns, "title");
-      title.textContent = T.chartTip(chart.per, bar.at, bar.count, bar.validSatang);
-      rect.append(title);
-      svg.append(rect);
+      title.textContent = tip;
+      column.append(title, hit, rect);
+      column.addEventListener("click", () => pickBar(svg, column, tip));
+      column.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          pickBar(svg, column, tip);
+        }
+      });
+      svg.append(column);
     });
     const label = (x, text, anchor) => {
       const t = document.createElementNS(ns, "text");
@@ -146,7 +179,9 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     const s = await res.json();
     $("sum-count").textContent = formatCount(s.count);
     $("sum-valid").textContent = formatMoney(s.validSatang);
+    $("chart-title").textContent = T.chartTitle(s.chart.per);
     $("chart").replaceChildren(chartSvg(s.chart));
+    $("chart-value").textContent = T.chartHint;
     $("by-status").replaceChildren(...s.byStatus.map((f) => el("li", {}, el("span", {}, statusWord(f.status)), el("span", {}, formatCount(f.count)))));
     $("by-source").replaceChildren(...s.bySource.map((f) => el("li", {}, el("span", {}, sourceWord(f.source)), el("span", {}, formatCount(f.count)))));
     const notes = [];
@@ -205,7 +240,7 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     state.pages = Math.max(1, h.pagination.pages);
     $("items").replaceChildren(...h.items.map(row));
     const view = { range: state.range, from: state.from, to: state.to, status: state.status ? statusWord(state.status) : undefined, q: state.q };
-    $("state").textContent = h.items.length === 0 ? T.empty(view) : h.searched && h.searched.cut ? T.searchCut(h.searched.checks, view) : "";
+    $("state").textContent = h.items.length === 0 ? T.empty(view) : h.searched && h.searched.cut ? T.searchCut(h.searched.checks) : "";
     $("page-info").textContent = T.page(state.page, state.pages);
     $("prev").disabled = state.page <= 1;
     $("next").disabled = state.page >= state.pages;
@@ -222,6 +257,11 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     }
   }
 
+  /** Under the chips: which days the figures and the list are of, in the chat's words (the date inputs follow the phone). */
+  function showDays() {
+    $("days").textContent = T.daysLine({ range: state.range, from: state.from, to: state.to });
+  }
+
   function setRange(name) {
     state.range = name;
     for (const b of $("ranges").children) b.setAttribute("aria-pressed", String(b.dataset.range === name));
@@ -229,21 +269,25 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     if (name === "custom") return;
     [state.from, state.to] = RANGES[name]();
     state.page = 1;
+    showDays();
     void refresh(true);
   }
 
-  async function exportCsv() {
-    const button = $("export");
+  /** The file in the shop's words, or (`raw`) the all-English one for accounting software. */
+  async function exportCsv(format) {
+    const button = $(format === "raw" ? "export-raw" : "export");
+    const label = button.textContent;
     button.disabled = true;
     button.textContent = T.exporting;
+    const params = { ...filters(), format };
     try {
       // Inside LINE a script's file is not saved: a one-time link opens in the phone's browser, which downloads it.
       if (cfg.mode !== "local" && window.liff && window.liff.isInClient()) {
-        const { url } = await (await api("export-link", filters())).json();
+        const { url } = await (await api("export-link", params)).json();
         window.liff.openWindow({ url: new URL(url, location.href).href, external: true });
         return;
       }
-      const res = await api("export.csv", filters());
+      const res = await api("export.csv", params);
       const blob = await res.blob();
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") || "");
       const a = el("a", { href: URL.createObjectURL(blob), download: name ? name[1] : "slipline.csv" });
@@ -256,7 +300,7 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
       showFailure(err);
     } finally {
       button.disabled = false;
-      button.textContent = T.export;
+      button.textContent = label;
     }
   }
 
@@ -265,6 +309,7 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
     $("title").textContent = T.title;
     $("shop-name").textContent = cfg.shopName;
     for (const node of document.querySelectorAll("[data-t]")) node.textContent = T[node.dataset.t];
+    for (const node of document.querySelectorAll("[data-aria]")) node.setAttribute("aria-label", T[node.dataset.aria]);
     $("q").placeholder = T.searchHint;
     for (const name of [...Object.keys(RANGES), "custom"]) {
       const b = el("button", { type: "button", "data-range": name, "aria-pressed": "false" }, T[name]);
@@ -293,6 +338,7 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
       state.from = $("from").value || $("to").value || isoDay(new Date());
       state.to = $("to").value || state.from;
       state.page = 1;
+      showDays();
       void refresh(true);
     });
     $("prev").addEventListener("click", () => {
@@ -308,7 +354,8 @@ import { TEXTS, errorText, formatCount, formatDateTime, formatDayMonth, formatHo
       state.page = 1;
       void refresh(false);
     });
-    $("export").addEventListener("click", () => void exportCsv());
+    $("export").addEventListener("click", () => void exportCsv(undefined));
+    $("export-raw").addEventListener("click", () => void exportCsv("raw"));
   }
 
   function loadScript(src) {

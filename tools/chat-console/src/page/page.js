@@ -65,6 +65,11 @@
           data: action.data,
           displayText: action.displayText ?? action.text,
         });
+        // As LINE does with a quick reply's inputOption: the keyboard opens with the text typed.
+        if (action.inputOption === "openKeyboard") {
+          if (typeof action.fillInText === "string") $("text").value = action.fillInText;
+          $("text").focus();
+        }
         break;
       case "uri": {
         const url = safeUrl(action.uri);
