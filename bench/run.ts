@@ -18,6 +18,7 @@ import type { StepWindow } from "./profile-report.js";
 import { benchQrImage } from "./qr-image.js";
 import { benchQrCheck } from "./qr-check.js";
 import { benchParse, formatParse } from "./parse.js";
+import { benchSlipPhotos, slipPhotoLines } from "./slip-photos.js";
 import { benchHistoryQuery } from "./history-query.js";
 import { benchGoodput, benchSigterm, type SlowServiceSetup } from "./slow-service.js";
 import { benchSigkill } from "./sigkill.js";
@@ -517,6 +518,7 @@ interface Scenarios {
   capacity: Awaited<ReturnType<typeof benchCapacity>>;
   redisLoss: Awaited<ReturnType<typeof benchRedisLoss>>;
   idleConnections: Awaited<ReturnType<typeof benchIdleConnections>>;
+  slipPhotos: Awaited<ReturnType<typeof benchSlipPhotos>>;
 }
 
 /** The qr-image and history-query figures, and the three scenarios with a slow slip service. */
@@ -539,10 +541,13 @@ async function runScenarios(line: Child): Promise<Scenarios> {
   const redisLoss = await benchRedisLoss(slowSetup, { ...REDIS_LOSS, downMs: 500, waitMs: 90_000 });
   process.stderr.write("connections that send nothing, up to the cap...\n");
   const idleConnections = await benchIdleConnections();
-  return { qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections };
+  process.stderr.write("slip photos: the QR readers compared, the bot's path, help beside 5 photos a second...\n");
+  const slipPhotos = await benchSlipPhotos(QUICK ? { photos: 4, lookups: 5, loadSeconds: 3 } : {});
+  return { qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections, slipPhotos };
 }
 
-function printScenarios({ qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections }: Scenarios): void {
+function printScenarios({ qrImage, qrCheck, parse, historyQuery, goodput, sigterm, sigkill, capacity, redisLoss, idleConnections, slipPhotos }: Scenarios): void {
+  for (const line of slipPhotoLines(slipPhotos)) console.log(line);
   console.log(
     `qr-image at 512 px: ${round(qrImage.ours.imagesPerSecond, 0)} img/s vs qrcode toBuffer ${round(qrImage.qrcode.imagesPerSecond, 0)} img/s (ratio ${round(qrImage.ratio, 1)})`,
   );

@@ -32,6 +32,8 @@ import { createBotApp, createMetricsApp } from "./webhook/routes.js";
 import type { BotApp } from "./webhook/routes.js";
 import { createSharedConnections } from "./compose/connections.js";
 import { buildShop, shopNamespace } from "./compose/shop.js";
+import { createQrDecoder } from "./slip-photo/decoder.js";
+import type { QrDecoderOptions } from "./slip-photo/decoder.js";
 import type { ShopBot, Timings } from "./compose/shop.js";
 
 export type { Timings } from "./compose/shop.js";
@@ -102,8 +104,10 @@ export function botConfigOf(
 /** The parts injected into the root; only `log` and `baseUrls` are needed, the rest have production's defaults. */
 export interface BotParts {
   readonly log: Logger;
-  /** LINE's API host, or the local stand-in's. */
-  readonly baseUrls: { readonly line: string };
+  /** LINE's API host and data host (photos' content; default the API host's, as the local stand-in serves both), or the local stand-in's. */
+  readonly baseUrls: { readonly line: string; readonly lineData?: string | undefined };
+  /** The slip photos' QR reader (worker threads, the line of photos waiting). Default one worker, 20 waiting. */
+  readonly slipPhotoReader?: QrDecoderOptions | undefined;
   /** The clock of handlers, stores and pushes. Default the real one. */
   readonly clock?: (() => Date) | undefined;
   readonly metrics?: Metrics | undefined;
@@ -148,6 +152,7 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
   const metrics = parts.metrics ?? createMetrics();
   const timings = parts.timings ?? {};
   const lineApiBaseUrl = parts.baseUrls.line;
+  const lineDataApiBaseUrl = parts.baseUrls.lineData ?? lineApiBaseUrl;
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
@@ -217,6 +222,9 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     closers.push(() => connections.close());
     /** This instance's own address once it listens (shops are built after that). */
     let listeningUrl: string | undefined = undefined;
+    // One reader of slip photos for every shop: its workers start with the first photo.
+    const slipPhotoReader = createQrDecoder(parts.slipPhotoReader);
+    closers.push(() => slipPhotoReader.close());
     const registry = createShopRegistry<ShopBot>({
       log,
       tickMs: timings.notifierTickMs ?? NOTIFIER_TICK_MS,
@@ -225,6 +233,8 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
           log,
           metrics,
           lineApiBaseUrl,
+          lineDataApiBaseUrl,
+          slipPhotoReader,
           connections,
           many: config.many,
           redis: shared,

@@ -21,6 +21,8 @@ export interface BotSettings {
   readonly staffGroupIds: ReadonlySet<string>;
   readonly defaultLang: Lang;
   readonly timeZone: string;
+  /** SLIP_PHOTO_PUSH: a customer's slip photo is looked up and pushed to the staff groups. Default off. */
+  readonly slipPhotoPush?: boolean | undefined;
 }
 
 export interface Config {
@@ -155,6 +157,7 @@ const VARIABLES: readonly Variable[] = [
   { name: "WATCH_PAYMENTS_MINUTES", schema: "shop", path: ["watchPaymentsMinutes"], form: "integer" },
   { name: "LOG_LEVEL", schema: "process", path: ["logLevel"] },
   { name: "MARK_AS_READ", schema: "shop", path: ["markAsRead"] },
+  { name: "SLIP_PHOTO_PUSH", schema: "shop", path: ["slipPhotoPush"] },
   { name: "PUBLIC_URL", schema: "process", path: ["publicUrl"] },
   { name: "SHOPS_FILE", schema: "process", path: ["shopsFile"] },
   { name: "REDIS_KEY_PREFIX", schema: "process", path: ["redisKeyPrefix"] },
@@ -367,6 +370,7 @@ function configOf(shop: ShopSettings, proc: ProcessSettings): Config {
       staffGroupIds: new Set(shop.staff.groups),
       defaultLang: shop.lang,
       timeZone: shop.timeZone,
+      slipPhotoPush: shop.slipPhotoPush,
     }),
   });
 }

@@ -62,6 +62,7 @@ async function run(): Promise<void> {
   try {
     let shops: readonly ShopConfig[];
     let lineApiBaseUrl = config.lineApiBaseUrl;
+    let lineDataApiBaseUrl = config.lineDataApiBaseUrl;
     if (fileShops !== undefined) {
       shops = fileShops;
     } else if (config.line !== undefined) {
@@ -72,11 +73,16 @@ async function run(): Promise<void> {
       local = world;
       shops = world.shops;
       lineApiBaseUrl = world.lineApiBaseUrl;
+      // The stand-in plays LINE's data host too (photos' content).
+      lineDataApiBaseUrl = world.lineApiBaseUrl;
       shopSecrets = world.secrets;
       secrets = [...processSecrets, ...shopSecrets];
     }
 
-    const deployment = await compose(botConfigOf(config, shops, { many: fileShops !== undefined, redisTlsCa, local }), { log, baseUrls: { line: lineApiBaseUrl } });
+    const deployment = await compose(botConfigOf(config, shops, { many: fileShops !== undefined, redisTlsCa, local }), {
+      log,
+      baseUrls: { line: lineApiBaseUrl, lineData: lineDataApiBaseUrl },
+    });
 
     if (local !== undefined) {
       await local.started(deployment.url);

@@ -42,6 +42,8 @@ const LAYERS: Record<string, number> = {
   // One handler per command (in its folder), and the router with its table of them (handlers/routes.ts).
   "commands/*/handle.ts": 4,
   handlers: 4,
+  // A photo read as a slip: its handler, the QR reader, the payload, its answers (a handler of its own, beside the router).
+  "slip-photo": 4,
   // The LINE edge, the durable queue (a library that knows nothing of the bot); an event's one path (event/)
   // and the intakes that feed it; the pushes, shared state, metrics.
   line: 5,

@@ -7,6 +7,8 @@ import type { Logger } from "pino";
 import type { HandlerDeps } from "../handlers/context.js";
 import { createLineHttpApi, lineChannelReads } from "../line/api.js";
 import { createOutbox } from "../line/outbox.js";
+import { createMessageContent } from "../line/content.js";
+import type { MessageContentOptions } from "../line/content.js";
 import type { OutboxOptions } from "../line/outbox.js";
 import { checkLine } from "../line/self-check.js";
 import type { LineCheck } from "../line/self-check.js";
@@ -16,7 +18,7 @@ import type { WebhookShop } from "../webhook/routes.js";
 import type { SharedConnections } from "./connections.js";
 import { createMenuLinkKeeper } from "../rich-menu/links.js";
 import type { MenuLinkKeeper } from "../rich-menu/links.js";
-import { hasStaff } from "../roles/audience.js";
+import { chatOfId, hasStaff } from "../roles/audience.js";
 import type { StaffLists } from "../roles/audience.js";
 import { createNotifier } from "../schedules/notifier.js";
 import type { Notifier } from "../schedules/notifier.js";
@@ -34,6 +36,8 @@ import { memoryVersions } from "../stores/versions.js";
 import { createSummaryLoader } from "../summary/load.js";
 import { signExportLink } from "../staff-app/export-link.js";
 import { appPathOf, EXPORT_MAX_DAYS } from "../staff-app/router.js";
+import type { QrDecoder } from "../slip-photo/decoder.js";
+import type { SlipPhotoParts } from "../slip-photo/parts.js";
 
 /**
  * Every timing a test may change, in one value; production leaves each at its default.
@@ -47,6 +51,8 @@ export interface Timings {
   readonly menuLinks?: { readonly recheckMs?: number | undefined } | "off" | undefined;
   /** How often the opt-in pushes look at the clock (and poll for watched payments). Default 15 s. */
   readonly notifierTickMs?: number | undefined;
+  /** A photo's download from LINE's data host: its deadline and the wait before its second attempt. */
+  readonly photoContent?: Partial<Pick<MessageContentOptions, "timeoutMs" | "retryDelayMs">> | undefined;
 }
 
 /** What every shop of a deployment shares. */
@@ -55,6 +61,10 @@ export interface SharedParts {
   readonly metrics: Metrics;
   /** LINE's API host (or the local stand-in's). */
   readonly lineApiBaseUrl: string;
+  /** LINE's data host, where photos' content is (or the local stand-in's). */
+  readonly lineDataApiBaseUrl: string;
+  /** The deployment's one reader of slip photos' QR codes. */
+  readonly slipPhotoReader: QrDecoder;
   /** With REDIS_URL: one shop's stores under a namespace of the deployment's prefix. */
   readonly redis?: { forShop(namespace: string): ShopSharedState; readonly prefix: string } | undefined;
   /** Whether this instance runs the opt-in pushes (it works the event queue: INSTANCE_ROLE both or worker). */
@@ -144,6 +154,9 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     get timeZone() {
       return current.settings.timeZone;
     },
+    get slipPhotoPush() {
+      return current.settings.slipPhotoPush;
+    },
   };
 
   // Every part is built here, when the registry adds the shop, never in the middle of an event. The
@@ -173,6 +186,25 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     ...timings.outbox,
   });
   const summaries = createSummaryLoader({ slip, now });
+  const photoContent = createMessageContent({
+    baseUrl: parts.lineDataApiBaseUrl,
+    channelAccessToken: config.line.channelAccessToken,
+    dispatcher: parts.connections?.line(parts.lineDataApiBaseUrl),
+    ...timings.photoContent,
+  });
+  const slipPhotos: SlipPhotoParts = {
+    photo: (messageId) => photoContent.image(messageId),
+    decode: (image) => parts.slipPhotoReader.decode(image),
+    async pushToStaffGroups(answer, pushId) {
+      let pushed = 0;
+      // The lists of this moment; the send boundary judges each destination again as it goes.
+      for (const id of current.settings.staffGroupIds) {
+        const deliveries = await outbox.push(chatOfId(id), answer, pushId, log);
+        if (deliveries.length > 0 && deliveries.every((d) => d.via === "push")) pushed++;
+      }
+      return pushed;
+    },
+  };
   const notifier = alertsOn
     ? createNotifier({
         alerts: config.alerts,
@@ -197,6 +229,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     summaries,
     watches: parts.runsPushes ? notifier?.watches : undefined,
     versions: stores?.versions ?? memoryVersions(),
+    slipPhotos,
     exportLinks:
       parts.publicUrl === undefined
         ? undefined

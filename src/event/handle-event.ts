@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { ChatContext, HandlerDeps, HandlerOutcome } from "../handlers/context.js";
 import { handleEditedText, handleGreeting, handleMemberJoined, handleNonText, handlePostback, handleText } from "../handlers/index.js";
 import { readEvent } from "../line/incoming.js";
+import { handleImage } from "../slip-photo/handle.js";
 import type { IncomingEvent } from "../line/incoming.js";
 import { REPLY_TOKEN_LIFE_MS } from "../line/outbox.js";
 import type { Delivery, EventOutlet, Outbox } from "../line/outbox.js";
@@ -21,9 +22,10 @@ export interface EventHandlers {
   handleGreeting: typeof handleGreeting;
   handleMemberJoined: typeof handleMemberJoined;
   handleEditedText: typeof handleEditedText;
+  handleImage: typeof handleImage;
 }
 
-export const REAL_HANDLERS: EventHandlers = { handleText, handleEditedText, handleNonText, handlePostback, handleGreeting, handleMemberJoined };
+export const REAL_HANDLERS: EventHandlers = { handleText, handleEditedText, handleNonText, handlePostback, handleGreeting, handleMemberJoined, handleImage };
 
 /** What the event path tells the metrics about; every hook is optional. */
 export interface PipelineObserver {
@@ -151,7 +153,7 @@ async function handle(shop: EventShop, event: IncomingEvent, provenance: Provena
     eventLog.warn(line, "event names no chat; ignored");
     return finish("none", "ignored");
   }
-  // A photo or sticker in a group is never for the bot (a chatty bot annoys a group).
+  // A sticker or video in a group is never for the bot (a chatty bot annoys a group); a photo may be a slip.
   if (action.kind === "non_text" && chat.type !== "user") return finish("none", "ignored", [], "debug");
 
   const outlet = outletFor(shop, event, provenance, turn, eventLog);
@@ -265,6 +267,8 @@ function route(handlers: EventHandlers, event: IncomingEvent, ctx: ChatContext, 
       return handlers.handleMemberJoined(action.members, ctx, deps);
     case "non_text":
       return handlers.handleNonText(action.messageType, ctx, deps);
+    case "image":
+      return handlers.handleImage({ messageId: action.messageId }, ctx, deps);
     case "ignore":
       return Promise.resolve({ command: "none", outcome: "ignored" });
   }

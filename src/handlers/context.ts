@@ -9,6 +9,7 @@ import type { Audience, Chat } from "../roles/audience.js";
 import type { QuietNotes } from "../stores/quiet-notes.js";
 import type { MessageVersions } from "../stores/versions.js";
 import type { Answer } from "../privacy/answer.js";
+import type { SlipPhotoParts } from "../slip-photo/parts.js";
 
 export interface ChatContext {
   /** Where the event came from; `id` is the push target (groupId, roomId or userId). */
@@ -42,6 +43,8 @@ export interface HandlerDeps {
   readonly versions?: MessageVersions | undefined;
   /** The staff app's signed CSV links (`export`); undefined without PUBLIC_URL. */
   readonly exportLinks?: ExportLinks | undefined;
+  /** A slip photo's download, QR reader and push to the staff groups; without them a photo gets the hint to type `history`. */
+  readonly slipPhotos?: SlipPhotoParts | undefined;
 }
 
 /** Makes the download link of a range's checks, signed for one user and good for 10 minutes. */
@@ -66,8 +69,8 @@ export interface PaymentWatches {
 
 /** What came of one event, for the structured log line. */
 export interface HandlerOutcome {
-  /** "none" when the text was no command. */
-  command: CommandName | "none";
+  /** "none" when the text was no command; "slip_photo" for a photo read as a slip. */
+  command: CommandName | "none" | "slip_photo";
   outcome:
     | "answered"
     | "usage_error"

@@ -25,7 +25,12 @@ export type EventAction =
   | { kind: "greeting"; trigger: "follow" | "join" }
   /** Members joined a group or room the bot is in (`memberJoined`): how many. */
   | { kind: "member_joined"; members: number }
-  /** A message that is not text: sticker, image, video, audio, file, location, or a type LINE adds later. */
+  /**
+   * A photo. `messageId` is its content's key on LINE's data host; undefined when LINE does not keep it (a
+   * photo sent as a link by another app) or the id has another shape.
+   */
+  | { kind: "image"; messageId: string | undefined }
+  /** A message that is neither text nor a photo: sticker, video, audio, file, location, or a type LINE adds later. */
   | { kind: "non_text"; messageType: string }
   /** Anything the bot has no business answering: unfollow, leave, unsend, beacons, unknown types... */
   | { kind: "ignore"; why: string };
@@ -84,6 +89,10 @@ function readAction(type: string, event: Json): EventAction {
     case "message": {
       const message = isObject(event.message) ? event.message : {};
       const messageType = str(message.type) ?? "(none)";
+      if (messageType === "image") {
+        const provider = isObject(message.contentProvider) ? str(message.contentProvider.type) : undefined;
+        return { kind: "image", messageId: provider === "external" ? undefined : messageIdOf(message.id) };
+      }
       if (messageType !== "text") return { kind: "non_text", messageType };
       if (typeof message.text !== "string") return { kind: "ignore", why: "text message without text" };
       return {

@@ -21,7 +21,7 @@ export const SHARED_PUBLIC_KINDS = [
 /**
  * Answers for staff places only: the configuration's names, service failures, pushes about the account and
  * payments, and what only staff are told: the staff's greeting (with the staff commands as quick replies),
- * command errors and their notation, "unknown command" and "did you mean", the hint for a staff member's photo.
+ * command errors and their notation, "unknown command" and "did you mean", the hint for a staff member's photo, and a slip photo's lookup (its check, "not checked yet", "no slip QR", the push of a customer's slip).
  */
 export const SHARED_STAFF_KINDS = [
   "no_promptpay_id",
@@ -36,6 +36,10 @@ export const SHARED_STAFF_KINDS = [
   "unknown_command",
   "did_you_mean",
   "slip_photo_hint",
+  "slip_checked",
+  "slip_not_checked",
+  "slip_unreadable",
+  "slip_photo_push",
 ] as const;
 
 export type SharedPublicKind = (typeof SHARED_PUBLIC_KINDS)[number];

@@ -31,7 +31,8 @@ export const processSettingsSchema = z.object({
     examples: ["3f9c2b7e5a1d4c8f9e0b"],
   }),
   metricsPort: field.port.optional().meta({
-    description: "A listener of its own for `/metrics` alone, on 127.0.0.1 only, without a token (for a Prometheus on the same host). Must differ from `PORT`; 0 takes a free port.",
+    description:
+      "A listener of its own for `/metrics` alone, on 127.0.0.1 only, without a token (for a Prometheus on the same host). Must differ from `PORT`; 0 takes a free port.",
     examples: [9464],
   }),
   shutdownGraceSeconds: field.shutdownGraceSeconds.default(20).meta({

@@ -101,6 +101,10 @@ export const shopSettingsSchema = z.object({
       "After a command in a 1:1 chat, mark the chat read (LINE honours it only when the OA's Chat is on in the LINE Official Account Manager). A failure never affects the answer.",
     examples: ["1"],
   }),
+  slipPhotoPush: field.onOff.optional().meta({
+    description: "`1`: a customer's slip photo is looked up and pushed to the shop's staff groups, once per slip. Unset: off (the customer is thanked, nothing more).",
+    examples: ["1"],
+  }),
 });
 
 export type ShopSettings = z.output<typeof shopSettingsSchema>;

@@ -54,6 +54,7 @@ export function shopConfigOf(
       staffGroupIds: new Set(settings.staff.groups),
       defaultLang: settings.lang,
       timeZone: settings.timeZone,
+      slipPhotoPush: settings.slipPhotoPush,
     }),
     alerts: Object.freeze({
       dailySummaryAt: settings.dailySummaryAt,
@@ -89,6 +90,7 @@ export function environmentShopOf(
       watchPaymentsMinutes: config.alerts.watchMinutes,
       accountCacheSeconds: config.accountCacheSeconds,
       markAsRead: config.markAsRead,
+      slipPhotoPush: config.settings.slipPhotoPush,
       login: config.login,
     },
     qrImageOrigins,

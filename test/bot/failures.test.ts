@@ -125,13 +125,13 @@ describe("messages that are not text", () => {
     expect(bot.logs.entries().filter((e) => e.msg === "event handled" && e.outcome === "ignored")).toHaveLength(3);
   });
 
-  it("answers a staff member's image in a 1:1 chat with where slips are checked; a customer's slip photo waits for the shop", async () => {
+  it("asks a staff member to send again a photo LINE no longer has; thanks a customer for a photo, and shows them nothing else", async () => {
     bot = await startBotHarness({ settings: staffLists });
-    const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: STAFF }, replyToken: bot.token(STAFF) })]);
+    const sent = await bot.exchange([imageEvent({ source: { type: "user", userId: STAFF }, replyToken: bot.token(STAFF), messageId: "100000000000000001" })]);
     expect(sent.map((s) => s.kind)).toEqual(["reply"]);
-    expect(shownText(sent[0]?.messages ?? [])).toMatch(/ตรวจสลิปจากรูปไม่ได้[\s\S]*LINE OA หรือแดชบอร์ด|does not read slip images[\s\S]*LINE OA or dashboard/);
+    expect(shownText(sent[0]?.messages ?? [])).toBe("ดึงรูปนี้จาก LINE ไม่ได้ค่ะ กรุณาส่งรูปมาอีกครั้งนะคะ");
     const fromCustomer = await bot.exchange([imageEvent({ source: { type: "user", userId: CUSTOMER }, replyToken: bot.token(CUSTOMER) })]);
-    expect(fromCustomer).toEqual([]);
+    expect(fromCustomer.map((s) => [s.chatId, shownText(s.messages)])).toEqual([[CUSTOMER, "ขอบคุณค่ะ 🙏 ทางร้านจะตรวจสอบแล้วรีบตอบกลับนะคะ"]]);
   });
 });
 

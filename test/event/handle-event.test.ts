@@ -27,6 +27,10 @@ function recordingHandlers(overrides: Partial<EventHandlers> = {}) {
       calls.push({ kind: "non_text", text: messageType, chat: ctx.chat.id });
       return answer(ctx, `non-text ${messageType}`);
     },
+    handleImage: async (input, ctx) => {
+      calls.push({ kind: "image", text: input.messageId ?? "(no id)", chat: ctx.chat.id });
+      return answer(ctx, "photo");
+    },
     handlePostback: async (data, ctx) => {
       calls.push({ kind: "postback", text: data, chat: ctx.chat.id });
       return answer(ctx, `postback ${data}`);

@@ -92,12 +92,15 @@ export function stickerEvent(c: Common): webhook.MessageEvent {
   };
 }
 
-export function imageEvent(c: Common): webhook.MessageEvent {
+/** A photo: `messageId` names its content (the stand-in's `addMessageContent` gives one); `external`: a photo LINE does not keep. */
+export function imageEvent(c: Common & { messageId?: string; external?: boolean }): webhook.MessageEvent {
+  const contentProvider: webhook.ContentProvider =
+    c.external === true ? { type: "external", originalContentUrl: "https://example.com/slip.jpg", previewImageUrl: "https://example.com/slip-s.jpg" } : { type: "line" };
   return {
     ...base(c),
     type: "message",
     replyToken: c.replyToken,
-    message: { id: String(Date.now()), type: "image", contentProvider: { type: "line" }, quoteToken: "q" },
+    message: { id: c.messageId ?? String(Date.now()), type: "image", contentProvider, quoteToken: "q" },
   };
 }
 

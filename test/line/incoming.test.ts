@@ -40,7 +40,13 @@ describe("readEvent", () => {
     const source = { type: "user" as const, userId: USER };
     expect(readEvent(postbackEvent({ source, data: "history page 2" })).action).toEqual({ kind: "postback", data: "history page 2" });
     expect(readEvent(stickerEvent({ source })).action).toEqual({ kind: "non_text", messageType: "sticker" });
-    expect(readEvent(imageEvent({ source })).action).toEqual({ kind: "non_text", messageType: "image" });
+    expect(readEvent(imageEvent({ source, messageId: "468789577898262530" })).action).toEqual({ kind: "image", messageId: "468789577898262530" });
+  });
+
+  it("reads a photo's content id only when LINE keeps it and it has LINE's shape (it goes into a URL path)", () => {
+    const source = { type: "user" as const, userId: USER };
+    expect(readEvent(imageEvent({ source, messageId: "468789577898262530", external: true })).action).toEqual({ kind: "image", messageId: undefined });
+    expect(readEvent(imageEvent({ source, messageId: "../../v2/bot/info" })).action).toEqual({ kind: "image", messageId: undefined });
   });
 
   it("ignores event types it does not know, without throwing", () => {

@@ -1,5 +1,6 @@
 // Privacy by construction, tried over the whole space rather than a few cases: every command word and
-// button, chatter, greetings and typos, a message and its edit (LINE's messageEdited), in every place (staff
+// button, chatter, greetings and typos, a message and its edit (LINE's messageEdited), a photo (a slip the
+// service checked, one it never did, a photo without a QR, a payment QR, one LINE no longer has), in every place (staff
 // 1:1, customer 1:1, staff group, customer group, staff room, customer room, a member LINE sends no id
 // for), asked by staff or customers, with every answer the slip service can give (ok, 402, 401, 400, 5xx, a
 // timeout, a malformed body), in Thai and English; then the scheduled pushes with staff lists that change
@@ -25,6 +26,8 @@ import type { BotHarness } from "../kit/bot-harness.js";
 import { sendJson, startFaultServer } from "../kit/fault-server.js";
 import type { FaultServer, RecordedRequest } from "../kit/fault-server.js";
 import { actionsIn, shownText } from "../kit/messages.js";
+import { photoWithoutQr, qrImage, slipPayload, slipScreenshot } from "../kit/slip-images.js";
+import generatePayload from "promptpay-qr";
 import { followEvent, imageEvent, joinEvent, lineId, otherEvent, postbackEvent, stickerEvent, textEvent } from "../kit/webhook.js";
 import type { TestSource } from "../kit/webhook.js";
 
@@ -194,7 +197,14 @@ type Action =
   /** A text, then LINE's messageEdited for it: the same message id, a later time, another text. */
   | { kind: "edit"; text: string; addressed: boolean; edited: string; editedAddressed: boolean }
   | { kind: "postback"; data: string }
-  | { kind: "image" | "sticker" | "follow" | "join" | "memberJoined" };
+  /** A photo: `photo` says what is in it (`missing`: LINE no longer has it). */
+  | { kind: "image"; photo: Photo }
+  | { kind: "sticker" | "follow" | "join" | "memberJoined" };
+
+/** The photos people send: a slip of one of the shop's checks, a slip never checked, no QR, a payment QR, one gone. */
+const PHOTOS = ["slip", "unchecked", "none", "payment", "missing"] as const;
+type Photo = (typeof PHOTOS)[number];
+const imageArb: fc.Arbitrary<Action> = fc.record({ kind: fc.constant("image" as const), photo: fc.constantFrom(...PHOTOS) });
 
 /** The commands that reach the service wherever they are asked: where its failures could show. */
 const QR_TEXTS = TEXTS.filter((text) => /^(qr|pay|promptpay|คิวอาร์|พร้อมเพย์|จ่าย)\b/u.test(text));
@@ -213,7 +223,8 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("postback" as const), data: fc.constantFrom(...POSTBACKS) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("image" as const, "sticker" as const, "follow" as const, "join" as const, "memberJoined" as const) }) },
+  { weight: 2, arbitrary: imageArb },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("sticker" as const, "follow" as const, "join" as const, "memberJoined" as const) }) },
 );
 
 /** The kinds of answer fine for anyone, written out here (the issue's list), not read from the bot's tables. */
@@ -248,6 +259,10 @@ const STAFF_ONLY_WORDS: readonly [RegExp, string][] = [
   [/“(?:history|summary|balance|paid|ประวัติ|ยอด|โทเคน|เช็คยอด)[^”]*”/u, "a staff command to type"],
   [/Usage:|Example:|พิมพ์ตามตัวอย่างนี้/u, "a command's notation"],
   [/does not read slip images|ตรวจสลิปจากรูปไม่ได้/u, "the staff's photo hint"],
+  [
+    /slip was checked|not been checked yet|No slip QR could be read|not a slip's QR|Could not get this photo|photos are waiting|สลิปนี้ตรวจแล้ว|ยังไม่เคยตรวจ|อ่าน QR ของสลิป|ไม่ใช่ QR ของสลิป|ดึงรูปนี้จาก LINE|รูปรออ่าน/u,
+    "a slip photo's answer",
+  ],
   [/No staff are set up|set it up|staff list|[Rr]estart the bot|ยังไม่ได้ตั้งรายชื่อพนักงาน|เจ้าของร้านทำตามนี้|รายชื่อพนักงาน|เริ่มบอทใหม่/u, "the set-up"],
   [/is a staff group|เป็นกลุ่มพนักงาน/u, "the staff lists"],
 ];
@@ -267,6 +282,8 @@ let proxy: FaultServer;
 let outcome: Outcome = "ok";
 let bot: BotHarness;
 let secrets: Secrets;
+/** The photos' bytes, made once: the slip is of one of the sandbox's checks (its reference is a secret). */
+let photoBytes: Record<Exclude<Photo, "missing">, Buffer>;
 
 /** The service as the case wants it: the sandbox's own answer, or one of its failures. */
 async function serve(request: RecordedRequest, res: ServerResponse): Promise<void> {
@@ -389,8 +406,11 @@ function eventsFor(action: Action, source: TestSource, token: () => string): unk
     }
     case "postback":
       return [postbackEvent({ ...common, data: action.data })];
-    case "image":
-      return [imageEvent(common)];
+    case "image": {
+      // As LINE does, the photo is kept under its message's id; a `missing` one names an id LINE never had.
+      const messageId = action.photo === "missing" ? "999999999999999990" : bot.platform.addMessageContent(photoBytes[action.photo], "image/png");
+      return [imageEvent({ ...common, messageId })];
+    }
     case "sticker":
       return [stickerEvent(common)];
     case "follow":
@@ -424,6 +444,7 @@ const NOTING: EventHandlers = (() => {
     handleText: (input, ctx, deps) => REAL_HANDLERS.handleText(input, noting(ctx), deps),
     handleEditedText: (input, ctx, deps) => REAL_HANDLERS.handleEditedText(input, noting(ctx), deps),
     handleNonText: (type, ctx, deps) => REAL_HANDLERS.handleNonText(type, noting(ctx), deps),
+    handleImage: (input, ctx, deps) => REAL_HANDLERS.handleImage(input, noting(ctx), deps),
     handlePostback: (data, ctx, deps) => REAL_HANDLERS.handlePostback(data, noting(ctx), deps),
     handleGreeting: (ctx, deps) => REAL_HANDLERS.handleGreeting(noting(ctx), deps),
     handleMemberJoined: (joined, ctx, deps) => REAL_HANDLERS.handleMemberJoined(joined, noting(ctx), deps),
@@ -434,13 +455,21 @@ beforeAll(async () => {
   sandbox = await startSandbox({});
   proxy = await startFaultServer(serve);
   secrets = await readSecrets();
+  const small = { width: 540, height: 1170, qrSize: 150 };
+  photoBytes = {
+    slip: await slipScreenshot({ qrText: slipPayload(secrets.refs[0] ?? ""), ...small }),
+    unchecked: await slipScreenshot({ qrText: slipPayload("2404149999000001"), ...small }),
+    none: await photoWithoutQr(),
+    payment: await qrImage(generatePayload("0812345678", { amount: 150 }), 300),
+  };
   bot = await startBotHarness({
     slip: { baseUrl: proxy.url, apiSecret: DEMO_SECRETS.shop },
     slipTimeoutMs: 300,
     slipRetries: 0,
     // Every case gets the service's own answer, not an open circuit left by the case before.
     slipOptions: { breakAfterFailures: 1_000 },
-    settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]) },
+    // A customer's slip is pushed to the staff group and room too: that push must go nowhere else.
+    settings: { staffUserIds: new Set([STAFF]), staffGroupIds: new Set([STAFF_GROUP, STAFF_ROOM]), slipPhotoPush: true },
     handlers: NOTING,
   });
 }, 60_000);
@@ -464,6 +493,11 @@ async function expectOnlyPublic(action: Action, place: Place, speaker: string | 
     if (!staffPlace) expect({ ...where, answer, isPublic: answer.audience === "public" && PUBLIC_ANSWER_KINDS.has(answer.kind) }).toMatchObject({ isPublic: true });
   }
   for (const send of sends) {
+    // Only a customer's slip photo sends elsewhere: its lookup, pushed to the staff places.
+    if (send.chatId !== place.chatId && action.kind === "image" && !staffPlace) {
+      expect({ ...where, pushedTo: send.chatId, kind: send.kind, toStaff: STAFF_PLACES.has(send.chatId) }).toMatchObject({ kind: "push", toStaff: true });
+      continue;
+    }
     expect(send.chatId).toBe(place.chatId);
     if (!staffPlace) expect({ ...where, leaks: leaksIn(send, askedAmounts(action)) }).toMatchObject({ leaks: [] });
   }
@@ -496,7 +530,8 @@ describe("what reaches a place that is not a staff place", { timeout: 300_000 },
           editedAddressed: fc.boolean(),
         }),
       },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("image" as const, "sticker" as const, "follow" as const, "join" as const) }) },
+      { weight: 1, arbitrary: imageArb },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("sticker" as const, "follow" as const, "join" as const) }) },
     );
     outcome = "ok";
     await fc.assert(
@@ -539,11 +574,17 @@ describe("the check itself", { timeout: 60_000 }, () => {
       [PLACES[2] as Place, "วิธีใช้", "staff button or quick reply"],
       [PLACES[2] as Place, "id", "the staff lists"],
       [PLACES[2] as Place, "id", `user id ${STAFF}`],
-      [PLACES[0] as Place, { kind: "image" }, "the staff's photo hint"],
+      [PLACES[0] as Place, { kind: "image", photo: "slip" }, `reference ${secrets.refs[0] ?? ""}`],
+      [PLACES[2] as Place, { kind: "image", photo: "slip" }, "payer or receiver name"],
+      [PLACES[0] as Place, { kind: "image", photo: "unchecked" }, "a slip photo's answer"],
+      [PLACES[4] as Place, { kind: "image", photo: "none" }, "a slip photo's answer"],
+      [PLACES[0] as Place, { kind: "image", photo: "payment" }, "a slip photo's answer"],
+      [PLACES[0] as Place, { kind: "image", photo: "missing" }, "a slip photo's answer"],
     ];
     for (const [place, said, flagged] of cases) {
       const source = place.source(STAFF);
-      const event = typeof said === "string" ? textEvent({ source, replyToken: bot.token(place.chatId), text: said }) : imageEvent({ source, replyToken: bot.token(place.chatId) });
+      const event =
+        typeof said === "string" ? textEvent({ source, replyToken: bot.token(place.chatId), text: said }) : eventsFor(said as Action, source, () => bot.token(place.chatId))[0];
       const sends = await bot.exchange([event]);
       expect(sends.flatMap((send) => leaksIn(send, [])).join("\n"), `${place.name}: ${JSON.stringify(said)}`).toContain(flagged);
     }

@@ -21,6 +21,7 @@ import {
   postbackEvent,
   signedWebhook,
   textMessageEvent,
+  imageMessageEvent,
 } from "@slipline/line-stand-in";
 import type { ConsoleSource, DemoGroup, DemoPerson, MessageEditedEvent } from "@slipline/line-stand-in";
 import { isLoopbackHostHeader } from "../../../src/loopback.js";
@@ -48,6 +49,8 @@ export interface ConsoleShop {
    * without it, the people and groups as given.
    */
   staff?: { users: readonly string[]; groups: readonly string[] };
+  /** Local mode with the sandbox: a slip photo to send (of the newest check, one never checked, one without its QR). */
+  slipPhoto?: (choice: SlipPhotoChoice) => Promise<{ png: Uint8Array; caption: string }>;
 }
 
 /** The console's people and groups as one shop sees them. */
@@ -71,6 +74,10 @@ export function shopViewOf(shop: Pick<ConsoleShop, "staff">, people: readonly De
     groups: groups.filter((group) => !group.staff || staff.groups.includes(group.groupId)).map((group) => ({ ...group, staff: staff.groups.includes(group.groupId) })),
   };
 }
+
+/** The photos the page offers a persona to send. */
+export const SLIP_PHOTO_CHOICES = ["checked", "unchecked", "no_qr"] as const;
+export type SlipPhotoChoice = (typeof SLIP_PHOTO_CHOICES)[number];
 
 export interface ConsoleOptions {
   platform: LinePlatform;
@@ -118,7 +125,7 @@ export type ConsoleEntry =
       chatId: string;
       userId: string;
       text: string;
-      via: "typed" | "quick-reply" | "postback" | "rich-menu";
+      via: "typed" | "quick-reply" | "postback" | "rich-menu" | "photo";
       /** LINE's id of a typed text (what an edit names). */
       messageId?: string;
     }
@@ -304,6 +311,7 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
         canSimulatePayment: shop.simulatePayment !== undefined,
         hasStaffApp: shop.staffApp !== undefined,
         ...(shop.staff === undefined ? {} : views.get(shop.id)),
+        canSendPhotos: shop.slipPhoto !== undefined,
       })),
       canSimulatePayment: firstShop.simulatePayment !== undefined,
     });
@@ -382,6 +390,31 @@ export function createConsoleApp(options: Omit<ConsoleOptions, "port" | "host">)
     const event = textMessageEvent({ source, text, replyToken: platform.issueReplyToken(chatId, channel), botName, ...(markAsReadToken === undefined ? {} : { markAsReadToken }) });
     publish({ shop, type: "user", chatId, userId: source.userId, text, via, messageId: event.message.id });
     if (source.type === "group") rememberMessage(event.message.id, shop, chatId, source.userId);
+    res.json(await deliver(source, event));
+  });
+
+  // A persona sends a photo: LINE keeps its bytes under the message's id (the stand-in's data host serves
+  // them) and the webhook's image event names it, as LINE's does.
+  app.post("/api/send-photo", json, async (req, res) => {
+    const source = resolveSource(req.body);
+    const choice = (req.body as { photo?: unknown } | undefined)?.photo;
+    const photo = source?.shop.slipPhoto;
+    if (source === undefined || photo === undefined || !SLIP_PHOTO_CHOICES.some((c) => c === choice)) {
+      res.status(400).json({ error: `need a known userId, a chatId that person can use, a shop with the embedded sandbox, and photo: ${SLIP_PHOTO_CHOICES.join(", ")}` });
+      return;
+    }
+    const chatId = chatIdOf(source);
+    const { channel, id: shop } = source.shop;
+    let made: { png: Uint8Array; caption: string };
+    try {
+      made = await photo(choice as SlipPhotoChoice);
+    } catch (error) {
+      res.status(502).json({ error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const messageId = platform.addMessageContent(made.png, "image/png", channel);
+    const event = imageMessageEvent({ source, messageId, replyToken: platform.issueReplyToken(chatId, channel) });
+    publish({ shop, type: "user", chatId, userId: source.userId, text: made.caption, via: "photo", messageId });
     res.json(await deliver(source, event));
   });
 

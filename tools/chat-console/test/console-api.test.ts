@@ -139,7 +139,7 @@ describe("console API", () => {
       people: DEMO_PEOPLE,
       groups: DEMO_GROUPS,
       timeZone: "Asia/Bangkok",
-      shops: [{ id: "default", name: "the shop", canSimulatePayment: false, hasStaffApp: false }],
+      shops: [{ id: "default", name: "the shop", canSimulatePayment: false, hasStaffApp: false, canSendPhotos: false }],
       canSimulatePayment: false,
     });
   });

@@ -1,6 +1,7 @@
 // The loopback stand-in for the LINE Messaging API endpoints the bot calls: reply, push, loading animation,
-// mark as read, the quota, the bot's info and webhook endpoint, and rich menus (menus, images, default,
-// per-user links, aliases; see rich-menus.ts).
+// mark as read, the quota, the bot's info and webhook endpoint, rich menus (menus, images, default,
+// per-user links, aliases; see rich-menus.ts), and, as LINE's data host does, the content of the photos
+// people sent (GET /v2/bot/message/{messageId}/content).
 // It answers like LINE (status codes, bodies, x-line-request-id), checks every body against LINE's limits,
 // and records what was accepted and what was rejected for tests and the chat console.
 import { EventEmitter } from "node:events";
@@ -145,6 +146,15 @@ export interface LinePlatform {
   issueIdToken(userId: string, loginChannelId: string, options?: { name?: string; ttlMs?: number }): string;
   /** Sets who is in a group or room. */
   setGroupMembers(groupId: string, userIds: readonly string[]): void;
+  /**
+   * A photo someone sent to a channel's OA: LINE keeps its bytes under the message's id, which the webhook's
+   * image event carries; the channel's token downloads them from the content endpoint. Returns the id.
+   */
+  addMessageContent(bytes: Uint8Array, contentType: "image/jpeg" | "image/png", channel?: string): string;
+  /** Makes the content endpoint answer this status (a LINE outage) until lifted with undefined. */
+  failContent(status: number | undefined): void;
+  /** Content downloads asked for, in order: the channel and message id (and the status answered). */
+  readonly contentRequests: readonly { channel: string; messageId: string; status: number }[];
   on<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   off<K extends keyof LinePlatformEvents>(event: K, listener: (...args: LinePlatformEvents[K]) => void): void;
   close(): Promise<void>;
@@ -156,6 +166,8 @@ interface ChannelState {
   readonly replyTokens: Map<string, TokenState>;
   readonly readTokens: Map<string, string>;
   readonly richMenus: RichMenuStore;
+  /** The photos people sent to this OA, by message id. */
+  readonly contents: Map<string, { bytes: Uint8Array; contentType: string }>;
   readonly botInfo: BotInfo;
   webhook: { endpoint: string; active: boolean };
 }
@@ -178,6 +190,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Bounds so a long-running local session cannot grow without limit.
 const MAX_TOKENS = 10_000;
 const MAX_RETRY_KEYS = 10_000;
+/** Photos kept per channel; the oldest go first (LINE keeps content for a while, then answers 404). */
+const MAX_CONTENTS = 500;
 const RETRY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A LINE-like opaque request id: 36 hex-ish characters. */
@@ -223,6 +237,7 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       name,
       replyTokens: new Map(),
       readTokens: new Map(),
+      contents: new Map(),
       richMenus: new RichMenuStore(now, (change) => emitter.emit("richmenu", { ...change, channel: name })),
       botInfo: {
         userId: "U0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c",
@@ -257,6 +272,8 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
   const rejected: RecordedRejection[] = [];
   const duplicates: RecordedDuplicate[] = [];
   let monthlyQuota = options.monthlyQuota;
+  let contentFault: number | undefined;
+  const contentRequests: { channel: string; messageId: string; status: number }[] = [];
   let pushUsage = 0;
 
   const record = (send: RecordedSend): void => {
@@ -330,6 +347,21 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
       },
     }),
   );
+
+  // LINE's data host: the bytes of a photo sent to this channel's OA, with its content type; 404 for an id
+  // the channel does not have (another OA's, unknown, or no longer kept).
+  app.get("/v2/bot/message/:messageId/content", (req, res) => {
+    const channel = channelOf(req);
+    const messageId = String(req.params["messageId"]);
+    const content = channel.contents.get(messageId);
+    const status = contentFault ?? (content === undefined ? 404 : 200);
+    contentRequests.push({ channel: channel.name, messageId, status });
+    if (status !== 200 || content === undefined) {
+      res.status(status).json({ message: status === 404 ? "Not found" : "An error occurred" });
+      return;
+    }
+    res.status(200).type(content.contentType).send(Buffer.from(content.bytes));
+  });
 
   app.use(express.json({ limit: "2mb", type: () => true }));
 
@@ -581,6 +613,17 @@ export async function startLinePlatform(options: LinePlatformOptions = {}): Prom
     setGroupMembers(groupId, userIds) {
       groupMembers.set(groupId, new Set(userIds));
     },
+    addMessageContent(bytes, contentType, channelName = "default") {
+      const { contents } = channelNamed(channelName);
+      if (contents.size >= MAX_CONTENTS) contents.delete(contents.keys().next().value ?? "");
+      const messageId = newMessageId();
+      contents.set(messageId, { bytes: Uint8Array.from(bytes), contentType });
+      return messageId;
+    },
+    failContent(status) {
+      contentFault = status;
+    },
+    contentRequests,
     setMonthlyQuota(quota) {
       monthlyQuota = quota;
     },

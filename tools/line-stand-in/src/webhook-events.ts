@@ -125,6 +125,20 @@ export function textMessageEvent(
 }
 
 /**
+ * A photo a person sent: LINE keeps its bytes under the message id (`contentProvider: line`), which the bot
+ * downloads from the data host; pass the id the stand-in's `addMessageContent` gave.
+ */
+export function imageMessageEvent(input: { source: ConsoleSource; messageId: string; replyToken: string }, ids: EventIds = defaultIds): webhook.MessageEvent {
+  const message: webhook.ImageMessageContent = {
+    type: "image",
+    id: input.messageId,
+    quoteToken: ids.random(24).toString("base64url"),
+    contentProvider: { type: "line" },
+  };
+  return { type: "message", ...common(input.source, ids), replyToken: input.replyToken, message };
+}
+
+/**
  * `messageEdited`: a person edited a text they sent in a group (LINE offers editing in groups only). Like
  * LINE's, it carries the original message's id, the new text, a new reply token and no mark-as-read token.
  * The SDK this bot pins predates the event, so it is typed here.

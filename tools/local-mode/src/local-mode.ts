@@ -10,7 +10,7 @@ import { createConsoleApp } from "@slipline/chat-console";
 import type { ConsoleShop } from "@slipline/chat-console";
 import { DEMO_GROUPS, DEMO_PEOPLE, startLinePlatform } from "@slipline/line-stand-in";
 import type { LinePlatform } from "@slipline/line-stand-in";
-import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES, simulatePaymentAt, startSandbox } from "@slipline/slip-sandbox";
+import { DEMO_PROMPTPAY_ID, DEMO_SECRETS, DEMO_STORE_NAMES, simulatePaymentAt, slipPhotosAt, startSandbox } from "@slipline/slip-sandbox";
 import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { parsePromptPayId } from "../../../src/commands/promptpay-id.js";
 import type { Config } from "../../../src/config.js";
@@ -138,6 +138,8 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
           watchPaymentsMinutes: config.alerts.watchMinutes,
           accountCacheSeconds: config.accountCacheSeconds,
           markAsRead: config.markAsRead,
+          // A customer's slip photo reaches the staff group, so the console shows it with no set-up.
+          slipPhotoPush: config.settings.slipPhotoPush ?? true,
           // The staff app's LINE Login channel, played by the stand-in (made-up ids, one per shop).
           login: (i === 0 ? config.login : undefined) ?? { channelId: `${LOCAL_LOGIN_CHANNEL_BASE + i}`, liffId: `${LOCAL_LOGIN_CHANNEL_BASE + i}-localapp` },
         },
@@ -153,6 +155,7 @@ export async function startLocalWorld(config: Config, log: Logger): Promise<Loca
       webhookUrl: () => `${botUrl}${webhookPathOf(c.id)}`,
       channelSecret: c.channelSecret,
       ...(sandbox === undefined || c.pay === undefined ? {} : { simulatePayment: simulatePaymentAt(sandbox.url, c.pay) }),
+      ...(sandbox === undefined ? {} : { slipPhoto: slipPhotosAt(sandbox.url, c.slip.apiSecret) }),
       ...staffAppOf(shops[i]),
       // The shop's own lists, so the console's labels say what the chat and the staff app will do.
       staff: { users: [...(shops[i]?.settings.staffUserIds ?? [])], groups: [...(shops[i]?.settings.staffGroupIds ?? [])] },

@@ -7,6 +7,7 @@ import type { CheckRecord } from "./demo-checks.js";
 import { buildPromptPayPayload } from "./emvco.js";
 import { MESSAGES, parseHistoryQuery, parsePaymentBody, parseQrBody, parseQrImageQuery } from "./params.js";
 import type { QrImageCache } from "./qr-png.js";
+import { renderSlipPng } from "./slip-png.js";
 import type { SandboxStore, Shop } from "./store.js";
 
 const MAX_BODY_BYTES = 16_384;
@@ -56,7 +57,11 @@ interface ApiRoute {
 interface ImageRoute {
   kind: "image";
 }
-type Route = ApiRoute | ImageRoute;
+/** The slip of one of the shop's checks, as a PNG: the sandbox's own, for trying slip photos (docs/sandbox.md). */
+interface SlipRoute {
+  kind: "slip";
+}
+type Route = ApiRoute | ImageRoute | SlipRoute;
 
 const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ["/api/slip-history", { kind: "api", method: "GET", run: slipHistory }],
@@ -64,10 +69,11 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ["/api/promptpay-qr-url", { kind: "api", method: "POST", run: (ctx) => promptPayQr(ctx, true) }],
   ["/api/account/info", { kind: "api", method: "GET", run: accountInfo }],
   ["/api/qr-image", { kind: "image" }],
+  ["/sandbox/slip-image", { kind: "slip" }],
 ]);
 
 function allowedMethods(route: Route): string[] {
-  const method = route.kind === "image" ? "GET" : route.method;
+  const method = route.kind === "api" ? route.method : "GET";
   // HEAD is GET without a body (node:http drops the body for us).
   return method === "GET" ? ["GET", "HEAD"] : [method];
 }
@@ -267,6 +273,24 @@ function qrImage(ctx: Context): void {
   ctx.res.end(image.png);
 }
 
+/** The slip of the shop's check with `transRef`; 404 when the shop has no such check. Private: never cached. */
+function slipImage(ctx: Context, shop: Shop): void {
+  const transRefs = ctx.query.getAll("transRef");
+  const transRef = transRefs[0];
+  if (transRefs.length !== 1 || transRef === undefined || transRef.length < 1 || transRef.length > 99) {
+    sendError(ctx.res, ERRORS.badRequest, "transRef must be given once, 1 to 99 characters (what a slip's QR carries)");
+    return;
+  }
+  const check = ctx.options.store.history(shop.id, { page: 1, limit: 1, transRef }).items[0];
+  if (check === undefined) {
+    sendError(ctx.res, ERRORS.notFound, ERRORS.notFound.message);
+    return;
+  }
+  const png = renderSlipPng(check);
+  ctx.res.writeHead(200, { "Content-Type": "image/png", "Content-Length": png.length, "Cache-Control": "no-store" });
+  ctx.res.end(png);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The handler
 
@@ -313,6 +337,10 @@ export function createSandboxHandler(options: SandboxAppOptions): (req: Incoming
     }
     if (shop.expiresAtMs <= options.now().getTime()) {
       sendError(res, ERRORS.packageExpired, ERRORS.packageExpired.message);
+      return;
+    }
+    if (route.kind === "slip") {
+      slipImage(ctx, shop);
       return;
     }
     const data = await route.run(ctx, shop);

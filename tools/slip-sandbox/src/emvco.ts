@@ -59,3 +59,16 @@ export function buildPromptPayPayload(target: PromptPayTarget, amountSatang?: nu
     "6304";
   return body + crc16CcittFalse(body);
 }
+
+/** Bank of Thailand codes of the sending bank in a slip's verification QR; the sandbox's slips come from one. */
+export const SANDBOX_SENDING_BANK = "004";
+
+/**
+ * The verification QR's payload printed on a transfer slip (the Bank of Thailand's slip-verification format):
+ * tag 00 holding 00 = "000001" (the API type), 01 = the sending bank, 02 = the transfer reference; tag 51 =
+ * "TH"; tag 91 = the CRC-16 (the same CCITT-FALSE as PromptPay's tag 63).
+ */
+export function buildSlipVerifyPayload(transRef: string, sendingBank: string = SANDBOX_SENDING_BANK): string {
+  const body = tlv("00", tlv("00", "000001") + tlv("01", sendingBank) + tlv("02", transRef)) + tlv("51", "TH") + "9104";
+  return body + crc16CcittFalse(body);
+}

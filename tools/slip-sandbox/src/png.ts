@@ -61,3 +61,22 @@ export function encodeGray1Png(width: number, height: number, scanlines: Uint8Ar
   ihdr[12] = 0; // no interlace
   return Buffer.concat([PNG_SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(scanlines)), chunk("IEND", new Uint8Array(0))]);
 }
+
+/**
+ * Encodes an 8-bit grayscale PNG: `pixels` holds `width * height` bytes, row by row (0 black, 255 white).
+ * Each row gets filter type 0 (none).
+ */
+export function encodeGray8Png(width: number, height: number, pixels: Uint8Array): Buffer {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new RangeError(`PNG dimensions must be positive integers, got ${width}x${height}`);
+  }
+  if (pixels.length !== width * height) throw new RangeError(`expected ${width * height} pixels for ${width}x${height}, got ${pixels.length}`);
+  const scanlines = Buffer.alloc(height * (width + 1));
+  for (let y = 0; y < height; y++) scanlines.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // colour type: grayscale
+  return Buffer.concat([PNG_SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(scanlines)), chunk("IEND", new Uint8Array(0))]);
+}

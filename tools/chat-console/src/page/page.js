@@ -316,6 +316,7 @@
     $("greet").textContent = group ? `Invite ${oaName()} to this group` : `Add ${oaName()} as a friend`;
     const shop = currentShop();
     $("pay-form").hidden = !(shop ? shop.canSimulatePayment : state.config.canSimulatePayment);
+    $("photo-form").hidden = !(shop && shop.canSendPhotos);
     $("group-hint").hidden = !group;
     $("join-group").hidden = !group;
     $("join-group").textContent = `${personName(state.me)} joins this group (as a new member)`;
@@ -421,6 +422,11 @@
       event.preventDefault();
       const amount = Number($("pay-amount").value);
       if (amount > 0) void post("/api/simulate-payment", { amount, chatId: state.chatId });
+    });
+    // With the embedded sandbox: a slip photo as a person sends one, for the bot to read.
+    $("photo-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      void post("/api/send-photo", { userId: state.me, chatId: state.chatId, photo: $("photo-kind").value });
     });
     $("composer").addEventListener("submit", (event) => {
       event.preventDefault();
