@@ -13,7 +13,7 @@ import { storedEventOf, storedItemOf } from "./stored-items.js";
 export const STORE_TIMEOUT_MS = 500;
 
 export interface DurableIntakeOptions {
-  queue: Pick<DurableEventQueue, "store" | "startWorkers" | "stopWorkers" | "keptByGroup">;
+  queue: Pick<DurableEventQueue, "store" | "startWorkers" | "stopWorkers" | "keptByGroup" | "readAhead">;
   /** Where events Redis did not take in time are handled. */
   inProcess: Intake;
   /** The shops served now, or retiring with events in hand, by id. */
@@ -27,7 +27,9 @@ export interface DurableIntakeOptions {
    * With several shops: stored events not yet seen handled (this instance's, all shops together) past which
    * a shop with at least its fair share of them is refused (503), as the in-process intake does with its
    * waiting. The queue's workers share their slots between shops (the queue's groups); this keeps a
-   * flooding shop's backlog in Redis bounded, so it is refused and no other shop is. Unset: no such bound.
+   * flooding shop's backlog in Redis bounded, so it is refused and no other shop is. Taken as at most half
+   * the queue's `readAhead`: the reader reaches another shop's events only by reading past the busy shop's,
+   * and holds no more than that. Unset: no such bound.
    */
   maxStoredWaiting?: number | undefined;
 }
@@ -44,8 +46,11 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
   return {
     hasRoom(shop, arriving = { total: 0, ofShop: 0 }) {
       if (!inProcess.hasRoom(shop, arriving)) return false;
-      const max = options.maxStoredWaiting;
-      if (max === undefined) return true;
+      if (options.maxStoredWaiting === undefined) return true;
+      // At most half the read-ahead, so a flooding shop's stored events never fill what the reader holds:
+      // the other half is there to read past them to the other shops' (each instance stores about as much
+      // as the reader of its share of the partitions has to read past).
+      const max = Math.min(options.maxStoredWaiting, Math.floor(queue.readAhead / 2));
       const kept = queue.keptByGroup();
       const own = (kept.get(shop) ?? 0) + arriving.ofShop;
       if (own >= max) return false;

@@ -49,6 +49,12 @@ export interface DurableEventQueue {
   /** Items of each group (`groupOf`) this instance stored and has not yet seen handled; only groups with some. */
   keptByGroup(): ReadonlyMap<string, number>;
   /**
+   * Items one instance's reader holds in hand at most, reading past a busy group's backlog to reach another
+   * group's items behind it in a stream. Past that it reads nothing until some are handled: a group whose
+   * stored backlog outgrows it hides every other group's items behind it (a user bounds what it stores).
+   */
+  readonly readAhead: number;
+  /**
    * Stops taking items and waits up to `graceMs` for those in hand (and for the items this instance stored
    * to be handled somewhere); gives back the partitions it has finished. What is still running then stays
    * pending: the next owner takes it up once the lease expires. Returns how many were left that way.

@@ -20,7 +20,9 @@
 // - Groups share fairly (`groupOf`, `inHandPerGroup`): one group's items hold at most its share of the
 //   handler slots, free slots go to the groups in rotation, and a group's items count against the bound on
 //   reading only up to four times its share, so the reader reads on past a busy group's backlog (up to
-//   sixteen times `inHand` in all) to reach another group's items behind it.
+//   sixteen times `inHand` in all, `readAhead`) to reach another group's items behind it. Past that it reads
+//   nothing until some are handled: the user keeps a group's stored backlog below that (the queue cannot
+//   skip entries of a stream without holding them).
 //
 // How. Ordering keys are hashed onto a fixed number of partitions, each a Redis stream with one consumer
 // group (keys.ts). A partition is claimed by one instance at a time (a lease key, renewed while the
@@ -42,7 +44,7 @@ import type { DurableEventQueue, DurableEventQueueOptions, QueueItem } from "./a
 import { startKeeper } from "./keeper.js";
 import { GROUP, partitionOf } from "./keys.js";
 import { releaseIdle, startClaiming, tick } from "./leases.js";
-import { openReader, readForever } from "./reader.js";
+import { HARD_FACTOR, openReader, readForever } from "./reader.js";
 import { createQueueState, unblockReader } from "./state.js";
 import { add, keep } from "./store.js";
 
@@ -111,6 +113,8 @@ export function createDurableEventQueue(options: DurableEventQueueOptions): Dura
     get stats() {
       return { running: state.active, inHand: state.inHand, partitionsOwned: state.owned.size, kept: state.kept.size + state.toRestore.length + state.restoring };
     },
+
+    readAhead: HARD_FACTOR * state.inHandMax,
 
     keptByGroup() {
       const kept = new Map<string, number>();

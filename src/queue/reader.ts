@@ -17,7 +17,7 @@ const CHAIN_FACTOR = 4;
  * Items in hand in all, at most this many times the handlers' bound: the reader reads on past a busy group's
  * items (so another group's wait behind them in a stream), up to this.
  */
-const HARD_FACTOR = 16;
+export const HARD_FACTOR = 16;
 /** How long a blocking read waits before it looks at the partitions owned again. */
 const BLOCK_MS = 1_000;
 

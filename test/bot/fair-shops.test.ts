@@ -1,7 +1,8 @@
 // Many shops, fairly: a shop whose events are slow (its service answers, late) and that bursts holds only
 // its own share of the turns and of the waiting, so another shop's webhook is never refused and its `id`
 // is answered while the busy shop's events are still held. In both layouts: in this process, and with Redis
-// (the queue's workers share their slots between shops, and a shop's stored backlog is bounded by its share).
+// (the queue's workers share their slots between shops, and a shop's stored backlog is bounded by its share,
+// and by half of what the queue's reader holds in hand, so the reader always reads past it to the other shop's).
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REAL_HANDLERS } from "../../src/event/handle-event.js";
@@ -87,6 +88,59 @@ describe.each([
       const answeredBusy = bot.platform.sent.filter((sent) => sent.messages.some((m) => m.type === "text" && m.text === "done"));
       expect(answeredBusy).toHaveLength(accepted);
       expect(new Set(answeredBusy.map((sent) => sent.chatId)).size).toBe(accepted);
+    } finally {
+      release();
+      await bot.close();
+    }
+  });
+});
+
+describe("with Redis, a busy shop that would store more events than the queue's reader holds in hand", { timeout: 60_000 }, () => {
+  it("is refused past half the read-ahead, and the quiet shop's event stored after its backlog is answered while the backlog is held", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let busyStarted = 0;
+    // 4 running (2 a shop), so the reader holds 16 x 4 = 64 in hand at most; the waiting bound (1,000) is far
+    // above that, so without the read-ahead's bound all 100 of the busy shop's events would be stored.
+    const bot = await startBotHarness({
+      maxConcurrentEvents: 4,
+      maxQueuedEvents: 1_000,
+      moreShops: [{ id: "shop-b" }],
+      redisUrl: redis?.url,
+      handlers: {
+        ...REAL_HANDLERS,
+        handleText: async (input, ctx, deps) => {
+          if (input.text !== "slow") return REAL_HANDLERS.handleText(input, ctx, deps);
+          busyStarted += 1;
+          await held;
+          await ctx.send(publicAnswer("help", [{ type: "text", text: "done" }]));
+          return { command: "help", outcome: "answered" };
+        },
+      },
+    });
+    const shopB = bot.moreShops.get("shop-b");
+    if (shopB === undefined) throw new Error("shop-b did not start");
+    try {
+      // One webhook at a time, so each sees what the ones before it stored.
+      const busyStatuses: number[] = [];
+      for (let n = 0; n < 100; n++) {
+        const user = lineId("U", 0xa00 + n);
+        busyStatuses.push((await bot.post([textEvent({ source: { type: "user", userId: user }, replyToken: bot.token(user), text: "slow" })])).status);
+      }
+      // Stored: half the read-ahead (32), the rest refused.
+      expect(busyStatuses.filter((s) => s === 200)).toHaveLength(32);
+      expect(busyStatuses.filter((s) => s === 503)).toHaveLength(68);
+      const user = lineId("U", 0xb00);
+      const expected = bot.platform.sent.length + 1;
+      expect((await shopB.post([textEvent({ source: { type: "user", userId: user }, replyToken: shopB.token(user), text: "id" })])).status).toBe(200);
+      const [answer] = (await bot.platform.waitForSent(expected, 10_000)).slice(-1);
+      expect(answer?.chatId).toBe(user);
+      // Answered while the busy shop's events are all still held: 2 running, none let go.
+      expect(busyStarted).toBe(2);
+      release();
+      await bot.drain();
+      const answeredBusy = bot.platform.sent.filter((sent) => sent.messages.some((m) => m.type === "text" && m.text === "done"));
+      expect(answeredBusy).toHaveLength(32);
     } finally {
       release();
       await bot.close();
