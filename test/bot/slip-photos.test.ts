@@ -48,7 +48,9 @@ let bot: BotProcess;
 let checks: ServiceCheck[];
 
 beforeAll(async () => {
-  world = await startWorld(0);
+  // The service answers each lookup in 400 ms: past the 300 ms after which a 1:1 chat is shown LINE's loading
+  // animation, however fast the photo is read.
+  world = await startWorld(400);
   bot = await startBot(world, {
     LINE_DATA_API_BASE_URL: world.platform.url,
     STAFF_USER_IDS: STAFF,
@@ -100,7 +102,7 @@ describe("a staff member's slip photo", { timeout: 120_000 }, () => {
     for (const part of [STATUS_WORDS[slip.status], baht(slip.amount), slip.senderName, slip.receiverName, SOURCE_WORDS[slip.source] ?? slip.source, slip.transRef]) {
       expect(shown).toContain(part);
     }
-    // The first photo starts the reader: well past the 300 ms after which LINE's animation is asked for.
+    // The lookup alone outlasts the 300 ms after which LINE's animation is asked for.
     expect(world.platform.loadings.map((l) => l.chatId)).toContain(STAFF);
   });
 
