@@ -20,33 +20,41 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/**
+ * Two shops in one deployment (4 events running, 2 a shop): the first shop's `slow` events are held until
+ * `release()`, as a slow service would hold them; `started()` counts those that got a turn.
+ */
+async function busyAndQuietShops(options: { maxQueuedEvents: number; withRedis: boolean }) {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let busyStarted = 0;
+  const bot = await startBotHarness({
+    maxConcurrentEvents: 4,
+    maxQueuedEvents: options.maxQueuedEvents,
+    moreShops: [{ id: "shop-b" }],
+    ...(options.withRedis ? { redisUrl: redis?.url } : {}),
+    handlers: {
+      ...REAL_HANDLERS,
+      handleText: async (input, ctx, deps) => {
+        if (input.text !== "slow") return REAL_HANDLERS.handleText(input, ctx, deps);
+        busyStarted += 1;
+        await held;
+        await ctx.send(publicAnswer("help", [{ type: "text", text: "done" }]));
+        return { command: "help", outcome: "answered" };
+      },
+    },
+  });
+  const shopB = bot.moreShops.get("shop-b");
+  if (shopB === undefined) throw new Error("shop-b did not start");
+  return { bot, shopB, release: () => release(), started: () => busyStarted };
+}
+
 describe.each([
   { layout: "in-process", withRedis: false },
   { layout: "Redis", withRedis: true },
 ])("a busy shop and a quiet one in one deployment ($layout)", { timeout: 60_000 }, ({ withRedis }) => {
   it("the quiet shop gets no 503 and its answers do not wait behind the busy shop's held events", async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let busyStarted = 0;
-    const bot = await startBotHarness({
-      maxConcurrentEvents: 4,
-      maxQueuedEvents: 8,
-      moreShops: [{ id: "shop-b" }],
-      ...(withRedis ? { redisUrl: redis?.url } : {}),
-      handlers: {
-        ...REAL_HANDLERS,
-        // The busy shop's slow service: its `slow` events are held until the test lets them go.
-        handleText: async (input, ctx, deps) => {
-          if (input.text !== "slow") return REAL_HANDLERS.handleText(input, ctx, deps);
-          busyStarted += 1;
-          await held;
-          await ctx.send(publicAnswer("help", [{ type: "text", text: "done" }]));
-          return { command: "help", outcome: "answered" };
-        },
-      },
-    });
-    const shopB = bot.moreShops.get("shop-b");
-    if (shopB === undefined) throw new Error("shop-b did not start");
+    const { bot, shopB, release, started } = await busyAndQuietShops({ maxQueuedEvents: 8, withRedis });
     const idOfB = async (n: number): Promise<{ status: number; ms: number }> => {
       const user = lineId("U", 0xb00 + n);
       const expected = bot.platform.sent.length + 1;
@@ -69,7 +77,7 @@ describe.each([
       const loaded = [];
       for (let n = 5; n < 10; n++) loaded.push(await idOfB(n));
       // Measured while the busy shop's events are all still held (none has been let go).
-      expect(busyStarted).toBe(2);
+      expect(started()).toBe(2);
       expect(loaded.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       // Its share: 2 running, 8 waiting at most (in process); 8 stored and not yet handled (with Redis, where
       // a webhook still storing counts too); the rest refused, only to it.
@@ -97,29 +105,9 @@ describe.each([
 
 describe("with Redis, a busy shop that would store more events than the queue's reader holds in hand", { timeout: 60_000 }, () => {
   it("is refused past half the read-ahead, and the quiet shop's event stored after its backlog is answered while the backlog is held", async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let busyStarted = 0;
     // 4 running (2 a shop), so the reader holds 16 x 4 = 64 in hand at most; the waiting bound (1,000) is far
     // above that, so without the read-ahead's bound all 100 of the busy shop's events would be stored.
-    const bot = await startBotHarness({
-      maxConcurrentEvents: 4,
-      maxQueuedEvents: 1_000,
-      moreShops: [{ id: "shop-b" }],
-      redisUrl: redis?.url,
-      handlers: {
-        ...REAL_HANDLERS,
-        handleText: async (input, ctx, deps) => {
-          if (input.text !== "slow") return REAL_HANDLERS.handleText(input, ctx, deps);
-          busyStarted += 1;
-          await held;
-          await ctx.send(publicAnswer("help", [{ type: "text", text: "done" }]));
-          return { command: "help", outcome: "answered" };
-        },
-      },
-    });
-    const shopB = bot.moreShops.get("shop-b");
-    if (shopB === undefined) throw new Error("shop-b did not start");
+    const { bot, shopB, release, started } = await busyAndQuietShops({ maxQueuedEvents: 1_000, withRedis: true });
     try {
       // One webhook at a time, so each sees what the ones before it stored.
       const busyStatuses: number[] = [];
@@ -136,7 +124,7 @@ describe("with Redis, a busy shop that would store more events than the queue's 
       const [answer] = (await bot.platform.waitForSent(expected, 10_000)).slice(-1);
       expect(answer?.chatId).toBe(user);
       // Answered while the busy shop's events are all still held: 2 running, none let go.
-      expect(busyStarted).toBe(2);
+      expect(started()).toBe(2);
       release();
       await bot.drain();
       const answeredBusy = bot.platform.sent.filter((sent) => sent.messages.some((m) => m.type === "text" && m.text === "done"));

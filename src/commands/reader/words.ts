@@ -2,46 +2,19 @@
 // the words around an amount, and everyday talk that asks nothing. Pure data; each command's own words are in
 // its folder's words.ts.
 
+/** "Has it come in yet?" asked in one word: both the money arriving and the question. */
+const COME_IN_YET = ["เข้ายัง", "เข้ารึยัง", "เข้าหรือยัง", "เข้ามั้ย", "เข้าไหม", "เข้าแล้วยัง", "เข้ามายัง", "โอนมายัง", "โอนมารึยัง"];
+
 /**
  * The families a command's question forms are made of (a command's words.ts names them in `questions`).
  * `amount`, `range`, `status` and `ref` are details found in the message, the rest are words.
  */
 export const FAMILIES = {
   /** "has it come in": the money arriving. */
-  come_in: [
-    "เข้ายัง",
-    "เข้ารึยัง",
-    "เข้าหรือยัง",
-    "เข้ามั้ย",
-    "เข้าไหม",
-    "เข้าแล้วยัง",
-    "เข้ามายัง",
-    "โอนมายัง",
-    "โอนมารึยัง",
-    "เข้า",
-    "เข้ามา",
-    "เข้าแล้ว",
-    "โอนมา",
-    "โอนเข้า",
-    "โอนเข้ามา",
-    "ได้รับ",
-    "เข้าบัญชี",
-    "come",
-    "arrived",
-    "received",
-    "in",
-  ],
+  come_in: [...COME_IN_YET, "เข้า", "เข้ามา", "เข้าแล้ว", "โอนมา", "โอนเข้า", "โอนเข้ามา", "ได้รับ", "เข้าบัญชี", "come", "arrived", "received", "in"],
   /** The question of "yet?", "is it?": `…ยัง`, `…มั้ย`, `…รึเปล่า`, `?`. */
   yet: [
-    "เข้ายัง",
-    "เข้ารึยัง",
-    "เข้าหรือยัง",
-    "เข้ามั้ย",
-    "เข้าไหม",
-    "เข้าแล้วยัง",
-    "เข้ามายัง",
-    "โอนมายัง",
-    "โอนมารึยัง",
+    ...COME_IN_YET,
     "ยัง",
     "ยังคะ",
     "ยังครับ",
