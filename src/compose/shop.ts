@@ -198,7 +198,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     async pushToStaffGroups(answer, pushId) {
       let pushed = 0;
       // The lists of this moment; the send boundary judges each destination again as it goes.
-      for (const id of current.settings.staffGroupIds) {
+      for (const id of staff().staffGroupIds) {
         const deliveries = await outbox.push(chatOfId(id), answer, pushId, log);
         if (deliveries.length > 0 && deliveries.every((d) => d.via === "push")) pushed++;
       }

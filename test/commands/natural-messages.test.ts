@@ -2,7 +2,7 @@
 // staff and customers write): most are understood with every detail, none is run as the wrong command, and the
 // talk among staff or from customers is left alone.
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/commands/parse.js";
+import { explainCommand, parseCommand } from "../../src/commands/parse.js";
 import type { ParseContext } from "../../src/commands/types.js";
 import { NATURAL_MESSAGES } from "./natural-messages.js";
 import { meantOf } from "./natural-reading.js";
@@ -26,5 +26,14 @@ describe("natural messages", () => {
 
   it("leaves talk alone: staff among themselves, and customers", () => {
     expect(read.filter((r) => r.meant === "none" && r.got !== "none").map((r) => r.message)).toEqual([]);
+  });
+});
+
+describe("why a message was read as it was (the debug log's line)", () => {
+  // A name or any other typed word beside a time is not a word of the reader's lists: the why names none.
+  it.each(["สมชาย 14:30 ยอด 150", "history secretword 09:15", "นางสมศรี 10:45 เข้ายัง 300"])("names no word of %s but the reader's own", (message) => {
+    const why = explainCommand(message, ctx).why;
+    const said = JSON.stringify(why ?? {});
+    for (const typed of ["สมชาย", "secretword", "นางสมศรี"]) expect(said).not.toContain(typed);
   });
 });

@@ -223,7 +223,9 @@ export function findDetails(pieces: readonly Piece[], today: CalendarDate): Deta
       // `ออเดอร์ #1024`: the word before the `#` says the same.
       if (before === "#" && NOT_BEFORE.has(text(i - 2))) used.add(i - 2);
       if (NOT_AFTER.has(after)) used.add(i + 1);
-      found.push(`not_amount:${before === "#" ? "#" : ""}${NOT_AFTER.has(after) ? after : before}`);
+      // Only a word of the lists is named (the debug log shows these): a time's neighbour is whatever was typed.
+      const why = NOT_AFTER.has(after) ? after : NOT_BEFORE.has(before) ? before : "time";
+      found.push(`not_amount:${before === "#" && NOT_BEFORE.has(text(i - 2)) ? "#" : ""}${why}`);
       continue;
     }
 
