@@ -16,14 +16,8 @@ export interface FairTurns {
    * turns are dropped (`dropWaiting`, at the end of a shutdown's grace period).
    */
   take<T>(shop: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
-  /** Events running now, all shops together, and of one shop. */
+  /** Events running now, all shops together. */
   readonly running: number;
-  runningOf(shop: string): number;
-  /** Events waiting for a turn now, all shops together, and of one shop. */
-  readonly waiting: number;
-  waitingOf(shop: string): number;
-  /** Shops with events waiting now. */
-  readonly shopsWaiting: number;
   /** Turns free now, all shops together. */
   readonly free: number;
   /** Turns that could start at once for `shop` (a free turn within its own bound and the total's). */
@@ -48,7 +42,6 @@ export function createFairTurns(options: FairTurnsOptions): FairTurns {
   // The shops with events waiting, in the order their turn comes (a Map keeps insertion order).
   const rotation = new Map<string, ShopTurns>();
   let running = 0;
-  let waiting = 0;
 
   const turnsOf = (shop: string): ShopTurns => {
     let turns = shops.get(shop);
@@ -74,7 +67,6 @@ export function createFairTurns(options: FairTurnsOptions): FairTurns {
         if (go === undefined) continue;
         // Back to the end of the rotation while it has more waiting.
         if (turns.waiting.length > 0) rotation.set(shop, turns);
-        waiting -= 1;
         turns.running += 1;
         running += 1;
         started = true;
@@ -91,7 +83,6 @@ export function createFairTurns(options: FairTurnsOptions): FairTurns {
         turns.running += 1;
         running += 1;
       } else {
-        waiting += 1;
         const go = await new Promise<boolean>((resolve) => {
           turns.waiting.push(resolve);
           if (!rotation.has(shop)) rotation.set(shop, turns);
@@ -114,14 +105,6 @@ export function createFairTurns(options: FairTurnsOptions): FairTurns {
     get running() {
       return running;
     },
-    runningOf: (shop) => shops.get(shop)?.running ?? 0,
-    get waiting() {
-      return waiting;
-    },
-    waitingOf: (shop) => shops.get(shop)?.waiting.length ?? 0,
-    get shopsWaiting() {
-      return rotation.size;
-    },
     get free() {
       return total - running;
     },
@@ -131,7 +114,6 @@ export function createFairTurns(options: FairTurnsOptions): FairTurns {
     dropWaiting() {
       for (const [shop, turns] of shops) {
         const dropped = turns.waiting.splice(0);
-        waiting -= dropped.length;
         rotation.delete(shop);
         for (const go of dropped) go(false);
       }

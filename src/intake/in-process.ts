@@ -8,7 +8,6 @@ import type { Logger } from "pino";
 import { abandonEvent, handleEvent } from "../event/handle-event.js";
 import type { AbandonedEvent, EventShop, EventTurn } from "../event/handle-event.js";
 import { createFairTurns } from "./fair-turns.js";
-import type { FairTurns } from "./fair-turns.js";
 import { chatKeyOf } from "./stored-items.js";
 
 /** Events handled at once when MAX_RUNNING_EVENTS is not set. */
@@ -50,8 +49,6 @@ export interface InProcessIntakeOptions {
   maxQueuedEvents?: number | undefined;
   /** Events of one shop that may wait for a turn; past it that shop's webhook answers 503. Default `maxQueuedEvents` (the fair share decides). */
   maxQueuedEventsPerShop?: number | undefined;
-  /** The turns to share (the durable intake's workers take theirs from the same); default new ones. */
-  turns?: FairTurns | undefined;
 }
 
 /** Webhooks admitted whose bodies are still being read: in all, and of the shop asking. */
@@ -101,7 +98,7 @@ export function createInProcessIntake(options: InProcessIntakeOptions): Intake {
   const { log } = options;
   const maxQueued = Math.max(1, options.maxQueuedEvents ?? DEFAULT_QUEUED_EVENTS);
   const maxQueuedPerShop = Math.max(1, Math.min(maxQueued, options.maxQueuedEventsPerShop ?? maxQueued));
-  const turns = options.turns ?? createFairTurns({ running: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS, runningPerShop: options.maxConcurrentEventsPerShop });
+  const turns = createFairTurns({ running: options.maxConcurrentEvents ?? DEFAULT_RUNNING_EVENTS, runningPerShop: options.maxConcurrentEventsPerShop });
   const unfinished = new Set<Accepted>();
   // Accepted events whose turn has not come, by shop: counted from the moment they are accepted, not from
   // when they ask for a turn a turn of the event loop later (or behind their chat's earlier event). A burst
