@@ -1,5 +1,5 @@
 // The words and colours of statuses and channels, as every view of slip checks shows them.
-import { isSlipStatus, LISTED_SOURCES, type ListedSource, type SlipStatus } from "../slip/types.js";
+import { isListedSource, isSlipStatus, type SlipStatus } from "../slip/types.js";
 import { safeText } from "./limits.js";
 import type { Texts } from "./text.js";
 
@@ -24,11 +24,6 @@ export function statusWord(status: string | null, t: Texts): string {
 
 export function statusColor(status: string | null): string {
   return status !== null && isSlipStatus(status) ? STATUS_COLORS[status] : NEUTRAL_COLOR;
-}
-
-/** Sources the service's API lists get a word; others are shown as the service wrote them. */
-function isListedSource(source: string): source is ListedSource {
-  return (LISTED_SOURCES as readonly string[]).includes(source);
 }
 
 export function sourceWord(source: string, t: Texts): string {

@@ -7,6 +7,11 @@ export function isSlipStatus(value: string): value is SlipStatus {
   return (SLIP_STATUSES as readonly string[]).includes(value);
 }
 
+/** Sources the service's API lists (they get a word of ours); others are as the service wrote them. */
+export function isListedSource(source: string): source is ListedSource {
+  return (LISTED_SOURCES as readonly string[]).includes(source);
+}
+
 /** The channels the service's API lists for `source`; the list is given as examples, so others occur. */
 export const LISTED_SOURCES = ["api", "dashboard", "line_partner", "line_group", "line_oa_system", "line_oa_merchant", "facebook_page"] as const;
 export type ListedSource = (typeof LISTED_SOURCES)[number];

@@ -4,7 +4,7 @@
 // mark so that Excel reads the Thai; RFC 4180 quoting; CRLF line ends.
 import type { Lang } from "../commands/types.js";
 import { texts } from "../render/text.js";
-import { isSlipStatus, LISTED_SOURCES, type HistoryItem, type ListedSource } from "../slip/types.js";
+import { isListedSource, isSlipStatus, type HistoryItem } from "../slip/types.js";
 
 export const CSV_BOM = "\uFEFF";
 
@@ -77,8 +77,6 @@ export function localTime(iso: string | null, timeZone: string): string {
   const parts = Object.fromEntries(formatter.formatToParts(at).map((p) => [p.type, p.value]));
   return `${parts["year"]}-${parts["month"]}-${parts["day"]} ${parts["hour"]}:${parts["minute"]}:${parts["second"]}`;
 }
-
-const isListedSource = (source: string): source is ListedSource => (LISTED_SOURCES as readonly string[]).includes(source);
 
 /** The readable fields: the chat's words for a status and a channel (an unknown one as the service wrote it). */
 function readableFields(item: HistoryItem, timeZone: string, lang: Lang): (string | number | null)[] {

@@ -2,7 +2,7 @@
 // forms, plus the details found wherever they are. It says what to run, what to ask back, or that the message
 // asks nothing of the bot, and why, for the log. Deterministic: the same text and day read the same.
 import type { CalendarDate, CommandName, Lang, ParseWhy, RangeSpec, Satang } from "../types.js";
-import { COMMAND_DEFINITIONS, COMMAND_NAMES, commandWord } from "../registry.js";
+import { COMMAND_DEFINITIONS, COMMAND_NAMES, COMMANDS, commandWord } from "../registry.js";
 import { STATUS_WORDS } from "../parse-history.js";
 import { hasThai, normalizeText } from "../normalize.js";
 import { closestCommand } from "../suggest.js";
@@ -70,9 +70,12 @@ const none = (decided: string, partial: Partial<ReadingWhy> = {}): Reading => ({
   why: { intent: "none", score: 0, runnerUp: 0, words: [], details: [], unknown: 0, ...partial, decided },
 });
 
+/** The details each command has a place for, made once (a message is read on every group message). */
+const TAKES: ReadonlyMap<CommandName, ReadonlySet<string>> = new Map(COMMAND_DEFINITIONS.map((d) => [d.name, new Set<string>(d.reading.takes)]));
+
 /** Whether a command has a place for each detail found. */
 function fits(name: CommandName, details: Details): boolean {
-  const takes = new Set(COMMAND_DEFINITIONS.find((d) => d.name === name)?.reading.takes ?? []);
+  const takes = TAKES.get(name) ?? new Set<string>();
   if ((details.amount !== undefined || details.amountChoices > 0 || details.badAmount) && !takes.has("amount")) return false;
   if (details.range !== undefined && !takes.has("range")) return false;
   if (details.status !== undefined && !takes.has("status")) return false;
@@ -231,8 +234,7 @@ export function readMessage(text: string, today: CalendarDate): Reading {
     return { kind: "none", why: why(`${top.name} has no place for its details`) };
   if (details.badRange || details.badAmount) return { kind: "none", why: why("days or an amount that do not read") };
 
-  const info = COMMAND_DEFINITIONS.find((d) => d.name === best.name);
-  const missingAmount = info?.reading.needsAmount === true && details.amount === undefined;
+  const missingAmount = COMMANDS[best.name].reading.needsAmount && details.amount === undefined;
   const strongWord = (deciding.get(best.name) ?? []).some((w) => w.includes("+") || (WEIGHTS.get(w)?.get(best.name) ?? 0) >= RUN_SCORE);
   const hasDetail = details.found.some((f) => !f.startsWith("not_amount") && f !== "since");
   const text2 = (): string => commandText(best.name, details, lang, today);
