@@ -117,6 +117,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return instead;
   }
 
+  /**
+   * An answer that passed `judge`, judged again before every attempt (each retry, the push after a failed
+   * reply, each batch): the staff lists may change while it waits for LINE.
+   */
+  const stillAllowed = (allowed: PublicAnswer | StaffAnswer, chat: Chat) => (): boolean => isPublic(allowed) || isStaffPlace(chat, staff());
+  /** A send the boundary stopped because the place stopped being a staff place meanwhile. */
+  const stoppedForPrivacy = (delivery: Delivery): boolean => delivery.via === "none" && delivery.reason === "privacy";
+
   const batchesOf = (messages: readonly messagingApi.Message[]): messagingApi.Message[][] => {
     const batches: messagingApi.Message[][] = [];
     for (let start = 0; start < messages.length; start += MESSAGES_PER_REQUEST) batches.push(messages.slice(start, start + MESSAGES_PER_REQUEST));
@@ -165,9 +173,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
             return;
           }
           const before = await earlierRun();
-          // Judged again before every attempt (each retry, the push after a failed reply, each batch): the
-          // staff lists may change while the answer waits for LINE.
-          const stillAllowed = (): boolean => isPublic(allowed) || isStaffPlace(chat, staff());
+          const allowedNow = stillAllowed(allowed, chat);
           let sentOfThis = 0;
           for (const batch of batchesOf(messages)) {
             const number = batchNumber++;
@@ -181,23 +187,23 @@ export function createOutbox(options: OutboxOptions): Outbox {
             }
             // Made only when a push needs it (a UUID v5 is a SHA-1): most batches go by reply.
             const pushKey = (): string => options.newRetryKey?.() ?? retryKeyFor(eventId, number);
-            const push = (reason: PushReason): Promise<Delivery> => calls.push(chat.id, batch, reason, pushKey(), log, stillAllowed);
+            const push = (reason: PushReason): Promise<Delivery> => calls.push(chat.id, batch, reason, pushKey(), log, allowedNow);
             let delivery: Delivery;
-            if (!stillAllowed()) {
+            if (!allowedNow()) {
               delivery = { via: "none", reason: "privacy" };
             } else if (token === undefined) {
               delivery = await push(deliveries.length === 0 ? "no_reply_token" : "second_batch");
             } else {
               const triedBefore = before.get(number) === "reply_attempted" || (number === 0 && target.replyMayHaveBeenUsed === true);
               if (target.journalReply !== false) await note(number, "reply_attempted");
-              const replied = await calls.reply(token, batch, triedBefore, log, stillAllowed);
+              const replied = await calls.reply(token, batch, triedBefore, log, allowedNow);
               delivery = replied.via === "push_instead" ? await push(replied.reason) : replied;
             }
             // No "done" mark: a rerun repeats nothing that LINE would take twice (the token is spent, the
             // push's retry key is answered 409), and one write fewer on every event is worth a refused call
             // on the rare rerun.
             deliveries.push(delivery);
-            if (delivery.via === "none" && delivery.reason === "privacy") {
+            if (stoppedForPrivacy(delivery)) {
               // The place stopped being a staff place meanwhile: the rest of the answer stays unsent, and
               // when none of it went out, its public fallback goes instead (pushed: the reply token may be spent).
               const instead = judge(answer, chat, log, sentOfThis === 0);
@@ -234,13 +240,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (allowed === undefined) return [{ via: "none", reason: "privacy" }];
       const deliveries: Delivery[] = [];
       let number = 0;
-      // Each attempt of each batch is judged again: a retry goes out only to a place still staff.
-      const stillAllowed = (): boolean => isPublic(allowed) || isStaffPlace(chat, staff());
+      const allowedNow = stillAllowed(allowed, chat);
       for (const batch of batchesOf(messagesOf(allowed))) {
         const retryKey = options.newRetryKey?.() ?? retryKeyFor(`${pushId}-${chat.id}`, number++);
-        const delivery = await calls.push(chat.id, batch, "scheduled", retryKey, log, stillAllowed);
+        const delivery = await calls.push(chat.id, batch, "scheduled", retryKey, log, allowedNow);
         deliveries.push(delivery);
-        if (delivery.via === "none" && delivery.reason === "privacy") {
+        if (stoppedForPrivacy(delivery)) {
           judge(answer, chat, log, false);
           break;
         }
