@@ -2,9 +2,12 @@
 // run, as ratios (the machines are noisy; absolute figures from different runs do not compare).
 //
 // - CPU per event at most 1.0 times the echo bot's, at every rate up to 1,000/s;
-// - bot-added end-to-end p99 under 20 ms at 100/s, and e2e p99 at most 1.5 times the echo bot's at 100
+// - bot-added end-to-end p99 under 5 ms at 100/s, and e2e p99 at most 1.2 times the echo bot's at 100
 //   and 250/s;
 // - peak RSS at most 1.1 times the echo bot's at every rate;
+// - bytes allocated per event at most 40 KB, and the garbage collector's pauses per 1,000 events at most 1.2
+//   times the echo bot's, at every rate up to 1,000/s (both from the GC probe in each process,
+//   bench/gc-probe.mjs: V8's GC profiler, the heap's used size before and after each collection);
 // - the highest rate with no loss and e2e p99 under 1 s at least the echo bot's.
 // The Redis layout (two instances) is held to the same baseline, except for CPU: its memory is the larger
 // instance's peak (each instance is a process a host has to fit). What a second instance must buy, against
@@ -43,6 +46,9 @@ export interface StepFigures {
   cpuOverRoundsPer1000?: number;
   /** The peak resident memory so far (VmHWM), per instance, MiB. */
   peakRssPerInstanceMiB: readonly number[];
+  /** Bytes allocated per event, KB (1,000 bytes), and GC pauses per 1,000 events, ms (null: no reading). */
+  allocatedKBPerEvent?: number | null;
+  gcPauseMsPer1000?: number | null;
   /** Events each instance handled in the step (null: not known). */
   perInstance?: readonly { eventsHandled: number | null }[];
 }
@@ -66,8 +72,10 @@ export interface GoalRow {
 
 const CPU_MAX_RATE = 1_000;
 const CPU_RATIO = 1.0;
-const BOT_ADDED_P99_MS = 20;
-const E2E_RATIO = 1.5;
+const BOT_ADDED_P99_MS = 5;
+const E2E_RATIO = 1.2;
+const ALLOCATED_KB = 40;
+const GC_PAUSE_RATIO = 1.2;
 const E2E_RATES = [100, 250];
 const RSS_RATIO = 1.1;
 const SUSTAINED_P99_MS = 1_000;
@@ -148,6 +156,35 @@ export function judgeGoals(echo: LayoutSteps, layouts: readonly LayoutSteps[]): 
         ratio: rss.ratio,
         target: `<= ${fixed(RSS_RATIO, 1)}x`,
         met: rss.ratio <= RSS_RATIO,
+      });
+    }
+    // Allocation and GC pauses: the worst step up to 1,000/s (a step without a reading counts as missed).
+    const heapPairs = pairs.filter(({ ours }) => ours.rate <= CPU_MAX_RATE);
+    const allocated = heapPairs.map(({ ours }) => ({ rate: ours.rate, kb: ours.allocatedKBPerEvent ?? Number.NaN })).sort((a, b) => (Number.isNaN(a.kb) ? -1 : Number.isNaN(b.kb) ? 1 : b.kb - a.kb))[0];
+    if (allocated !== undefined) {
+      rows.push({
+        layout: layout.name,
+        goal: `bytes allocated per event (worst, @${allocated.rate}/s)`,
+        ours: `${fixed(allocated.kb, 1)} KB`,
+        echo: "",
+        ratio: null,
+        target: `<= ${ALLOCATED_KB} KB`,
+        met: allocated.kb <= ALLOCATED_KB,
+      });
+    }
+    const pauses = heapPairs
+      .map(({ ours, base }) => ({ rate: ours.rate, ours: ours.gcPauseMsPer1000 ?? Number.NaN, echo: base.gcPauseMsPer1000 ?? Number.NaN }))
+      .map((row) => ({ ...row, ratio: row.ours / row.echo }))
+      .sort((a, b) => (Number.isNaN(a.ratio) ? -1 : Number.isNaN(b.ratio) ? 1 : b.ratio - a.ratio))[0];
+    if (pauses !== undefined) {
+      rows.push({
+        layout: layout.name,
+        goal: `GC pauses per 1k events (worst, @${pauses.rate}/s)`,
+        ours: `${fixed(pauses.ours, 1)} ms`,
+        echo: `${fixed(pauses.echo, 1)} ms`,
+        ratio: pauses.ratio,
+        target: `<= ${fixed(GC_PAUSE_RATIO, 1)}x`,
+        met: pauses.ratio <= GC_PAUSE_RATIO,
       });
     }
     const ours = highestSustained(layout.steps);

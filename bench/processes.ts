@@ -147,3 +147,43 @@ export function peakRssMiB(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
+
+/** What bench/gc-probe.mjs counted in a bot process so far. */
+export interface GcTotals {
+  reads: number;
+  allocatedBytes: number;
+  pauseMs: number;
+  collections: number;
+  scavenges: number;
+  markCompacts: number;
+  /** The longest pause since the read before this one. */
+  longestPauseMsSinceRead: number;
+}
+
+/** The node arguments that load the GC probe, and the folder it writes to. */
+export const gcProbe = { args: ["--import", new URL("./gc-probe.mjs", import.meta.url).href], dir: "bench/results/gc-probe" };
+
+/**
+ * Asks a process's GC probe (SIGUSR2) for its totals so far and waits for the file it writes; undefined when
+ * the process has no probe or does not answer within two seconds.
+ */
+export async function readGcTotals(pid: number): Promise<GcTotals | undefined> {
+  const path = `${gcProbe.dir}/${pid}.json`;
+  const readsBefore = readTotals(path)?.reads ?? 0;
+  process.kill(pid, "SIGUSR2");
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    const totals = readTotals(path);
+    if (totals !== undefined && totals.reads > readsBefore) return totals;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return undefined;
+}
+
+function readTotals(path: string): GcTotals | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as GcTotals;
+  } catch {
+    return undefined;
+  }
+}

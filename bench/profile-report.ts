@@ -10,6 +10,9 @@
 // from the windows the bench wrote beside the profiles (windows.json): the same events for every layout,
 // without the start-up, the warm-up and the idle spells (the warm-up, at 250/s a process, is busier for the
 // pair than its steps, so "the busiest stretch" would pick it).
+// `npx tsx bench/profile-report.ts <pid>.heapprofile [top]`: where the bytes were allocated, from the sampling
+// heap profile the GC probe writes (`BENCH_ALLOC_PROFILE=1`, bench/gc-probe.mjs): by part, with the part
+// anywhere on the stack, and by function, as shares of all the bytes sampled.
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -216,6 +219,51 @@ function report(path: string, top: number, stepRate: number | undefined): string
   ].join("\n");
 }
 
+interface HeapProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapProfileNode[];
+}
+
+/** Bytes allocated by part (self and with the part on the stack) and by function, from a sampling heap profile. */
+export function allocationReport(path: string, top: number): string {
+  const { head } = JSON.parse(readFileSync(path, "utf8")) as { head: HeapProfileNode };
+  const byPart = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const add = (map: Map<string, number>, key: string, bytes: number) => map.set(key, (map.get(key) ?? 0) + bytes);
+  const walk = (node: HeapProfileNode, onStack: ReadonlySet<string>): void => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const part = partOf(url, functionName);
+    const stack = new Set(onStack).add(part);
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      add(byPart, part, node.selfSize);
+      for (const name of stack) if (!name.startsWith("(")) add(inclusive, name, node.selfSize);
+      add(byFunction, `${functionName || "(anonymous)"} ${url === "" ? "" : `${url.replace(/^.*\/(node_modules|src|dist)\//, "$1/")}:${lineNumber + 1}`}`, node.selfSize);
+    }
+    for (const child of node.children) walk(child, stack);
+  };
+  walk(head, new Set());
+  const share = (bytes: number) => `${((bytes / total) * 100).toFixed(1).padStart(5)} %`;
+  const rows = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, bytes]) => `  ${share(bytes)}  ${name}`)
+      .join("\n");
+  return [
+    `${path}: ${(total / 2 ** 20).toFixed(0)} MiB sampled`,
+    "bytes allocated by part:",
+    rows(byPart),
+    "with the part on the stack (inclusive):",
+    rows(inclusive),
+    "by function (self):",
+    rows(byFunction),
+  ].join("\n");
+}
+
 /** Run as a script (not imported, as the tests do). */
 function main(given: readonly string[]): void {
   const stepRate = given[0] === "--step" ? Number(given[1]) : undefined;
@@ -226,6 +274,8 @@ function main(given: readonly string[]): void {
   }
   if (args[0] === "--compare" && args[1] !== undefined && args[2] !== undefined) {
     console.log(compare(args[1], args[2], Number(args[3] ?? 25), stepRate));
+  } else if (args[0]?.endsWith(".heapprofile") === true) {
+    console.log(allocationReport(args[0], Number(args[1] ?? 25)));
   } else if (args[0] !== undefined && args[0] !== "--compare") {
     console.log(report(args[0], Number(args[1] ?? 25), stepRate));
   } else {

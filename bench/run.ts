@@ -11,7 +11,7 @@ import { Redis } from "ioredis";
 import { ECHO_BOT_ENTRY, TSX_WITH_TOOL_SOURCES } from "../test/kit/entry-process.js";
 import { freePort } from "../test/kit/free-port.js";
 import { commandStats, startTestRedis, type TestRedis } from "../test/kit/redis-server.js";
-import { cpuSeconds, helperThreadCpuSeconds, metricSum, peakRssMiB, startChild, type Child } from "./processes.js";
+import { cpuSeconds, gcProbe, helperThreadCpuSeconds, metricSum, peakRssMiB, readGcTotals, startChild, type Child, type GcTotals } from "./processes.js";
 import { makeStaffPool, runStep, staffEnv, type LoadTarget, type StepMeasurement, type StepPlan } from "./load.js";
 import { quantile } from "./stats.js";
 import type { StepWindow } from "./profile-report.js";
@@ -159,6 +159,14 @@ interface BotFigures {
   ackErrorsByStatus: Record<string, number>;
   /** End-to-end p50 and p99 per text sent, ms: which command costs what. */
   e2eByText: Record<string, { p50: number; p99: number }>;
+  /**
+   * What the bots' heaps took in the step, from the GC probe (bench/gc-probe.mjs) in each process: bytes
+   * allocated per event (KiB) and the garbage collector's pauses per 1,000 events (ms); null without a reading.
+   */
+  allocatedKBPerEvent: number | null;
+  gcPauseMsPer1000: number | null;
+  /** Collections in the step (scavenges / mark-compacts) and the longest pause, ms. */
+  gcCollections: { scavenges: number; markCompacts: number; longestPauseMs: number } | null;
   /** The bots' peak resident memory so far (VmHWM, summed over the instances), read after this step. */
   peakRssMiB: number;
   /** The same, per instance. */
@@ -207,7 +215,17 @@ function figures(
   drained: Drained | undefined,
   extra: Pick<
     BotFigures,
-    "instances" | "helperCpuRoundsPer1000" | "perInstance" | "peakRssMiB" | "peakRssPerInstanceMiB" | "otherCpuSeconds" | "redisCpuSecondsPer1000" | "redisCallsPerEvent"
+    | "instances"
+    | "helperCpuRoundsPer1000"
+    | "perInstance"
+    | "peakRssMiB"
+    | "peakRssPerInstanceMiB"
+    | "otherCpuSeconds"
+    | "redisCpuSecondsPer1000"
+    | "redisCallsPerEvent"
+    | "allocatedKBPerEvent"
+    | "gcPauseMsPer1000"
+    | "gcCollections"
   >,
 ): BotFigures {
   const added = drained === undefined ? undefined : botAddedMs(step, drained);
@@ -344,9 +362,11 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
   // waits in every partition, 128 commands) is not the step's work. The look after comes after them.
   const handledBefore = await eachHandled();
   await admin?.config("RESETSTAT");
+  const gcBefore = await eachGc(pids);
   const before = { bots: eachCpu(), helpers: helperCpu(pids), handled: handledBefore, redis: redisCpu(), line: cpuOf(line), sandbox: cpuOf(sandbox), own: ownCpu() };
   const step = await runTimedStep(open, stepPlan(rate, STEP_MS));
   const after = { bots: eachCpu(), helpers: helperCpu(pids), redis: redisCpu(), redisInfo: await admin?.info("commandstats") };
+  const gc = gcInStep(gcBefore, await eachGc(pids), step.eventsSent);
   const handledAfter = await eachHandled();
   const redisCalls = after.redisInfo === undefined ? undefined : redisCallsPer(after.redisInfo, step.eventsSent);
   admin?.disconnect();
@@ -378,6 +398,7 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
       otherCpuSeconds,
       redisCpuSecondsPer1000: redisPid === undefined ? null : (redisSeconds / step.eventsSent) * 1000,
       redisCallsPerEvent: redisCalls ?? null,
+      ...gc,
     }),
   );
   process.stderr.write(
@@ -386,6 +407,31 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
       (step.sameChatInFlight > 0 ? `, ${step.sameChatInFlight} sent while their chat had one in flight` : "") +
       "\n",
   );
+}
+
+/** Each process's GC probe totals (undefined for one that did not answer). */
+const eachGc = (pids: readonly number[]) => Promise.all(pids.map((pid) => readGcTotals(pid)));
+
+/** The heap's figures for a step, summed over the processes, from their probe totals before and after it. */
+function gcInStep(
+  before: readonly (GcTotals | undefined)[],
+  after: readonly (GcTotals | undefined)[],
+  events: number,
+): Pick<BotFigures, "allocatedKBPerEvent" | "gcPauseMsPer1000" | "gcCollections"> {
+  const pairs = before.map((start, index) => ({ start, end: after[index] }));
+  if (events === 0 || pairs.some(({ start, end }) => start === undefined || end === undefined)) {
+    return { allocatedKBPerEvent: null, gcPauseMsPer1000: null, gcCollections: null };
+  }
+  const sum = (of: (totals: GcTotals) => number) => pairs.reduce((total, { start, end }) => total + of(end as GcTotals) - of(start as GcTotals), 0);
+  return {
+    allocatedKBPerEvent: round(sum((t) => t.allocatedBytes) / 1000 / events, 1),
+    gcPauseMsPer1000: round((sum((t) => t.pauseMs) / events) * 1000, 1),
+    gcCollections: {
+      scavenges: sum((t) => t.scavenges),
+      markCompacts: sum((t) => t.markCompacts),
+      longestPauseMs: round(Math.max(...pairs.map(({ end }) => (end as GcTotals).longestPauseMsSinceRead)), 1),
+    },
+  };
 }
 
 /** `INFO commandstats` as calls per event, the most frequent first; the bench's own look left out. */
@@ -662,7 +708,8 @@ async function main(): Promise<void> {
   const sandbox = await startChild("sandbox", [...TSX_WITH_TOOL_SOURCES, "bench/sandbox-process.ts"], {});
   const line = await startChild("line stand-in", [...TSX_WITH_TOOL_SOURCES, "bench/line-stand-in.ts"], {});
   const lineUrl = String(line.ready.url);
-  const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl };
+  mkdirSync(gcProbe.dir, { recursive: true });
+  const lineEnv = { LINE_CHANNEL_SECRET: CHANNEL_SECRET, LINE_CHANNEL_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE_URL: lineUrl, BENCH_GC_PROBE_DIR: gcProbe.dir };
   const manyShops = (): Promise<ManyShopsFigures> => {
     process.stderr.write(`many shops: ${MANY_SHOPS.shops} in one file against one...\n`);
     return benchManyShops({ lineUrl, lineControlUrl: String(line.ready.controlUrl), sandboxUrl: String(sandbox.ready.url), slipSecret: "demo-shop-secret" }, MANY_SHOPS);
@@ -694,7 +741,8 @@ async function main(): Promise<void> {
       return;
     }
     // BENCH_PROFILE: every bot process (the echo bot's too, to compare) writes a CPU profile when it stops.
-    const profileArgs = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [];
+    // Every bot process also loads the GC probe (bench/gc-probe.mjs): bytes allocated and GC pauses per step.
+    const profileArgs = [...gcProbe.args, ...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", PROFILE_DIR] : [])];
     const startSlipline = async (name: string, extraEnv: Record<string, string>, main = "dist/main.js"): Promise<Child> => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
@@ -800,6 +848,9 @@ async function main(): Promise<void> {
       "cpu ratio": round(ours.cpuSecondsPer1000 / base.cpuSecondsPer1000),
       "svc req/ev": ours.serviceRequestsPerEvent === null ? "-" : round(ours.serviceRequestsPerEvent, 3),
       "peak RSS MiB": `${ours.peakRssMiB} (echo ${base.peakRssMiB})`,
+      "alloc KB/ev": `${String(ours.allocatedKBPerEvent ?? "-")} (echo ${String(base.allocatedKBPerEvent ?? "-")})`,
+      "GC ms/1k ev": `${String(ours.gcPauseMsPer1000 ?? "-")} (echo ${String(base.gcPauseMsPer1000 ?? "-")})`,
+      "GC scav/mc, longest ms": ours.gcCollections === null ? "-" : `${ours.gcCollections.scavenges}/${ours.gcCollections.markCompacts}, ${ours.gcCollections.longestPauseMs} (echo ${base.gcCollections === null ? "-" : `${base.gcCollections.scavenges}/${base.gcCollections.markCompacts}, ${base.gcCollections.longestPauseMs}`})`,
       "others' cpu s": `${round(ours.otherCpuSeconds.lineStandIn + ours.otherCpuSeconds.sandbox + ours.otherCpuSeconds.loadGenerator, 1)} (echo ${round(base.otherCpuSeconds.lineStandIn + base.otherCpuSeconds.sandbox + base.otherCpuSeconds.loadGenerator, 1)})`,
     }));
     console.log("slipline, one instance (in memory) against the echo bot:");
