@@ -160,7 +160,9 @@ export function judgeGoals(echo: LayoutSteps, layouts: readonly LayoutSteps[]): 
     }
     // Allocation and GC pauses: the worst step up to 1,000/s (a step without a reading counts as missed).
     const heapPairs = pairs.filter(({ ours }) => ours.rate <= CPU_MAX_RATE);
-    const allocated = heapPairs.map(({ ours }) => ({ rate: ours.rate, kb: ours.allocatedKBPerEvent ?? Number.NaN })).sort((a, b) => (Number.isNaN(a.kb) ? -1 : Number.isNaN(b.kb) ? 1 : b.kb - a.kb))[0];
+    const allocated = heapPairs
+      .map(({ ours }) => ({ rate: ours.rate, kb: ours.allocatedKBPerEvent ?? Number.NaN }))
+      .sort((a, b) => (Number.isNaN(a.kb) ? -1 : Number.isNaN(b.kb) ? 1 : b.kb - a.kb))[0];
     if (allocated !== undefined) {
       rows.push({
         layout: layout.name,

@@ -850,7 +850,10 @@ async function main(): Promise<void> {
       "peak RSS MiB": `${ours.peakRssMiB} (echo ${base.peakRssMiB})`,
       "alloc KB/ev": `${String(ours.allocatedKBPerEvent ?? "-")} (echo ${String(base.allocatedKBPerEvent ?? "-")})`,
       "GC ms/1k ev": `${String(ours.gcPauseMsPer1000 ?? "-")} (echo ${String(base.gcPauseMsPer1000 ?? "-")})`,
-      "GC scav/mc, longest ms": ours.gcCollections === null ? "-" : `${ours.gcCollections.scavenges}/${ours.gcCollections.markCompacts}, ${ours.gcCollections.longestPauseMs} (echo ${base.gcCollections === null ? "-" : `${base.gcCollections.scavenges}/${base.gcCollections.markCompacts}, ${base.gcCollections.longestPauseMs}`})`,
+      "GC scav/mc, longest ms":
+        ours.gcCollections === null
+          ? "-"
+          : `${ours.gcCollections.scavenges}/${ours.gcCollections.markCompacts}, ${ours.gcCollections.longestPauseMs} (echo ${base.gcCollections === null ? "-" : `${base.gcCollections.scavenges}/${base.gcCollections.markCompacts}, ${base.gcCollections.longestPauseMs}`})`,
       "others' cpu s": `${round(ours.otherCpuSeconds.lineStandIn + ours.otherCpuSeconds.sandbox + ours.otherCpuSeconds.loadGenerator, 1)} (echo ${round(base.otherCpuSeconds.lineStandIn + base.otherCpuSeconds.sandbox + base.otherCpuSeconds.loadGenerator, 1)})`,
     }));
     console.log("slipline, one instance (in memory) against the echo bot:");

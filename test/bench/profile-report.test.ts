@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { busyByPart, profilePid, samplesWithin } from "../../bench/profile-report.js";
+import { allocationReport, busyByPart, profilePid, samplesWithin } from "../../bench/profile-report.js";
 
 const ms = 1_000; // profile times are in microseconds
 
@@ -69,5 +69,36 @@ describe("busy time in a step", () => {
   it("is refused when the bench wrote no step at that rate for the process", () => {
     const path = writeProfile([{ pid: 9999, layout: "slipline", rate: 250, fromMicros: 0, toMicros: 20_000 * ms }]);
     expect(() => busyByPart(path, 250)).toThrow(/no step at 250\/s for process 4242/);
+  });
+});
+
+describe("bytes allocated, from a sampling heap profile", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("are counted by part where they were allocated, and by part anywhere on the stack", () => {
+    dir = mkdtempSync(join(tmpdir(), "heap-profile-"));
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0 });
+    // root → handler (ours, 100 bytes) → stringify in node:buffer (300 bytes); root → express (600 bytes).
+    const head = {
+      callFrame: frame("(root)", ""),
+      selfSize: 0,
+      children: [
+        {
+          callFrame: frame("handle", "file:///app/dist/line/api.js"),
+          selfSize: 100,
+          children: [{ callFrame: frame("createFromString", "node:buffer"), selfSize: 300, children: [] }],
+        },
+        { callFrame: frame("next", "file:///app/node_modules/express/lib/router.js"), selfSize: 600, children: [] },
+      ],
+    };
+    const path = join(dir, "1.heapprofile");
+    writeFileSync(path, JSON.stringify({ head, samples: [] }));
+    const lines = allocationReport(path, 10).split("\n");
+    const rowsUnder = (title: string) => lines.slice(lines.indexOf(title) + 1, lines.indexOf(title) + 4).map((line) => line.trim());
+    expect(rowsUnder("bytes allocated by part:")).toEqual(["60.0 %  express", "30.0 %  node:buffer", "10.0 %  slipline line"]);
+    expect(rowsUnder("with the part on the stack (inclusive):")).toEqual(["60.0 %  express", "40.0 %  slipline line", "30.0 %  node:buffer"]);
   });
 });
