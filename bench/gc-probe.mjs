@@ -38,6 +38,17 @@ if (dir !== undefined && dir !== "") {
     totals.allocatedBytes += Math.max(0, now - lastAfter);
     lastAfter = now;
     totals.reads += 1;
+    // Where the resident memory is, at this read (MiB): V8's heap (by space), Buffers and other memory outside it.
+    const memory = process.memoryUsage();
+    const mib = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+    totals.memoryMiB = {
+      rss: mib(memory.rss),
+      heapTotal: mib(memory.heapTotal),
+      heapUsed: mib(memory.heapUsed),
+      external: mib(memory.external),
+      arrayBuffers: mib(memory.arrayBuffers),
+      spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name, mib(space.physical_space_size)])),
+    };
     writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify(totals));
     totals.longestPauseMsSinceRead = 0;
   };

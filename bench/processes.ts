@@ -158,6 +158,8 @@ export interface GcTotals {
   markCompacts: number;
   /** The longest pause since the read before this one. */
   longestPauseMsSinceRead: number;
+  /** Where the resident memory was at the read, MiB: the RSS, V8's heap (and each space's), Buffers. */
+  memoryMiB: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number; spaces: Record<string, number> };
 }
 
 /** The node arguments that load the GC probe, and the folder it writes to. */

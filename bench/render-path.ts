@@ -7,7 +7,7 @@
 // profile of the rendering, the build before it left out, to bench/results/profile/render-path.cpuprofile:
 // read it with bench/profile-report.ts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,12 +40,18 @@ interface Build {
 }
 
 async function loadBuild(dist: string): Promise<Build> {
-  const from = async <T>(path: string): Promise<T> => (await import(pathToFileURL(resolve(dist, path)).href)) as T;
+  // Each command's renderer lives in its folder (commands/<name>/render.js); builds from before that layout
+  // (the one before date-fns, say) kept them in render/<name>.js.
+  const from = async <T>(...paths: string[]): Promise<T> => {
+    const found = paths.map((path) => resolve(dist, path)).find((path) => existsSync(path));
+    if (found === undefined) throw new Error(`${dist} has none of ${paths.join(", ")}`);
+    return (await import(pathToFileURL(found).href)) as T;
+  };
   const [history, summary, balance, paid, figures] = await Promise.all([
-    from<Pick<Build, "renderHistory">>("render/history.js"),
-    from<Pick<Build, "renderSummary">>("render/summary.js"),
-    from<Pick<Build, "renderBalance">>("render/balance.js"),
-    from<Pick<Build, "renderPaid">>("render/paid.js"),
+    from<Pick<Build, "renderHistory">>("commands/history/render.js", "render/history.js"),
+    from<Pick<Build, "renderSummary">>("commands/summary/render.js", "render/summary.js"),
+    from<Pick<Build, "renderBalance">>("commands/balance/render.js", "render/balance.js"),
+    from<Pick<Build, "renderPaid">>("commands/paid/render.js", "render/paid.js"),
     from<Pick<Build, "computeFigures">>("summary/figures.js"),
   ]);
   return { ...history, ...summary, ...balance, ...paid, ...figures };

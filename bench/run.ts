@@ -167,6 +167,8 @@ interface BotFigures {
   gcPauseMsPer1000: number | null;
   /** Collections in the step (scavenges / mark-compacts) and the longest pause, ms. */
   gcCollections: { scavenges: number; markCompacts: number; longestPauseMs: number } | null;
+  /** Each process's memory by kind at the end of the step (the GC probe's reading), MiB. */
+  memoryAfterMiB: GcTotals["memoryMiB"][] | null;
   /** The bots' peak resident memory so far (VmHWM, summed over the instances), read after this step. */
   peakRssMiB: number;
   /** The same, per instance. */
@@ -226,6 +228,7 @@ function figures(
     | "allocatedKBPerEvent"
     | "gcPauseMsPer1000"
     | "gcCollections"
+    | "memoryAfterMiB"
   >,
 ): BotFigures {
   const added = drained === undefined ? undefined : botAddedMs(step, drained);
@@ -417,10 +420,10 @@ function gcInStep(
   before: readonly (GcTotals | undefined)[],
   after: readonly (GcTotals | undefined)[],
   events: number,
-): Pick<BotFigures, "allocatedKBPerEvent" | "gcPauseMsPer1000" | "gcCollections"> {
+): Pick<BotFigures, "allocatedKBPerEvent" | "gcPauseMsPer1000" | "gcCollections" | "memoryAfterMiB"> {
   const pairs = before.map((start, index) => ({ start, end: after[index] }));
   if (events === 0 || pairs.some(({ start, end }) => start === undefined || end === undefined)) {
-    return { allocatedKBPerEvent: null, gcPauseMsPer1000: null, gcCollections: null };
+    return { allocatedKBPerEvent: null, gcPauseMsPer1000: null, gcCollections: null, memoryAfterMiB: null };
   }
   const sum = (of: (totals: GcTotals) => number) => pairs.reduce((total, { start, end }) => total + of(end as GcTotals) - of(start as GcTotals), 0);
   return {
@@ -431,6 +434,7 @@ function gcInStep(
       markCompacts: sum((t) => t.markCompacts),
       longestPauseMs: round(Math.max(...pairs.map(({ end }) => (end as GcTotals).longestPauseMsSinceRead)), 1),
     },
+    memoryAfterMiB: pairs.map(({ end }) => (end as GcTotals).memoryMiB),
   };
 }
 

@@ -3,7 +3,7 @@
 // the handlers). Production (main.ts), local mode (which adds the sandbox, the LINE stand-in and the console
 // around it) and the tests' kit all call it. It builds every shop's parts as the registry adds the shop,
 // chooses the intake (in-process, or durable with REDIS_URL) once, and hands both to the HTTP routes.
-import type { Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Express } from "express";
@@ -28,7 +28,7 @@ import type { ShopConfig } from "./shops/shop.js";
 import { DEFAULT_SLIP_CONNECT_TIMEOUT_MS } from "./slip/settings.js";
 import { createStaffApp } from "./staff-app/router.js";
 import { createBotServer, SERVER_LIMITS, serverLimitsWith } from "./webhook/http-server.js";
-import { createBotApp, createMetricsApp } from "./webhook/routes.js";
+import { createBotApp, createMetricsApp, isWebhookPath } from "./webhook/routes.js";
 import type { BotApp } from "./webhook/routes.js";
 import { createSharedConnections } from "./compose/connections.js";
 import { buildShop, shopNamespace } from "./compose/shop.js";
@@ -301,7 +301,13 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     root.use(bot.app);
     const limits = config.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(config.keepAliveSeconds);
-    const server = await listen(createBotServer(root, limits), config.port, config.host, "PORT");
+    // A webhook goes straight to the bot's routes: neither the console's nor the staff app's routes ever
+    // answer one, and walking their layers first cost every event.
+    const listener: RequestListener = (req, res) => {
+      if (isWebhookPath(req.url)) bot.app(req, res);
+      else root(req, res);
+    };
+    const server = await listen(createBotServer(listener, limits), config.port, config.host, "PORT");
     closers.push(() => closeServer(server));
     const port = (server.address() as AddressInfo).port;
     listeningUrl = `http://127.0.0.1:${port}`;

@@ -63,7 +63,69 @@ export function graphemesOf(text: string): string[] {
   return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
-/** The bytes LINE measures for a Flex container: its JSON in UTF-8 (Thai letters are three bytes each). */
+/**
+ * The bytes LINE measures for a Flex container: its JSON in UTF-8 (Thai letters are three bytes each), as
+ * `Buffer.byteLength(JSON.stringify(value))` counts them (0 for a value JSON leaves out). Counted by walking
+ * the value, without writing the JSON: a history page was otherwise serialised once to be measured and
+ * again to be sent.
+ */
 export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+  return valueBytes(value, false) ?? 0;
+}
+
+/** A value's JSON bytes; undefined where JSON leaves it out (in an array, `null` stands in). */
+function valueBytes(value: unknown, inArray: boolean): number | undefined {
+  switch (typeof value) {
+    case "string":
+      return stringBytes(value);
+    case "number":
+      return Number.isFinite(value) ? String(value).length : 4; // NaN and Infinity are written null
+    case "boolean":
+      return value ? 4 : 5;
+    case "bigint":
+      throw new TypeError("Do not know how to serialize a BigInt");
+    case "undefined":
+    case "function":
+    case "symbol":
+      return inArray ? 4 : undefined;
+  }
+  if (value === null) return 4;
+  const json = (value as { toJSON?: unknown }).toJSON;
+  if (typeof json === "function") return valueBytes((json as () => unknown).call(value), inArray);
+  if (Array.isArray(value)) {
+    let bytes = 2 + Math.max(0, value.length - 1); // [ ] and the commas
+    for (const item of value as unknown[]) bytes += valueBytes(item, true) ?? 4;
+    return bytes;
+  }
+  let bytes = 2; // { }
+  let members = 0;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const inner = valueBytes(record[key], false);
+    if (inner === undefined) continue;
+    bytes += stringBytes(key) + 1 + inner + (members > 0 ? 1 : 0); // "key": and a comma before all but the first
+    members += 1;
+  }
+  return bytes;
+}
+
+/** A string's bytes in JSON: its quotes, its escapes, and UTF-8 for the rest (a lone surrogate is escaped). */
+function stringBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      if (unit === 0x22 || unit === 0x5c || unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d) bytes += 2;
+      else bytes += unit < 0x20 ? 6 : 1;
+    } else if (unit < 0x800) {
+      bytes += 2;
+    } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else {
+      bytes += unit >= 0xd800 && unit <= 0xdfff ? 6 : 3;
+    }
+  }
+  return bytes;
 }

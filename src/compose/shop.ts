@@ -2,10 +2,11 @@
 // LINE host): its slip service client, its send boundary over its own LINE channel, its handlers' parts and
 // stores (in memory, or in Redis under the shop's own key namespace), its opt-in pushes, its rich-menu link
 // keeper and the start-up look at its channel. Nothing here is shared with another shop.
-import { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import type { HandlerDeps } from "../handlers/context.js";
 import { createLineHttpApi, lineChannelReads } from "../line/api.js";
+import { rareLineCalls } from "../line/sdk-client.js";
+import type { RareLineCalls } from "../line/sdk-client.js";
 import { createOutbox } from "../line/outbox.js";
 import { createMessageContent } from "../line/content.js";
 import type { MessageContentOptions } from "../line/content.js";
@@ -104,8 +105,8 @@ export interface ShopBot extends WebhookShop {
   readonly onceMarks: OnceMarks | undefined;
   readonly notifier: Notifier | undefined;
   readonly menuLinks: MenuLinkKeeper;
-  /** The SDK's client for the shop's rare calls (quota, rich menus, bot info). */
-  readonly api: messagingApi.MessagingApiClient;
+  /** The SDK's client for the shop's rare calls (quota, each user's rich menu), loaded at the first. */
+  readonly api: RareLineCalls;
   /** Events of this shop being handled now (a retired shop closes once none are left). */
   readonly inHand: number;
   /** Starts the pushes and the look at the channel. */
@@ -162,8 +163,8 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
   // Every part is built here, when the registry adds the shop, never in the middle of an event. The
   // sockets are the deployment's (connections.ts): a quiet shop holds only these small objects.
   const alertsOn = Object.values(config.alerts).some((value) => value !== undefined);
-  // The SDK's client for the rare calls (the start-up look, quota, rich menus).
-  const api = new messagingApi.MessagingApiClient({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl });
+  // The SDK's client for the rare calls (quota, each user's rich menu), loaded at the first of them.
+  const api = rareLineCalls({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl });
   const slip = createSlipClient({
     baseUrl: config.slip.baseUrl,
     apiSecret: config.slip.apiSecret,

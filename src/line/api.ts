@@ -3,14 +3,14 @@
 // streams, abort signals and Response objects cost about as much CPU per call as the rest of the call
 // together (docs/operations.md, "Performance"); the SDK client stays for the rare calls (quota, rich menus).
 //
-// A failed call throws what the SDK's client throws, so the sender reads both alike: HTTPFetchError with
-// LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
+// A failed call throws LineHttpError (the fields of the SDK client's HTTPFetchError, so the sender reads both
+// alike: line-http-error.ts) with LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
 // ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT...) when no answer came. A 2xx body is not read: nothing in it is used.
-import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import { Pool, request } from "undici";
 import type { Dispatcher } from "undici";
 import type { HttpTimeouts } from "./http-timeouts.js";
+import { LineHttpError } from "../line-http-error.js";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http-timeouts.js";
 
 /** What the sender needs from LINE's answer to a call that went through. */
@@ -64,9 +64,9 @@ function webHeaders(headers: Dispatcher.ResponseData["headers"]): Headers {
   return result;
 }
 
-/** What the SDK's client throws for an answer that is not 2xx, so callers read both alike. */
-function lineError(status: number, headers: Dispatcher.ResponseData["headers"], body: string): HTTPFetchError {
-  return new HTTPFetchError(`${status} from LINE`, { status, statusText: "", headers: webHeaders(headers), body });
+/** What the calls throw for an answer that is not 2xx: the fields of the SDK's HTTPFetchError (line-http-error.ts). */
+function lineError(status: number, headers: Dispatcher.ResponseData["headers"], body: string): LineHttpError {
+  return new LineHttpError(status, webHeaders(headers), body);
 }
 
 export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
@@ -119,7 +119,7 @@ export type LineChannelReads = Pick<messagingApi.MessagingApiClient, "getBotInfo
 /**
  * The start-up look's reads over the process's shared agent (its timeouts are main's), not the SDK's fetch:
  * a thousand shops' looks through fetch left some 25 MiB of web-stream garbage in the old generation, where
- * an idle process keeps it. Throws as the SDK's client does (HTTPFetchError for an answer that is not 2xx).
+ * an idle process keeps it. Throws LineHttpError for an answer that is not 2xx.
  */
 export function lineChannelReads(options: Pick<LineHttpApiOptions, "baseUrl" | "channelAccessToken">): LineChannelReads {
   const origin = new URL(options.baseUrl).origin;

@@ -14,12 +14,12 @@
 //   preferred to a possible duplicate only when LINE itself gave no answer. The log says which.
 // - 429 "rate limit" waits (Retry-After when LINE gives one, up to a bound) and tries the same call
 //   again; it never turns a free reply into a paid push. 429 "monthly limit" and other 4xx are final.
-import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
 import { parseRetryAfterMs, retryDelayMs } from "../retry.js";
 import type { RetryPolicy } from "../retry.js";
 import type { LineApi } from "./api.js";
+import { lineHttpFailure } from "../line-http-error.js";
 
 /** What the calls tell their watcher (the metrics): one API call and LINE's answer (`200`, `429`, `network`...). */
 export interface LineObserver {
@@ -284,25 +284,26 @@ function isMonthlyLimit(message: string | undefined): boolean {
 }
 
 function describeFailure(err: unknown): CallFailure {
-  if (err instanceof HTTPFetchError) {
+  const http = lineHttpFailure(err);
+  if (http !== undefined) {
     let lineMessage: string | undefined;
     let details: unknown;
     try {
-      const parsed: unknown = JSON.parse(err.body);
+      const parsed: unknown = JSON.parse(http.body);
       if (typeof parsed === "object" && parsed !== null) {
         const record = parsed as Record<string, unknown>;
         if (typeof record.message === "string") lineMessage = record.message;
         details = record.details;
       }
     } catch {
-      lineMessage = err.body.slice(0, 200) || undefined;
+      lineMessage = http.body.slice(0, 200) || undefined;
     }
     return {
       kind: "http",
-      status: err.status,
+      status: http.status,
       lineMessage,
-      requestId: err.headers.get("x-line-request-id"),
-      retryAfter: err.headers.get("retry-after") ?? undefined,
+      requestId: http.headers.get("x-line-request-id"),
+      retryAfter: http.headers.get("retry-after") ?? undefined,
       details,
     };
   }

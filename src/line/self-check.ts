@@ -1,9 +1,9 @@
 // The start-up look at the LINE channel, in LINE mode: does the token work (the bot's name and basic id),
 // is the webhook on, and does it point at this deployment. It never stops the start (LINE may be down or
 // slow); what it found is logged once, and /readyz and a metric report it.
-import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
+import { lineHttpFailure } from "../line-http-error.js";
 
 /** What the channel looked like at start-up. */
 export type LineCheck =
@@ -39,11 +39,12 @@ export async function checkLine(options: LineCheckOptions): Promise<LineCheck> {
   try {
     [info, endpoint] = await Promise.all([api.getBotInfo(), api.getWebhookEndpoint()]);
   } catch (err) {
-    if (err instanceof HTTPFetchError && (err.status === 401 || err.status === 403)) {
-      log.error({ status: err.status }, "LINE refused the channel access token: check LINE_CHANNEL_ACCESS_TOKEN (nothing the bot sends will arrive)");
-      return { state: "token_rejected", status: err.status };
+    const http = lineHttpFailure(err);
+    if (http !== undefined && (http.status === 401 || http.status === 403)) {
+      log.error({ status: http.status }, "LINE refused the channel access token: check LINE_CHANNEL_ACCESS_TOKEN (nothing the bot sends will arrive)");
+      return { state: "token_rejected", status: http.status };
     }
-    const reason = err instanceof HTTPFetchError ? `HTTP ${err.status}` : err instanceof Error ? (codeOf(err) ?? codeOf(err.cause) ?? err.message) : String(err);
+    const reason = http !== undefined ? `HTTP ${http.status}` : err instanceof Error ? (codeOf(err) ?? codeOf(err.cause) ?? err.message) : String(err);
     log.warn({ reason }, "could not ask LINE about the channel at start-up; starting anyway");
     return { state: "unreachable", reason };
   }

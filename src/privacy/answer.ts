@@ -67,19 +67,26 @@ const READ_AS = { now: new Date(0), timeZone: "Asia/Bangkok", defaultLang: "th" 
  */
 function staffCommandIn(messages: readonly messagingApi.Message[]): string | undefined {
   const sent: string[] = [];
-  // Actions sit anywhere in a Flex tree; the serialiser visits every node of it once.
-  JSON.stringify(messages, (_key, node: unknown) => {
-    const action = typeof node === "object" && node !== null ? (node as { type?: unknown; text?: unknown; data?: unknown }) : {};
-    if (action.type === "message" && typeof action.text === "string") sent.push(action.text);
-    if (action.type === "postback" && typeof action.data === "string") sent.push(action.data);
-    return node;
-  });
+  actionTexts(messages, sent);
   return sent.find((text) => {
     const read = parseCommand(text, READ_AS);
     // A staff command with arguments that do not read is still a staff command's button.
     const name = read.ok ? read.command.kind : read.failure.kind === "usage" ? read.failure.command : undefined;
     return name !== undefined && COMMANDS[name].audience === "staff";
   });
+}
+
+/** What every action anywhere in a Flex tree would send (a message's text, a postback's data), in `sent`. */
+function actionTexts(node: unknown, sent: string[]): void {
+  if (typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    for (const item of node as unknown[]) actionTexts(item, sent);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  if (record.type === "message" && typeof record.text === "string") sent.push(record.text);
+  if (record.type === "postback" && typeof record.data === "string") sent.push(record.data);
+  for (const key in record) if (Object.hasOwn(record, key)) actionTexts(record[key], sent);
 }
 
 export function publicAnswer(kind: PublicKind, messages: readonly messagingApi.Message[]): PublicAnswer {

@@ -106,8 +106,11 @@ export function renderTypeAmountHint(lang: Lang): PublicAnswer {
 }
 
 /** Staff asked for private data in a group customers are in: a pointer, nothing else. */
+const askInPrivate: Partial<Record<Lang, PublicAnswer>> = {};
+
 export function renderAskInPrivate(lang: Lang): PublicAnswer {
-  return publicAnswer("ask_in_private", [textMessage(texts(lang).askInPrivate)]);
+  // The fallback of most staff answers: made once per language (an answer is frozen).
+  return (askInPrivate[lang] ??= publicAnswer("ask_in_private", [textMessage(texts(lang).askInPrivate)]));
 }
 
 /** Someone joined a staff group: everyone there sees the shop's data, and how to take the group off the list. */

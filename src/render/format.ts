@@ -20,7 +20,10 @@ const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
  * (1.005 * 100 is 100.49999999999999), so half a satang rounds up as a person would expect.
  */
 export function toSatang(baht: number): number {
-  return Math.round(Number((baht * 100).toPrecision(15)));
+  const hundredths = baht * 100;
+  // Whole already (most amounts): 15 significant digits would change nothing below 10^15.
+  if (Number.isInteger(hundredths) && Math.abs(hundredths) < 1e15) return hundredths;
+  return Math.round(Number(hundredths.toPrecision(15)));
 }
 
 /** `฿1,500.00` from a baht number; rounded to whole satang first so 0.1 + 0.2 never shows as ฿0.30000001. */

@@ -3,8 +3,8 @@
 // it made before: a failure half-way leaves the old menus working and removes what it had created. Menus
 // whose name does not start with our prefix are never touched.
 import { createHash } from "node:crypto";
-import { HTTPFetchError } from "@line/bot-sdk";
 import type { messagingApi } from "@line/bot-sdk";
+import { lineHttpFailure } from "../line-http-error.js";
 import { MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX, richMenuRequest } from "./menus.js";
 import type { MenuDesign, MenuKind } from "./menus.js";
 
@@ -41,20 +41,21 @@ export interface InstallReport {
 const BULK_LINK_MAX = 500;
 
 export function isNotFound(err: unknown): boolean {
-  return err instanceof HTTPFetchError && err.status === 404;
+  return lineHttpFailure(err)?.status === 404;
 }
 
 /** LINE's own words for a refused request, without headers or tokens. */
 export function describeLineError(err: unknown): string {
-  if (err instanceof HTTPFetchError) {
-    let message = err.body;
+  const http = lineHttpFailure(err);
+  if (http !== undefined) {
+    let message = http.body;
     try {
-      const body = JSON.parse(err.body) as { message?: string; details?: { message?: string; property?: string }[] };
+      const body = JSON.parse(http.body) as { message?: string; details?: { message?: string; property?: string }[] };
       message = [body.message, ...(body.details ?? []).map((d) => `${d.property ?? ""}: ${d.message ?? ""}`)].filter(Boolean).join("; ");
     } catch {
       // not JSON: the body as it came
     }
-    return `LINE answered ${err.status}: ${message.slice(0, 500)}`;
+    return `LINE answered ${http.status}: ${message.slice(0, 500)}`;
   }
   return err instanceof Error ? err.message : String(err);
 }

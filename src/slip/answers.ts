@@ -10,12 +10,22 @@ export interface FinalAnswer {
   readonly text: string;
 }
 
+/** One per shop's API secret; a deployment of more shops than this compiles some again. */
+const MAX_SECRET_PATTERNS = 4_096;
+const secretPatterns = new Map<string, RegExp>();
+
 /**
  * Cuts the API secret out of text taken from an answer, should a service ever echo it. In any letter case:
  * a URL's host name comes back lower-cased.
  */
 export function redactSecret(text: string, secret: string): string {
-  const pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
+  // Every successful answer's message passes here: the pattern is compiled once per secret.
+  let pattern = secretPatterns.get(secret);
+  if (pattern === undefined) {
+    if (secretPatterns.size >= MAX_SECRET_PATTERNS) secretPatterns.clear();
+    pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi");
+    secretPatterns.set(secret, pattern);
+  }
   return text.replace(pattern, "[redacted]");
 }
 

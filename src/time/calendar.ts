@@ -4,7 +4,11 @@
 // TZDate in that zone (@date-fns/tz). Epoch days (days since 1970-01-01) are the exact bridge between
 // the two in every year: Date's own constructors read years 0 to 99 as 1900 to 1999.
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { addDays, format, getDay, getDaysInMonth } from "date-fns";
+// Each function from its own module: date-fns's index loads all of its some 250 functions, 20 MB resident.
+import { addDays } from "date-fns/addDays";
+import { format } from "date-fns/format";
+import { getDay } from "date-fns/getDay";
+import { getDaysInMonth } from "date-fns/getDaysInMonth";
 
 /** A day on the calendar, with no time and no zone. */
 export interface CalendarDate {
@@ -99,7 +103,8 @@ export function formatIsoDate(date: CalendarDate): string {
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const MAX_CACHED_OFFSETS = 4_096;
-const offsetCache = new Map<string, number>();
+/** By zone, then by quarter hour: number keys, so a look-up makes no string. */
+const offsetCache = new Map<string, Map<number, number>>();
 
 function offsetAt(instantMs: number, timeZone: string): number {
   return tzOffset(timeZone, new Date(instantMs)) * 60_000;
@@ -111,13 +116,16 @@ function offsetAt(instantMs: number, timeZone: string): number {
  */
 export function zoneOffsetMs(instantMs: number, timeZone: string): number {
   const bucket = Math.floor(instantMs / QUARTER_HOUR_MS);
-  const key = `${timeZone}|${bucket}`;
-  const cached = offsetCache.get(key);
+  let zone = offsetCache.get(timeZone);
+  const cached = zone?.get(bucket);
   if (cached !== undefined) return cached;
   const first = offsetAt(bucket * QUARTER_HOUR_MS, timeZone);
   if (offsetAt((bucket + 1) * QUARTER_HOUR_MS - 1, timeZone) !== first) return offsetAt(instantMs, timeZone);
-  if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
-  offsetCache.set(key, first);
+  if (zone === undefined || zone.size >= MAX_CACHED_OFFSETS) {
+    zone = new Map();
+    offsetCache.set(timeZone, zone);
+  }
+  zone.set(bucket, first);
   return first;
 }
 

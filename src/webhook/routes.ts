@@ -69,6 +69,13 @@ export interface BotApp {
  */
 export const WEBHOOK_BODY_LIMIT_BYTES = 128 * 1024;
 
+/** Whether a request's URL is a webhook's (`/webhook`, `/webhook/<shop>`, with or without a query). */
+export function isWebhookPath(url: string | undefined): boolean {
+  if (url === undefined || !url.startsWith("/webhook")) return false;
+  const next = url.charAt("/webhook".length);
+  return next === "" || next === "/" || next === "?";
+}
+
 /** Why a webhook was answered without its events being handled; also the metric's `reason` label. */
 export type RefusalReason = "unknown_shop" | "worker_only" | "draining" | "busy" | "unsigned" | "bad_signature" | "bad_json" | "bad_body" | "too_large" | "bad_request";
 

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isUsableImageUrl, safeText, truncateLabel, truncateText } from "../../src/render/limits.js";
 import { postbackButton, quickReply } from "../../src/render/messages.js";
-import { graphemeCount } from "../../src/line-limits.js";
+import { graphemeCount, jsonBytes } from "../../src/line-limits.js";
 
 describe("truncateText", () => {
   it("leaves short text alone", () => {
@@ -68,5 +69,35 @@ describe("quickReply and postbackButton", () => {
       data: "history page 2",
       displayText: "Next page",
     });
+  });
+});
+
+describe("jsonBytes", () => {
+  const utf8JsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+  // Any UTF-16 unit: Thai, emoji halves, lone surrogates, control characters, quotes and backslashes.
+  const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 40 });
+  const anyValue = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      anyText,
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+      fc.array(tie("value"), { maxLength: 5 }),
+      fc.dictionary(anyText, tie("value"), { maxKeys: 5 }),
+    ),
+  })).value;
+
+  it("counts what Buffer.byteLength(JSON.stringify(value)) counts, whatever the value", () => {
+    fc.assert(fc.property(anyValue, (value) => jsonBytes(value) === utf8JsonBytes(value)));
+  });
+
+  it("counts a Thai Flex bubble as LINE measures it: three bytes a Thai letter", () => {
+    const bubble = { type: "bubble", body: { type: "box", layout: "vertical", contents: [{ type: "text", text: "ประวัติ", wrap: true, flex: 0 }] } };
+    expect(jsonBytes(bubble)).toBe('{"type":"bubble","body":{"type":"box","layout":"vertical","contents":[{"type":"text","text":"","wrap":true,"flex":0}]}}'.length + 7 * 3);
+    expect(jsonBytes(undefined)).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { REAL_HANDLERS } from "../../src/event/handle-event.js";
 import type { Intake } from "../../src/intake/in-process.js";
 import type { LineCheck } from "../../src/line/self-check.js";
 import { createMetrics } from "../../src/metrics/metrics.js";
-import { createBotApp } from "../../src/webhook/routes.js";
+import { createBotApp, isWebhookPath } from "../../src/webhook/routes.js";
 import type { WebhookShop } from "../../src/webhook/routes.js";
 import { startBotHarness } from "../kit/bot-harness.js";
 import type { BotHarness } from "../kit/bot-harness.js";
@@ -457,5 +457,22 @@ describe("what strangers learn: /readyz and /metrics", () => {
     expect((await fetch(`http://127.0.0.1:${String(port)}/metrics`)).status).toBe(200);
     await b.close();
     await expect(fetch(`http://127.0.0.1:${String(port)}/metrics`)).rejects.toThrow();
+  });
+});
+
+describe("which requests go straight to the webhook's routes", () => {
+  it("are a shop's webhook paths, with or without a query, and nothing that only starts like one", () => {
+    const table: [string | undefined, boolean][] = [
+      ["/webhook", true],
+      ["/webhook/cafe", true],
+      ["/webhook?x=1", true],
+      ["/webhook/cafe/extra", true], // the webhook's routes answer it 404, as before
+      ["/webhooks", false],
+      ["/webhookcafe", false],
+      ["/app/webhook", false],
+      ["/", false],
+      [undefined, false],
+    ];
+    expect(table.map(([url]) => [url, isWebhookPath(url)])).toEqual(table);
   });
 });

@@ -43,10 +43,25 @@ function topicText(name: CommandName, lang: Lang): string {
   return [`${commandWord(name, lang)}: ${info.description[lang]}`, t.howToType(info.usage[lang], info.example[lang])].join("\n");
 }
 
+/** The helps made so far: at most two roles times two languages times one topic per command, and none. */
+const made = new Map<string, Answer>();
+
 export function renderHelp(view: HelpView & { role: "staff" }): StaffAnswer;
 export function renderHelp(view: HelpView & { role: "customer" }): PublicAnswer;
 export function renderHelp(view: HelpView): Answer;
 export function renderHelp(view: HelpView): Answer {
+  // The same for every shop and chat: made once per role, language and topic, then sent as it is (an
+  // answer is frozen).
+  const key = `${view.role} ${view.lang} ${view.topic ?? ""}`;
+  let answer = made.get(key);
+  if (answer === undefined) {
+    answer = makeHelp(view);
+    made.set(key, answer);
+  }
+  return answer;
+}
+
+function makeHelp(view: HelpView): Answer {
   const { lang } = view;
   const t = TEXTS[lang];
   if (view.role === "customer") return renderCustomerHelp(lang);

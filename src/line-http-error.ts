@@ -1,0 +1,35 @@
+// LINE's answer to a call that was not 2xx, read alike whoever made the call: the bot's own calls (line/api.ts)
+// throw LineHttpError; the SDK's client, used for the rare calls (line/sdk-client.ts), throws its HTTPFetchError.
+// Both carry the same four fields, so callers read them here rather than by class: the SDK is loaded only
+// when a rare call needs it.
+
+/** LINE's status, headers and body (LINE's JSON: `message`, `details`). */
+export interface LineHttpFailure {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+/** What the bot's own calls throw for an answer that is not 2xx; the fields are those of the SDK's HTTPFetchError. */
+export class LineHttpError extends Error implements LineHttpFailure {
+  readonly status: number;
+  readonly statusText = "";
+  readonly headers: Headers;
+  readonly body: string;
+
+  constructor(status: number, headers: Headers, body: string) {
+    super(`${status} from LINE`);
+    this.name = "LineHttpError";
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
+}
+
+/** The failure in an error thrown by a LINE call (ours or the SDK's), or undefined for any other error. */
+export function lineHttpFailure(err: unknown): LineHttpFailure | undefined {
+  if (err instanceof LineHttpError) return err;
+  if (!(err instanceof Error) || err.name !== "HTTPFetchError") return undefined;
+  const { status, headers, body } = err as Error & Partial<Record<"status" | "headers" | "body", unknown>>;
+  return typeof status === "number" && headers instanceof Headers && typeof body === "string" ? { status, headers, body } : undefined;
+}
