@@ -4,9 +4,9 @@
 // keeper and the start-up look at its channel. Nothing here is shared with another shop.
 import type { Logger } from "pino";
 import type { HandlerDeps } from "../handlers/context.js";
-import { createLineHttpApi, lineChannelReads } from "../line/api.js";
-import { rareLineCalls } from "../line/sdk-client.js";
-import type { RareLineCalls } from "../line/sdk-client.js";
+import { createLineHttpApi } from "../line/api.js";
+import { rareLineCalls } from "../line/rare-calls.js";
+import type { RareLineCalls } from "../line/rare-calls.js";
 import { createOutbox } from "../line/outbox.js";
 import { createMessageContent } from "../line/content.js";
 import type { MessageContentOptions } from "../line/content.js";
@@ -105,7 +105,7 @@ export interface ShopBot extends WebhookShop {
   readonly onceMarks: OnceMarks | undefined;
   readonly notifier: Notifier | undefined;
   readonly menuLinks: MenuLinkKeeper;
-  /** The SDK's client for the shop's rare calls (quota, each user's rich menu), loaded at the first. */
+  /** The shop's rare calls (the look at the channel, quota, each user's rich menu). */
   readonly api: RareLineCalls;
   /** Events of this shop being handled now (a retired shop closes once none are left). */
   readonly inHand: number;
@@ -163,8 +163,8 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
   // Every part is built here, when the registry adds the shop, never in the middle of an event. The
   // sockets are the deployment's (connections.ts): a quiet shop holds only these small objects.
   const alertsOn = Object.values(config.alerts).some((value) => value !== undefined);
-  // The SDK's client for the rare calls (quota, each user's rich menu), loaded at the first of them.
-  const api = rareLineCalls({ channelAccessToken: config.line.channelAccessToken, baseURL: parts.lineApiBaseUrl });
+  // The rare calls (the look at the channel, quota, each user's rich menu), over the shared agent.
+  const api = rareLineCalls({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken });
   const slip = createSlipClient({
     baseUrl: config.slip.baseUrl,
     apiSecret: config.slip.apiSecret,
@@ -295,7 +295,7 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
         const expectedWebhook = publicUrl === undefined ? undefined : `${publicUrl}${config.webhookPath}`;
         void limit(() =>
           checkLine({
-            api: lineChannelReads({ baseUrl: parts.lineApiBaseUrl, channelAccessToken: config.line.channelAccessToken }),
+            api,
             expectedWebhook,
             markAsRead: current.markAsRead,
             log,

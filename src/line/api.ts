@@ -4,13 +4,13 @@
 // together (docs/operations.md, "Performance"); the SDK client stays for the rare calls (quota, rich menus).
 //
 // A failed call throws LineHttpError (the fields of the SDK client's HTTPFetchError, so the sender reads both
-// alike: line-http-error.ts) with LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
+// alike: line-http.ts) with LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
 // ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT...) when no answer came. A 2xx body is not read: nothing in it is used.
 import type { messagingApi } from "@line/bot-sdk";
-import { Pool, request } from "undici";
+import { Pool } from "undici";
 import type { Dispatcher } from "undici";
 import type { HttpTimeouts } from "./http-timeouts.js";
-import { LineHttpError } from "../line-http-error.js";
+import { LINE_USER_AGENT, lineErrorFrom } from "../line-http.js";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http-timeouts.js";
 
 /** What the sender needs from LINE's answer to a call that went through. */
@@ -48,25 +48,9 @@ export interface LineHttpApiOptions {
   timeouts?: HttpTimeouts;
 }
 
-const USER_AGENT = "slipline (+@line/bot-sdk types)";
-
 function headerValue(headers: Dispatcher.ResponseData["headers"], name: string): string | null {
   const value = headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-function webHeaders(headers: Dispatcher.ResponseData["headers"]): Headers {
-  const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) result.append(name, one);
-  }
-  return result;
-}
-
-/** What the calls throw for an answer that is not 2xx: the fields of the SDK's HTTPFetchError (line-http-error.ts). */
-function lineError(status: number, headers: Dispatcher.ResponseData["headers"], body: string): LineHttpError {
-  return new LineHttpError(status, webHeaders(headers), body);
 }
 
 export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
@@ -86,7 +70,7 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
   const authorization = `Bearer ${options.channelAccessToken}`;
 
   async function post(path: string, body: unknown, retryKey?: string): Promise<LineAnswer> {
-    const headers: Record<string, string> = { authorization, "content-type": "application/json", "user-agent": USER_AGENT };
+    const headers: Record<string, string> = { authorization, "content-type": "application/json", "user-agent": LINE_USER_AGENT };
     if (retryKey !== undefined) headers["x-line-retry-key"] = retryKey;
     const response = await poolNow().request({
       origin,
@@ -101,7 +85,7 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
       await response.body.dump();
       return { requestId: headerValue(response.headers, "x-line-request-id") };
     }
-    throw lineError(response.statusCode, response.headers, await response.body.text());
+    throw lineErrorFrom(response.statusCode, response.headers, await response.body.text());
   }
 
   return {
@@ -110,28 +94,5 @@ export function createLineHttpApi(options: LineHttpApiOptions): LineHttpApi {
     showLoading: (request) => post("/v2/bot/chat/loading/start", request),
     markAsRead: (request) => post("/v2/bot/chat/markAsRead", request),
     close: () => pool?.close() ?? Promise.resolve(),
-  };
-}
-
-/** The two reads of the start-up look at a channel (self-check.ts). */
-export type LineChannelReads = Pick<messagingApi.MessagingApiClient, "getBotInfo" | "getWebhookEndpoint">;
-
-/**
- * The start-up look's reads over the process's shared agent (its timeouts are main's), not the SDK's fetch:
- * a thousand shops' looks through fetch left some 25 MiB of web-stream garbage in the old generation, where
- * an idle process keeps it. Throws LineHttpError for an answer that is not 2xx.
- */
-export function lineChannelReads(options: Pick<LineHttpApiOptions, "baseUrl" | "channelAccessToken">): LineChannelReads {
-  const origin = new URL(options.baseUrl).origin;
-  const authorization = `Bearer ${options.channelAccessToken}`;
-  async function get<T>(path: string): Promise<T> {
-    const response = await request(`${origin}${path}`, { method: "GET", headers: { authorization, "user-agent": USER_AGENT } });
-    const text = await response.body.text();
-    if (response.statusCode >= 200 && response.statusCode < 300) return JSON.parse(text) as T;
-    throw lineError(response.statusCode, response.headers, text);
-  }
-  return {
-    getBotInfo: () => get<messagingApi.BotInfoResponse>("/v2/bot/info"),
-    getWebhookEndpoint: () => get<messagingApi.GetWebhookEndpointResponse>("/v2/bot/channel/webhook/endpoint"),
   };
 }

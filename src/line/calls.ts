@@ -19,7 +19,7 @@ import type { Logger } from "pino";
 import { parseRetryAfterMs, retryDelayMs } from "../retry.js";
 import type { RetryPolicy } from "../retry.js";
 import type { LineApi } from "./api.js";
-import { lineHttpFailure } from "../line-http-error.js";
+import { lineHttpFailure } from "../line-http.js";
 
 /** What the calls tell their watcher (the metrics): one API call and LINE's answer (`200`, `429`, `network`...). */
 export interface LineObserver {

@@ -3,7 +3,7 @@
 // slow); what it found is logged once, and /readyz and a metric report it.
 import type { messagingApi } from "@line/bot-sdk";
 import type { Logger } from "pino";
-import { lineHttpFailure } from "../line-http-error.js";
+import { lineHttpFailure } from "../line-http.js";
 
 /** What the channel looked like at start-up. */
 export type LineCheck =
@@ -23,7 +23,7 @@ export type LineCheck =
 export type LineCheckWarning = "webhook_off" | "webhook_elsewhere" | "mark_as_read_without_chat";
 
 export interface LineCheckOptions {
-  /** The calls used (api.ts's `lineChannelReads`, or the SDK's client). */
+  /** The calls used (rare-calls.ts, or the SDK's client). */
   api: Pick<messagingApi.MessagingApiClient, "getBotInfo" | "getWebhookEndpoint">;
   /** The webhook URL this deployment expects LINE to use (PUBLIC_URL + the webhook path), when known. */
   expectedWebhook: string | undefined;

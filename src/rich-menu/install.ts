@@ -4,7 +4,7 @@
 // whose name does not start with our prefix are never touched.
 import { createHash } from "node:crypto";
 import type { messagingApi } from "@line/bot-sdk";
-import { lineHttpFailure } from "../line-http-error.js";
+import { lineHttpFailure } from "../line-http.js";
 import { MENU_ALIASES, MENU_KINDS, MENU_NAME_PREFIX, richMenuRequest } from "./menus.js";
 import type { MenuDesign, MenuKind } from "./menus.js";
 

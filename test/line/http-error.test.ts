@@ -1,7 +1,7 @@
 // LINE's refusals read alike from the bot's own calls and from the SDK's client (the rare calls).
 import { HTTPFetchError } from "@line/bot-sdk";
 import { describe, expect, it } from "vitest";
-import { LineHttpError, lineHttpFailure } from "../../src/line-http-error.js";
+import { LineHttpError, lineHttpFailure } from "../../src/line-http.js";
 
 describe("a LINE refusal", () => {
   const headers = new Headers({ "x-line-request-id": "req-1", "retry-after": "3" });

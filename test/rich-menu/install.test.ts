@@ -11,6 +11,7 @@ import type { BuiltMenus } from "../../src/rich-menu/build.js";
 import { installMenus, removeMenus } from "../../src/rich-menu/install.js";
 import type { RichMenuClients } from "../../src/rich-menu/install.js";
 import { createMenuLinkKeeper } from "../../src/rich-menu/links.js";
+import { rareLineCalls } from "../../src/line/rare-calls.js";
 import { MENU_ALIASES } from "../../src/rich-menu/menus.js";
 import { captureLogs } from "../kit/log-capture.js";
 import { startBotHarness } from "../kit/bot-harness.js";
@@ -131,7 +132,9 @@ describe("the bot keeping links current", { timeout: 60_000 }, () => {
     const { created } = await installMenus(clients, built.designs, built.images, [OWNER]);
     const staff = new Set([OWNER]);
     const logs = captureLogs();
-    const keeper = createMenuLinkKeeper({ api: clients.api, isStaff: (u) => staff.has(u), log: createLogger({ level: "info", destination: logs }), recheckMs: 0 });
+    // The bot's own rare calls (line/rare-calls.ts), as a shop makes them.
+    const api = rareLineCalls({ baseUrl: platform.url, channelAccessToken: TOKEN });
+    const keeper = createMenuLinkKeeper({ api, isStaff: (u) => staff.has(u), log: createLogger({ level: "info", destination: logs }), recheckMs: 0 });
 
     // The owner adds the cashier to STAFF_USER_IDS and takes themselves off (a restart with new lists).
     staff.add(CASHIER);
@@ -154,7 +157,8 @@ describe("the bot keeping links current", { timeout: 60_000 }, () => {
 
   it("does nothing, and says nothing, while the menus are not installed", async () => {
     const logs = captureLogs();
-    const keeper = createMenuLinkKeeper({ api: clients.api, isStaff: () => true, log: createLogger({ level: "info", destination: logs }) });
+    const api = rareLineCalls({ baseUrl: platform.url, channelAccessToken: TOKEN });
+    const keeper = createMenuLinkKeeper({ api, isStaff: () => true, log: createLogger({ level: "info", destination: logs }) });
     keeper.seen(OWNER);
     await keeper.settled();
     expect(await menuOf(OWNER)).toBeUndefined();

@@ -4,7 +4,6 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { messagingApi } from "@line/bot-sdk";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startLinePlatform } from "@slipline/line-stand-in";
@@ -20,6 +19,8 @@ import type { RunningSandbox } from "@slipline/slip-sandbox";
 import { createNotifier } from "../../src/schedules/notifier.js";
 import type { AlertSettings, Notifier } from "../../src/schedules/notifier.js";
 import { readQuota } from "../../src/schedules/quota.js";
+import { rareLineCalls } from "../../src/line/rare-calls.js";
+import type { RareLineCalls } from "../../src/line/rare-calls.js";
 import { memoryScheduleStore, redisScheduleStore } from "../../src/stores/schedules.js";
 import type { ScheduleStore } from "../../src/stores/schedules.js";
 import { createSlipClient } from "../../src/slip/client.js";
@@ -43,7 +44,7 @@ const bangkok = (wall: string): Date => new Date(`${wall.replace(" ", "T")}:00+0
 let clock = bangkok("2026-11-20 08:00");
 let sandbox: RunningSandbox;
 let platform: LinePlatform;
-let api: messagingApi.MessagingApiClient;
+let api: RareLineCalls;
 let realSlip: SlipClient;
 let redis: TestRedis;
 let redisClient: Redis;
@@ -164,7 +165,7 @@ beforeEach(async () => {
   lineDown = false;
   await platform?.close();
   platform = await startLinePlatform({ channelAccessToken: "notifier-test-token" });
-  api = new messagingApi.MessagingApiClient({ channelAccessToken: "notifier-test-token", baseURL: platform.url });
+  api = rareLineCalls({ baseUrl: platform.url, channelAccessToken: "notifier-test-token" });
 });
 
 describe.each(stores)("opt-in pushes with the store $name", { timeout: 60_000 }, ({ fresh, outlivesRestart }) => {

@@ -1,7 +1,11 @@
-// LINE's answer to a call that was not 2xx, read alike whoever made the call: the bot's own calls (line/api.ts)
-// throw LineHttpError; the SDK's client, used for the rare calls (line/sdk-client.ts), throws its HTTPFetchError.
-// Both carry the same four fields, so callers read them here rather than by class: the SDK is loaded only
-// when a rare call needs it.
+// What every call to LINE shares: the bot's user agent, and LINE's answer to a call that was not 2xx, read
+// alike whoever made the call. The bot's own calls (line/api.ts, line/rare-calls.ts) throw LineHttpError;
+// the SDK's client (the rich menu command) throws its HTTPFetchError. Both carry the same fields, so callers
+// read them here rather than by class, and the bot never loads the SDK to check one.
+import type { Dispatcher } from "undici";
+
+/** Sent with every call the bot makes to LINE. */
+export const LINE_USER_AGENT = "slipline (+@line/bot-sdk types)";
 
 /** LINE's status, headers and body (LINE's JSON: `message`, `details`). */
 export interface LineHttpFailure {
@@ -32,4 +36,14 @@ export function lineHttpFailure(err: unknown): LineHttpFailure | undefined {
   if (!(err instanceof Error) || err.name !== "HTTPFetchError") return undefined;
   const { status, headers, body } = err as Error & Partial<Record<"status" | "headers" | "body", unknown>>;
   return typeof status === "number" && headers instanceof Headers && typeof body === "string" ? { status, headers, body } : undefined;
+}
+
+/** LINE's refusal as undici gave it (its headers a plain record). */
+export function lineErrorFrom(status: number, headers: Dispatcher.ResponseData["headers"], body: string): LineHttpError {
+  const web = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) web.append(name, one);
+  }
+  return new LineHttpError(status, web, body);
 }
