@@ -110,8 +110,13 @@ function valueBytes(value: unknown, inArray: boolean): number | undefined {
   return bytes;
 }
 
+/** Characters JSON escapes (quote, backslash, controls) or that need a look at their neighbour (surrogates). */
+const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** A string's bytes in JSON: its quotes, its escapes, and UTF-8 for the rest (a lone surrogate is escaped). */
 function stringBytes(text: string): number {
+  // Most texts escape nothing: UTF-8's length, counted natively.
+  if (!SPECIAL.test(text)) return 2 + Buffer.byteLength(text, "utf8");
   let bytes = 2;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -1,9 +1,11 @@
 // Calendar days and wall-clock time in a time zone (the shop's, Asia/Bangkok by default): the one place
 // the bot, its summaries and schedules, and the sandbox do date arithmetic. Pure. date-fns does the sums
-// and the formatting: a calendar day is the TZDate of its midnight in UTC, and an instant in a zone is a
-// TZDate in that zone (@date-fns/tz). Epoch days (days since 1970-01-01) are the exact bridge between
-// the two in every year: Date's own constructors read years 0 to 99 as 1900 to 1999.
-import { TZDate, tzOffset } from "@date-fns/tz";
+// and the formatting: a calendar day is the UTCDate of its midnight (@date-fns/utc), and an instant's
+// wall-clock time in a zone comes from the zone's offsets (@date-fns/tz), remembered. Epoch days (days since
+// 1970-01-01) are the exact bridge between the two in every year: Date's own constructors read years 0 to 99
+// as 1900 to 1999.
+import { tzOffset } from "@date-fns/tz";
+import { UTCDate } from "@date-fns/utc";
 // Each function from its own module: date-fns's index loads all of its some 250 functions, 20 MB resident.
 import { addDays } from "date-fns/addDays";
 import { format } from "date-fns/format";
@@ -25,9 +27,13 @@ export interface ZonedParts extends CalendarDate {
 
 export const DAY_MS = 86_400_000;
 
-/** The UTC midnight that starts a calendar day, made from its epoch day so that every year stays itself. */
-function utcMidnight(date: CalendarDate): TZDate {
-  return new TZDate(epochDay(date) * DAY_MS, "UTC");
+/**
+ * The UTC midnight that starts a calendar day, made from its epoch day so that every year stays itself. A
+ * UTCDate (@date-fns/utc), not a TZDate in "UTC": the same fields, without asking Intl for UTC's offset at
+ * every date made.
+ */
+function utcMidnight(date: CalendarDate): UTCDate {
+  return new UTCDate(epochDay(date) * DAY_MS);
 }
 
 /** The calendar day of a date-fns result: its fields in its own zone. */
@@ -139,7 +145,9 @@ export function zonedParts(instant: Date | number, timeZone: string): ZonedParts
   const wall = ms + zoneOffsetMs(ms, timeZone);
   const days = Math.floor(wall / DAY_MS);
   const inDay = wall - days * DAY_MS;
-  return { ...dateOfEpochDay(days), hour: Math.floor(inDay / 3_600_000), minute: Math.floor((inDay % 3_600_000) / 60_000) };
+  // One literal of five fields, not the date spread into a new object: the spread made it some 17 times slower (1 µs a call).
+  const { year, month, day } = dateOfEpochDay(days);
+  return { year, month, day, hour: Math.floor(inDay / 3_600_000), minute: Math.floor((inDay % 3_600_000) / 60_000) };
 }
 
 /** The calendar day an instant falls on in the zone. */
