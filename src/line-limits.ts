@@ -111,6 +111,7 @@ function valueBytes(value: unknown, inArray: boolean): number | undefined {
 }
 
 /** Characters JSON escapes (quote, backslash, controls) or that need a look at their neighbour (surrogates). */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string's bytes in JSON: its quotes, its escapes, and UTF-8 for the rest (a lone surrogate is escaped). */
