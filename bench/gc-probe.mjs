@@ -19,7 +19,11 @@ if (dir !== undefined && dir !== "") {
   let profiler = new v8.GCProfiler();
   profiler.start();
 
+  // BENCH_GC_PROBE_COLLECT=1 (with node --expose-gc): a full collection before each reading, so the heap's
+  // figures are what is live (bench/overload-memory.ts).
+  const collect = process.env.BENCH_GC_PROBE_COLLECT === "1" && typeof globalThis.gc === "function";
   const take = () => {
+    if (collect) globalThis.gc();
     const { statistics } = profiler.stop();
     profiler = new v8.GCProfiler();
     profiler.start();

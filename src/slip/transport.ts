@@ -117,6 +117,8 @@ export function createTransport(settings: Settings): Transport {
      * connection, which is bounded on its own. Calls never outnumber connections, so undici never queues.
      */
     async attempt(request) {
+      // A free connection (the usual case): no wait to bound, so no timer and no signal for it.
+      if (slots.pending < settings.maxConnections && slots.size === 0) return slots.add(() => attemptWithConnection(request));
       const waitOver = new AbortController();
       const waitTimer = setTimeout(() => waitOver.abort(), settings.maxWaitMs);
       try {
