@@ -656,7 +656,9 @@ function beforeAndAfter(before: LayoutFigures, now: LayoutFigures): string {
     if (old === undefined) return "";
     return (
       `  @${step.rate}/s: cpu ${round(step.cpuSecondsPer1000, 3)} vs ${round(old.cpuSecondsPer1000, 3)} s/1k (${round(step.cpuSecondsPer1000 / old.cpuSecondsPer1000)}x), ` +
-      `e2e p99 ${round(step.e2eP99, 1)} vs ${round(old.e2eP99, 1)} ms (${round(step.e2eP99 / old.e2eP99)}x), lost ${step.eventsLost} vs ${old.eventsLost}`
+      `e2e p99 ${round(step.e2eP99, 1)} vs ${round(old.e2eP99, 1)} ms (${round(step.e2eP99 / old.e2eP99)}x), lost ${step.eventsLost} vs ${old.eventsLost}, ` +
+      `allocated ${String(step.allocatedKBPerEvent)} vs ${String(old.allocatedKBPerEvent)} KB/event, GC ${String(step.gcPauseMsPer1000)} vs ${String(old.gcPauseMsPer1000)} ms/1k, ` +
+      `peak RSS ${step.peakRssMiB} vs ${old.peakRssMiB} MiB`
     );
   });
   return [
