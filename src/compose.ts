@@ -301,10 +301,11 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     root.use(bot.app);
     const limits = config.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(config.keepAliveSeconds);
-    // A webhook goes straight to the bot's routes: neither the console's nor the staff app's routes ever
-    // answer one, and walking their layers first cost every event.
+    // A webhook goes straight to its handler, past express's routing: neither the console's nor the staff
+    // app's routes ever answer one, and routing each event through three apps' layers cost it CPU and bytes
+    // (bench/RESULTS.md). Anything else to a webhook path (a GET: 405) goes through express as before.
     const listener: RequestListener = (req, res) => {
-      if (isWebhookPath(req.url)) bot.app(req, res);
+      if (req.method === "POST" && isWebhookPath(req.url)) bot.webhook(req, res);
       else root(req, res);
     };
     const server = await listen(createBotServer(listener, limits), config.port, config.host, "PORT");

@@ -2,6 +2,7 @@
 // intake, answered), GET /healthz (alive), GET /readyz (ready for traffic) and GET /metrics. Every refusal
 // is one row of REFUSALS: its status, message, log line and metric.
 import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
@@ -47,6 +48,8 @@ export interface BotAppDeps {
 
 export interface BotApp {
   readonly app: Express;
+  /** A POST to a webhook path, handled without express's routing (the server calls it directly). */
+  readonly webhook: (req: IncomingMessage, res: ServerResponse) => void;
   /** From now on /readyz says ready (call once every part has started). */
   markReady(): void;
   /**
@@ -111,8 +114,20 @@ export const METRICS_CLOSED_MESSAGE =
 /** `draining`: /readyz 503, webhooks still handled; `closing`: webhooks refused too. */
 type State = "starting" | "ready" | "draining" | "closing";
 
-/** The webhook's shop, found by admission before the body is read. */
-type WithShop = Request & { slipline?: { shop: WebhookShop } };
+/** A JSON answer on a plain response: the webhook's route runs without express (see `webhook` below). */
+function answerJson(res: ServerResponse, status: number, body: object, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+/** The path of a request's URL, without its query (`/webhook/cafe?x=1` -> `/webhook/cafe`). */
+function pathOf(url: string | undefined): string {
+  const path = url ?? "/";
+  const query = path.indexOf("?");
+  return query < 0 ? path : path.slice(0, query);
+}
 
 export function createBotApp(deps: BotAppDeps): BotApp {
   const { log, metrics, intake, shops } = deps;
@@ -123,31 +138,33 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   // bodies are read, so the bounds count them too, or a thousand could pass the check before the first one is queued.
   let arrivingTotal = 0;
   const arrivingByShop = new Map<string, number>();
+  /** While shutting down, kept-alive connections are not reused: the next request opens one to another instance. */
+  const closing = (): boolean => state === "draining" || state === "closing";
 
   /** Answers a refusal as its row says; `status` overrides it for the body parser's other 4xx. */
-  const refuse = (res: Response, reason: RefusalReason, logTo?: { log: Logger; fields?: object }, status?: number): void => {
+  const refuse = (res: ServerResponse, reason: RefusalReason, logTo?: { log: Logger; fields?: object }, status?: number): void => {
     const row = REFUSALS[reason];
     metrics?.webhookRefused(reason);
     if (row.log !== undefined && logTo !== undefined) logTo.log.warn(logTo.fields ?? {}, row.log);
-    if (row.retryAfter !== undefined) res.set("Retry-After", row.retryAfter);
-    if (row.unread) res.set("Connection", "close");
-    res.status(status ?? row.status).json({ message: row.message });
+    const headers: Record<string, string> = {};
+    if (row.retryAfter !== undefined) headers["Retry-After"] = row.retryAfter;
+    if (row.unread || closing()) headers.Connection = "close";
+    answerJson(res, status ?? row.status, { message: row.message }, headers);
   };
 
-  /** Checks that cost nothing come before reading a byte of the body. */
-  const admit = (req: WithShop, res: Response, next: NextFunction): void => {
-    const shop = shops.atPath(req.path);
+  /** Checks that cost nothing come before reading a byte of the body; the shop, or undefined when refused. */
+  const admit = (req: IncomingMessage, res: ServerResponse): WebhookShop | undefined => {
+    const shop = shops.atPath(pathOf(req.url));
     // No such shop (or a shops file's deployment asked on /webhook): no body is read for it.
-    if (shop === undefined) return refuse(res, "unknown_shop");
-    if (!takesWebhooks) return refuse(res, "worker_only");
-    if (state === "closing") return refuse(res, "draining");
+    if (shop === undefined) return void refuse(res, "unknown_shop");
+    if (!takesWebhooks) return void refuse(res, "worker_only");
+    if (state === "closing") return void refuse(res, "draining");
     // Only the shop over its share of the waiting is refused: another shop's load never refuses this one.
     if (!intake.hasRoom(shop.id, { total: arrivingTotal, ofShop: arrivingByShop.get(shop.id) ?? 0 })) {
-      return refuse(res, "busy", { log: shop.log, fields: { waiting: intake.waitingOf(shop.id), waitingAllShops: intake.waiting } });
+      return void refuse(res, "busy", { log: shop.log, fields: { waiting: intake.waitingOf(shop.id), waitingAllShops: intake.waiting } });
     }
     const signature = req.headers["x-line-signature"];
-    if (typeof signature !== "string" || signature === "") return refuse(res, "unsigned", { log: shop.log });
-    req.slipline = { shop };
+    if (typeof signature !== "string" || signature === "") return void refuse(res, "unsigned", { log: shop.log });
     arrivingTotal += 1;
     arrivingByShop.set(shop.id, (arrivingByShop.get(shop.id) ?? 0) + 1);
     res.once("close", () => {
@@ -156,18 +173,14 @@ export function createBotApp(deps: BotAppDeps): BotApp {
       if (left === 0) arrivingByShop.delete(shop.id);
       else arrivingByShop.set(shop.id, left);
     });
-    next();
+    return shop;
   };
 
   // Shops (by their config) already told that LINE signs with the new secret: said once, not per webhook.
   const toldCurrent = new WeakSet<object>();
-  const receive = (req: WithShop, res: Response): void => {
-    const shop = req.slipline?.shop;
-    const raw: unknown = req.body;
-    if (shop === undefined || !Buffer.isBuffer(raw)) {
-      res.status(400).json({ message: "Bad request" });
-      return;
-    }
+  const receive = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, shop: WebhookShop): void => {
+    const raw = req.body;
+    if (!Buffer.isBuffer(raw)) return refuse(res, "bad_request");
     const verified = verifyWebhook(raw, String(req.headers["x-line-signature"]), shop.config.line);
     if (!verified.ok) return refuse(res, verified.reason, { log: shop.log });
     // During a rotation the previous secret is accepted too, and the log says so (never the secret).
@@ -180,25 +193,41 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it",
       );
     }
+    const headers: Record<string, string> = closing() ? { Connection: "close" } : {};
     // None: the "Verify" button, or LINE checking in.
-    if (events.length === 0) {
-      res.status(200).json({});
-      return;
-    }
-    void intake.take(shop, events).then(() => res.status(200).json({}));
+    if (events.length === 0) return answerJson(res, 200, {}, headers);
+    void intake.take(shop, events).then(() => answerJson(res, 200, {}, headers));
+  };
+
+  // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
+  const readRaw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });
+  /**
+   * A POST to a webhook path, on node's own request and response: the server hands webhooks here directly,
+   * past express's routing (compose.ts), and the express app below routes its own POSTs here too.
+   */
+  const webhook = (req: IncomingMessage, res: ServerResponse): void => {
+    const shop = admit(req, res);
+    if (shop === undefined) return;
+    readRaw(req, res, (err?: unknown) => {
+      if (err === undefined) return receive(req, res, shop);
+      const status = httpStatusOf(err);
+      if (status !== undefined && status >= 400 && status < 500) return refuse(res, status === 413 ? "too_large" : "bad_request", undefined, status);
+      log.error({ err }, "request failed");
+      answerJson(res, 500, { message: "Internal error" });
+    });
   };
 
   const app = express();
   app.disable("x-powered-by");
   // While shutting down, kept-alive connections are not reused: the next request opens one to another instance.
+  // (The webhook's own route does the same: `closing` above.)
   app.use((_req: Request, res: Response, next: NextFunction) => {
-    if (state === "draining" || state === "closing") res.set("Connection", "close");
+    if (closing()) res.set("Connection", "close");
     next();
   });
 
   const webhookPaths = ["/webhook", "/webhook/:shop"];
-  // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
-  app.post(webhookPaths, admit, express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }), receive);
+  app.post(webhookPaths, (req: Request, res: Response) => webhook(req, res));
   app.all(webhookPaths, (req: Request, res: Response) => {
     if (shops.atPath(req.path) === undefined) res.status(404).json({ message: "No shop has its webhook here" });
     else res.status(405).set("Allow", "POST").json({ message: "Use POST" });
@@ -251,6 +280,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
 
   return {
     app,
+    webhook,
     markReady() {
       if (state === "starting") state = "ready";
     },
