@@ -10,6 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import v8 from "node:v8";
 
 const dir = process.env.BENCH_GC_PROBE_DIR;
@@ -18,6 +19,9 @@ if (dir !== undefined && dir !== "") {
   let lastAfter = v8.getHeapStatistics().used_heap_size;
   let profiler = new v8.GCProfiler();
   profiler.start();
+  // How late the event loop ran its timers since the last read (a stall delays every event in hand).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
 
   // BENCH_GC_PROBE_COLLECT=1 (with node --expose-gc): a full collection before each reading, so the heap's
   // figures are what is live (bench/overload-memory.ts).
@@ -42,6 +46,12 @@ if (dir !== undefined && dir !== "") {
     totals.allocatedBytes += Math.max(0, now - lastAfter);
     lastAfter = now;
     totals.reads += 1;
+    totals.eventLoopDelayMs = {
+      p50: loopDelay.percentile(50) / 1e6,
+      p99: loopDelay.percentile(99) / 1e6,
+      max: loopDelay.max / 1e6,
+    };
+    loopDelay.reset();
     // Where the resident memory is, at this read (MiB): V8's heap (by space), Buffers and other memory outside it.
     const memory = process.memoryUsage();
     const mib = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;

@@ -158,6 +158,8 @@ export interface GcTotals {
   markCompacts: number;
   /** The longest pause since the read before this one. */
   longestPauseMsSinceRead: number;
+  /** How late the event loop ran since the read before, ms (perf_hooks' monitorEventLoopDelay, 10 ms resolution). */
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
   /** Where the resident memory was at the read, MiB: the RSS, V8's heap (and each space's), Buffers. */
   memoryMiB: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number; spaces: Record<string, number> };
 }

@@ -169,6 +169,8 @@ interface BotFigures {
   gcCollections: { scavenges: number; markCompacts: number; longestPauseMs: number } | null;
   /** Each process's memory by kind at the end of the step (the GC probe's reading), MiB. */
   memoryAfterMiB: GcTotals["memoryMiB"][] | null;
+  /** How late each process's event loop ran during the step, ms. */
+  eventLoopDelayMs: GcTotals["eventLoopDelayMs"][] | null;
   /** The bots' peak resident memory so far (VmHWM, summed over the instances), read after this step. */
   peakRssMiB: number;
   /** The same, per instance. */
@@ -229,6 +231,7 @@ function figures(
     | "gcPauseMsPer1000"
     | "gcCollections"
     | "memoryAfterMiB"
+    | "eventLoopDelayMs"
   >,
 ): BotFigures {
   const added = drained === undefined ? undefined : botAddedMs(step, drained);
@@ -412,6 +415,10 @@ async function measureStep(open: OpenLayout, rate: number, line: Child, sandbox:
   );
 }
 
+/** The worst process's event-loop delay p99 and max, ms. */
+const loopDelayText = (delays: readonly GcTotals["eventLoopDelayMs"][]): string =>
+  `${round(Math.max(...delays.map((d) => d.p99)), 1)}/${round(Math.max(...delays.map((d) => d.max)), 1)}`;
+
 /** Each process's GC probe totals (undefined for one that did not answer). */
 const eachGc = (pids: readonly number[]) => Promise.all(pids.map((pid) => readGcTotals(pid)));
 
@@ -420,10 +427,10 @@ function gcInStep(
   before: readonly (GcTotals | undefined)[],
   after: readonly (GcTotals | undefined)[],
   events: number,
-): Pick<BotFigures, "allocatedKBPerEvent" | "gcPauseMsPer1000" | "gcCollections" | "memoryAfterMiB"> {
+): Pick<BotFigures, "allocatedKBPerEvent" | "gcPauseMsPer1000" | "gcCollections" | "memoryAfterMiB" | "eventLoopDelayMs"> {
   const pairs = before.map((start, index) => ({ start, end: after[index] }));
   if (events === 0 || pairs.some(({ start, end }) => start === undefined || end === undefined)) {
-    return { allocatedKBPerEvent: null, gcPauseMsPer1000: null, gcCollections: null, memoryAfterMiB: null };
+    return { allocatedKBPerEvent: null, gcPauseMsPer1000: null, gcCollections: null, memoryAfterMiB: null, eventLoopDelayMs: null };
   }
   const sum = (of: (totals: GcTotals) => number) => pairs.reduce((total, { start, end }) => total + of(end as GcTotals) - of(start as GcTotals), 0);
   return {
@@ -435,6 +442,7 @@ function gcInStep(
       longestPauseMs: round(Math.max(...pairs.map(({ end }) => (end as GcTotals).longestPauseMsSinceRead)), 1),
     },
     memoryAfterMiB: pairs.map(({ end }) => (end as GcTotals).memoryMiB),
+    eventLoopDelayMs: pairs.map(({ end }) => (end as GcTotals).eventLoopDelayMs),
   };
 }
 
@@ -856,6 +864,8 @@ async function main(): Promise<void> {
       "peak RSS MiB": `${ours.peakRssMiB} (echo ${base.peakRssMiB})`,
       "alloc KB/ev": `${String(ours.allocatedKBPerEvent ?? "-")} (echo ${String(base.allocatedKBPerEvent ?? "-")})`,
       "GC ms/1k ev": `${String(ours.gcPauseMsPer1000 ?? "-")} (echo ${String(base.gcPauseMsPer1000 ?? "-")})`,
+      "loop delay p99/max ms":
+        ours.eventLoopDelayMs === null || base.eventLoopDelayMs === null ? "-" : `${loopDelayText(ours.eventLoopDelayMs)} (echo ${loopDelayText(base.eventLoopDelayMs)})`,
       "GC scav/mc, longest ms":
         ours.gcCollections === null
           ? "-"
