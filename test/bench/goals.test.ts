@@ -46,6 +46,13 @@ describe("the goals table", () => {
     expect(verdict("highest rate, no loss, p99 < 1 s")).toBe(true); // both good to 1,000/s
   });
 
+  it("judges CPU over every round taken at a rate, where the echo bot and ours both had rounds", () => {
+    // The step alone: 1.1 times; over the rounds: 0.95 / 1.0.
+    const ours = { name: "one", steps: [step(250, { cpuSecondsPer1000: 1.1, cpuOverRoundsPer1000: 0.95 })] };
+    const base = { name: "echo", steps: [step(250, { cpuSecondsPer1000: 1.0, cpuOverRoundsPer1000: 1.0 })] };
+    expect(judgeGoals(base, [ours]).find((row) => row.goal === "CPU per event @250/s")).toMatchObject({ ours: "0.950 s/1k", echo: "1.000 s/1k", met: true });
+  });
+
   it("misses the heap goals just past their bounds, and where a step has no reading", () => {
     const rows = (over: Partial<StepFigures>) => judgeGoals(echo, [{ name: "one", steps: [step(100), step(250, over)] }]);
     const verdict = (over: Partial<StepFigures>, goal: string) => rows(over).find((row) => row.goal.startsWith(goal));
