@@ -301,11 +301,13 @@ export async function compose(config: BotConfig, parts: BotParts): Promise<App> 
     );
     root.use(bot.app);
     const limits = config.keepAliveSeconds === undefined ? SERVER_LIMITS : serverLimitsWith(config.keepAliveSeconds);
-    // A webhook goes straight to its handler, past express's routing: neither the console's nor the staff
-    // app's routes ever answer one, and routing each event through three apps' layers cost it CPU and bytes
-    // (bench/RESULTS.md). Anything else to a webhook path (a GET: 405) goes through express as before.
+    // In LINE mode a webhook goes straight to its handler, past express's routing: the staff app's routes
+    // never answer one, and routing each event through its and the bot's layers cost it CPU and bytes
+    // (bench/RESULTS.md). Anything else to a webhook path (a GET: 405) goes through express as before, and
+    // so does everything in local mode, where the console's guard (loopback Host only) comes first.
+    const direct = config.mode === "line";
     const listener: RequestListener = (req, res) => {
-      if (req.method === "POST" && isWebhookPath(req.url)) bot.webhook(req, res);
+      if (direct && req.method === "POST" && isWebhookPath(req.url)) bot.webhook(req, res);
       else root(req, res);
     };
     const server = await listen(createBotServer(listener, limits), config.port, config.host, "PORT");

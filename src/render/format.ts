@@ -22,7 +22,8 @@ const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 export function toSatang(baht: number): number {
   const hundredths = baht * 100;
   // Whole already (most amounts): 15 significant digits would change nothing below 10^15.
-  if (Number.isInteger(hundredths) && Math.abs(hundredths) < 1e15) return hundredths;
+  // (`+ 0` turns -0 into 0, as the string round trip did.)
+  if (Number.isInteger(hundredths) && Math.abs(hundredths) < 1e15) return hundredths + 0;
   return Math.round(Number(hundredths.toPrecision(15)));
 }
 

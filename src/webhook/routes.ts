@@ -122,11 +122,21 @@ function answerJson(res: ServerResponse, status: number, body: object, headers: 
   res.end(text);
 }
 
-/** The path of a request's URL, without its query (`/webhook/cafe?x=1` -> `/webhook/cafe`). */
+/**
+ * The path of a request's URL, without its query or fragment (`/webhook/cafe?x=1` -> `/webhook/cafe`), as
+ * express reads it: an absolute-form target (`http://host/webhook/cafe`, from some proxies) gives its path.
+ */
 function pathOf(url: string | undefined): string {
-  const path = url ?? "/";
-  const query = path.indexOf("?");
-  return query < 0 ? path : path.slice(0, query);
+  const target = url ?? "/";
+  if (!target.startsWith("/")) {
+    try {
+      return new URL(target).pathname;
+    } catch {
+      return target;
+    }
+  }
+  const end = target.search(/[?#]/);
+  return end < 0 ? target : target.slice(0, end);
 }
 
 export function createBotApp(deps: BotAppDeps): BotApp {
@@ -206,15 +216,27 @@ export function createBotApp(deps: BotAppDeps): BotApp {
    * past express's routing (compose.ts), and the express app below routes its own POSTs here too.
    */
   const webhook = (req: IncomingMessage, res: ServerResponse): void => {
-    const shop = admit(req, res);
-    if (shop === undefined) return;
-    readRaw(req, res, (err?: unknown) => {
-      if (err === undefined) return receive(req, res, shop);
-      const status = httpStatusOf(err);
-      if (status !== undefined && status >= 400 && status < 500) return refuse(res, status === 413 ? "too_large" : "bad_request", undefined, status);
+    // Outside express, nothing else would catch a throw: a bug here answers 500 and is logged, never a crash.
+    const failed = (err: unknown): void => {
       log.error({ err }, "request failed");
-      answerJson(res, 500, { message: "Internal error" });
-    });
+      answerJson(res, 500, { message: "Internal error" }, closing() ? { Connection: "close" } : {});
+    };
+    try {
+      const shop = admit(req, res);
+      if (shop === undefined) return;
+      readRaw(req, res, (err?: unknown) => {
+        try {
+          if (err === undefined) return receive(req, res, shop);
+          const status = httpStatusOf(err);
+          if (status !== undefined && status >= 400 && status < 500) return refuse(res, status === 413 ? "too_large" : "bad_request", undefined, status);
+          failed(err);
+        } catch (thrown) {
+          failed(thrown);
+        }
+      });
+    } catch (thrown) {
+      failed(thrown);
+    }
   };
 
   const app = express();

@@ -24,6 +24,7 @@ describe("formatTokens", () => {
     expect(formatTokens(1.5)).toBe("1.50");
     expect(formatTokens(0.25)).toBe("0.25");
     expect(formatTokens(2.999)).toBe("3");
+    expect(formatTokens(-0)).toBe("0"); // never "-0", whatever the service sends
   });
 });
 

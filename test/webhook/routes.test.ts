@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import pino from "pino";
@@ -474,5 +475,51 @@ describe("which requests go straight to the webhook's routes", () => {
       [undefined, false],
     ];
     expect(table.map(([url]) => [url, isWebhookPath(url)])).toEqual(table);
+  });
+});
+
+describe("the webhook's own route, outside express", () => {
+  /** The routes with one shop at /webhook/cafe whose admission throws (a bug), served by `webhook` alone. */
+  async function throwingRoutes() {
+    const shop = { id: "cafe", log: pino({ level: "silent" }) } as unknown as WebhookShop;
+    const intake = {
+      hasRoom: () => {
+        throw new Error("a bug in admission");
+      },
+      waiting: 0,
+      waitingOf: () => 0,
+      running: 0,
+    } as unknown as Intake;
+    const routes = createBotApp({ shops: { atPath: (path) => (path === "/webhook/cafe" ? shop : undefined), current: () => [shop] }, intake, log: pino({ level: "silent" }) });
+    routes.markReady();
+    const server = createServer(routes.webhook).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const port = (server.address() as AddressInfo).port;
+    return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  /** One raw HTTP/1.1 request (so the target can be written in absolute form); the status line's code. */
+  function rawPost(port: number, target: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(`POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-line-signature: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`);
+      });
+      let head = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => (head += chunk));
+      socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1])));
+      socket.on("error", reject);
+    });
+  }
+
+  it("answers a bug with 500 and goes on serving, and reads an absolute-form target's path as express did", async () => {
+    const routes = await throwingRoutes();
+    try {
+      expect(await rawPost(routes.port, "/webhook/cafe")).toBe(500);
+      expect(await rawPost(routes.port, `http://127.0.0.1:${routes.port}/webhook/cafe`)).toBe(500);
+      expect(await rawPost(routes.port, "/webhook/cafe?from=line#x")).toBe(500);
+      expect(await rawPost(routes.port, "/webhook/other")).toBe(404);
+    } finally {
+      await routes.close();
+    }
   });
 });
