@@ -17,7 +17,6 @@ export interface LineHttpFailure {
 /** What the bot's own calls throw for an answer that is not 2xx; the fields are those of the SDK's HTTPFetchError. */
 export class LineHttpError extends Error implements LineHttpFailure {
   readonly status: number;
-  readonly statusText = "";
   readonly headers: Headers;
   readonly body: string;
 

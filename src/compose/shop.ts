@@ -6,7 +6,6 @@ import type { Logger } from "pino";
 import type { HandlerDeps } from "../handlers/context.js";
 import { createLineHttpApi } from "../line/api.js";
 import { rareLineCalls } from "../line/rare-calls.js";
-import type { RareLineCalls } from "../line/rare-calls.js";
 import { createOutbox } from "../line/outbox.js";
 import { createMessageContent } from "../line/content.js";
 import type { MessageContentOptions } from "../line/content.js";
@@ -105,8 +104,6 @@ export interface ShopBot extends WebhookShop {
   readonly onceMarks: OnceMarks | undefined;
   readonly notifier: Notifier | undefined;
   readonly menuLinks: MenuLinkKeeper;
-  /** The shop's rare calls (the look at the channel, quota, each user's rich menu). */
-  readonly api: RareLineCalls;
   /** Events of this shop being handled now (a retired shop closes once none are left). */
   readonly inHand: number;
   /** Starts the pushes and the look at the channel. */
@@ -277,7 +274,6 @@ export function buildShop(first: ShopConfig, parts: SharedParts & { many: boolea
     onceMarks: stores?.onceMarks,
     notifier,
     menuLinks,
-    api,
     lineCheck: () => check,
     eventsInHand,
     get inHand() {

@@ -105,9 +105,9 @@ export function renderTypeAmountHint(lang: Lang): PublicAnswer {
   return publicAnswer("pay_hint", [textMessage(texts(lang).typeAmountHint(customerQrExample(lang)))]);
 }
 
-/** Staff asked for private data in a group customers are in: a pointer, nothing else. */
 const askInPrivate: Partial<Record<Lang, PublicAnswer>> = {};
 
+/** Staff asked for private data in a group customers are in: a pointer, nothing else. */
 export function renderAskInPrivate(lang: Lang): PublicAnswer {
   // The fallback of most staff answers: made once per language (an answer is frozen).
   return (askInPrivate[lang] ??= publicAnswer("ask_in_private", [textMessage(texts(lang).askInPrivate)]));

@@ -150,16 +150,16 @@ export function createBotApp(deps: BotAppDeps): BotApp {
   const arrivingByShop = new Map<string, number>();
   /** While shutting down, kept-alive connections are not reused: the next request opens one to another instance. */
   const closing = (): boolean => state === "draining" || state === "closing";
+  /** The webhook's answers: JSON, and `Connection: close` while shutting down or when `close` says so. */
+  const answer = (res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}, close = false): void =>
+    answerJson(res, status, body, close || closing() ? { ...headers, Connection: "close" } : headers);
 
   /** Answers a refusal as its row says; `status` overrides it for the body parser's other 4xx. */
   const refuse = (res: ServerResponse, reason: RefusalReason, logTo?: { log: Logger; fields?: object }, status?: number): void => {
     const row = REFUSALS[reason];
     metrics?.webhookRefused(reason);
     if (row.log !== undefined && logTo !== undefined) logTo.log.warn(logTo.fields ?? {}, row.log);
-    const headers: Record<string, string> = {};
-    if (row.retryAfter !== undefined) headers["Retry-After"] = row.retryAfter;
-    if (row.unread || closing()) headers.Connection = "close";
-    answerJson(res, status ?? row.status, { message: row.message }, headers);
+    answer(res, status ?? row.status, { message: row.message }, row.retryAfter === undefined ? {} : { "Retry-After": row.retryAfter }, row.unread);
   };
 
   /** Checks that cost nothing come before reading a byte of the body; the shop, or undefined when refused. */
@@ -203,10 +203,9 @@ export function createBotApp(deps: BotAppDeps): BotApp {
         "webhook signed with the current channel secret while the previous one is still accepted: once no webhook is signed with the previous one, remove it",
       );
     }
-    const headers: Record<string, string> = closing() ? { Connection: "close" } : {};
     // None: the "Verify" button, or LINE checking in.
-    if (events.length === 0) return answerJson(res, 200, {}, headers);
-    void intake.take(shop, events).then(() => answerJson(res, 200, {}, headers));
+    if (events.length === 0) return answer(res, 200, {});
+    void intake.take(shop, events).then(() => answer(res, 200, {}));
   };
 
   // Raw bytes, bounded, so the signature is checked over exactly what LINE signed.
@@ -219,7 +218,7 @@ export function createBotApp(deps: BotAppDeps): BotApp {
     // Outside express, nothing else would catch a throw: a bug here answers 500 and is logged, never a crash.
     const failed = (err: unknown): void => {
       log.error({ err }, "request failed");
-      answerJson(res, 500, { message: "Internal error" }, closing() ? { Connection: "close" } : {});
+      answer(res, 500, { message: "Internal error" });
     };
     try {
       const shop = admit(req, res);
