@@ -1,7 +1,7 @@
 // The three LINE calls on every event's path (reply, push, loading animation) over one keep-alive undici
 // pool, with the SDK's types for the bodies. The SDK's client sends them through global fetch, whose web
 // streams, abort signals and Response objects cost about as much CPU per call as the rest of the call
-// together (docs/operations.md, "Performance"); the rare calls (the look, quota, each user's menu) are in rare-calls.ts.
+// together (bench/RESULTS.md); the rare calls (the look, quota, each user's menu) are in rare-calls.ts.
 //
 // A failed call throws LineHttpError (the fields of the SDK client's HTTPFetchError, so the sender reads both
 // alike: line-http.ts) with LINE's status, headers and body for an HTTP answer that is not 2xx; undici's own error (its `code`:
