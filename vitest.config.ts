@@ -27,7 +27,10 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: "together", include: FILES, exclude: ALONE, sequence: { groupOrder: 0 } } },
+      // A worker keeps its modules from one file to the next (isolate: false): each file importing the
+      // product's sources afresh was two thirds of the run's import time. Nothing in the suite mocks a
+      // module or fakes timers, and each file closes what it starts.
+      { extends: true, test: { name: "together", include: FILES, exclude: ALONE, isolate: false, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },

@@ -50,6 +50,8 @@ afterEach(() => {
 });
 afterAll(() => {
   nock.enableNetConnect();
+  // The suite's workers keep their modules between files (vitest.config.ts): take nock out of node's http.
+  nock.restore();
 });
 
 describe("sender", () => {

@@ -37,14 +37,13 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
   });
 
   it("names a wrong command, and install without a LINE channel says which variables", async () => {
-    const wrong = run(["instal"]);
+    // Three separate runs, started together: none touches anything the others read.
+    const [wrong, noDir, noLine] = [run(["instal"]), run(["preview"]), run(["install"])];
     expect(await wrong.exited).toBe(2);
     expect(wrong.output()).toContain("unknown command instal");
     expect(wrong.output()).toContain("usage: npm run rich-menu");
-    const noDir = run(["preview"]);
     expect(await noDir.exited).toBe(2);
     expect(noDir.output()).toContain("preview needs the folder to write to");
-    const noLine = run(["install"]);
     expect(await noLine.exited).toBe(1);
     expect(noLine.output()).toContain("LINE_CHANNEL_SECRET and LINE_CHANNEL_ACCESS_TOKEN are not set");
   });
@@ -134,10 +133,10 @@ describe("npm run rich-menu", { timeout: 90_000 }, () => {
     const menusOn = async (id: keyof typeof channels) =>
       (await new messagingApi.MessagingApiClient({ channelAccessToken: channels[id], baseURL: platform.url }).getRichMenuList()).richmenus.length;
 
-    const which = run(["install"], env);
+    // Both stop before calling LINE, so they run together.
+    const [which, unknown] = [run(["install"], env), run(["install", "--shop", "tea"], env)];
     expect(await which.exited).toBe(1);
     expect(which.output()).toContain("with SHOPS_FILE, say which shop: --shop <id>, or --all-shops");
-    const unknown = run(["install", "--shop", "tea"], env);
     expect(await unknown.exited).toBe(1);
     expect(unknown.output()).toContain('no shop "tea"');
     expect(unknown.output()).toContain("cafe, noodle, bakery");
