@@ -13,8 +13,9 @@
 //   - starts Chromium (playwright-core), a redis-server (the test kit's test/kit/redis-server.ts) or one of
 //     our entry points as a process (the test kit's test/kit/entry-process.ts);
 //   - sends or handles a signal (`.kill("SIG...")`, `process.kill(`, `process.on("SIG...")`).
-// What it reaches only through other test code does not count: a bot test that talks to the harness's
-// loopback servers tests the bot, and the files above test the sockets under it.
+// An `import type` loads nothing at run time and does not count. What it reaches only through other test
+// code does not count either: a bot test that talks to the harness's loopback servers tests the bot, and the
+// files above test the sockets under it.
 // Whole-bot runs (test/bot/, test/browser/) check what users see, through the kit's processes and sockets;
 // the platform under them is checked by the files that test it directly (test/main.test.ts: signals and exit
 // codes; test/deploy/runtime-install.test.ts: the production install; the tools' tests: the native addons). A whole-bot file is in
@@ -46,6 +47,7 @@ const WHOLE_BOT = /^test\/(?:bot|browser)\//;
 const PLATFORM_NOTE = /^\/\/ Platform: (.+)$/m;
 const SIGNAL = /\.kill\(\s*"SIG|process\.kill\(|process\.on\(\s*"SIG/;
 const DAYS = /\btoday\b|\byesterday\b|วันนี้|เมื่อวาน|"history\b|ประวัติ|"summary\b|ยอด|"export\b/i;
+const TYPE_ONLY = /^[\s;]*(?:import|export)\s+type\s/;
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)"|(?:^|[\s;])import\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g;
 
 const texts = new Map();
@@ -58,6 +60,8 @@ function text(file) {
 function importsOf(file) {
   const found = [];
   for (const match of text(file).matchAll(IMPORT)) {
+    // `import type` is gone once compiled: it loads nothing.
+    if (TYPE_ONLY.test(match[0])) continue;
     const spec = match[1] ?? match[2] ?? match[3] ?? "";
     if (!spec.startsWith(".")) {
       found.push({ spec });

@@ -53,6 +53,13 @@ describe("the rules", () => {
     expect(platform.size).toBeLessThan(all.length);
   });
 
+  it("count an import of a platform module only when it loads one: `import type` does not", () => {
+    // Its one import of node:http is a type: it runs the bot in-process, the same on every Node.
+    expect(platform.has("test/privacy/places.property.test.ts")).toBe(false);
+    // It imports node:http for a server of its own.
+    expect(computed.platform.find(({ file }) => file === "tools/slip-sandbox/test/http.test.ts")?.reasons.join("; ")).toContain("node:http");
+  });
+
   it("take a whole-bot run only when its header names what of the platform it alone tests", () => {
     // The burst runs use sockets, signals and redis-server, but test the bot's guarantees, not the platform.
     expect(platform.has("test/bot/one-instance.test.ts")).toBe(false);
