@@ -75,7 +75,7 @@ describe("wall-clock time in a zone", () => {
         differing.push({ at: new Date(ms).toISOString(), ours, intl });
       }
     }
-    expect(differing).toEqual([]);
+    expect(differing.slice(0, 10), `${differing.length} instants differ; the first ten shown`).toEqual([]);
   });
 
   it("finds the instant of a wall time, and the first and last millisecond of a day, across a DST change", () => {
