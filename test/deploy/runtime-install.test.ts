@@ -22,18 +22,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the runtime stage outside a container", { timeout: 300_000 }, () => {
   it("installs production dependencies only, and the bot they run passes its probes, answers a webhook and exits 0 on SIGTERM", async () => {
-    // Build stage: `npm run build` (tsc with tsconfig.build.json), into a folder of its own.
-    await run(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", join(dir, "build")], { cwd: REPO });
-    // Runtime stage: the two package files and dist, nothing else.
+    // Build stage: `npm run build` (tsc with tsconfig.build.json), into a folder of its own. Runtime stage:
+    // the two package files, `npm ci --omit=dev` (it needs no dist: the package has no install scripts of its
+    // own), then dist. The two stages' commands run at the same time, as a multi-stage build may.
     const app = join(dir, "app");
     for (const file of ["package.json", "package-lock.json"]) cpSync(join(REPO, file), join(app, file));
-    cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    await run(npm, ["ci", "--omit=dev", "--workspaces=false", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], {
-      cwd: app,
-      env: { ...process.env, NODE_ENV: "production" },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await Promise.all([
+      run(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", join(dir, "build")], { cwd: REPO }),
+      run(npm, ["ci", "--omit=dev", "--workspaces=false", "--ignore-scripts=false", "--no-audit", "--no-fund", "--prefer-offline"], {
+        cwd: app,
+        env: { ...process.env, NODE_ENV: "production" },
+        maxBuffer: 16 * 1024 * 1024,
+      }),
+    ]);
+    cpSync(join(dir, "build"), join(app, "dist"), { recursive: true });
     // The production dependencies are there; the tools (workspaces under tools/) and their dependencies, and
     // the menus' canvas (a development dependency), are not.
     expect(existsSync(join(app, "node_modules/express"))).toBe(true);
