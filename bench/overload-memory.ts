@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Pool } from "undici";
 import { TSX_WITH_TOOL_SOURCES } from "../test/kit/entry-process.js";
 import { freePort } from "../test/kit/free-port.js";
-import { signBody } from "../test/kit/webhook.js";
+import { signBody, textEvent, webhookBody } from "../test/kit/webhook.js";
 import { makeStaffPool, staffEnv } from "./load.js";
 import { gcProbe, readGcTotals, startChild, type Child, type GcTotals } from "./processes.js";
 
@@ -33,24 +33,10 @@ interface Reading {
 }
 
 let serial = 0;
+/** One `history` from a staff user, a fresh event and reply token each time. */
 function body(userId: string): string {
   serial += 1;
-  const id = `01OVERLOAD${String(serial).padStart(16, "0")}`;
-  return JSON.stringify({
-    destination: "Ubench0000000000000000000000000000",
-    events: [
-      {
-        type: "message",
-        mode: "active",
-        timestamp: Date.now(),
-        webhookEventId: id,
-        deliveryContext: { isRedelivery: false },
-        replyToken: `overload-${serial}`,
-        source: { type: "user", userId },
-        message: { id: String(10_000_000 + serial), type: "text", text: "history", quoteToken: "q" },
-      },
-    ],
-  });
+  return webhookBody([textEvent({ source: { type: "user", userId }, replyToken: `overload-${serial}`, text: "history" })]);
 }
 
 /** Sends `count` webhooks, CONNECTIONS at a time; counts the answers by status. */
